@@ -1,0 +1,162 @@
+package main
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestCaptureEndToEnd drives the fixture page in headless Chromium with the
+// real extension, and reads every capture back through `gasoline --mcp`.
+func TestCaptureEndToEnd(t *testing.T) {
+	port := freePort(t)
+	ai := mcpStdio(t, port, "e2e-agent")
+	site := fixtureServer(t)
+	b := launch(t, extensionFor(t, "http://127.0.0.1:"+itoa(port)))
+	b.setCapture(t, map[string]any{"log_level": "all", "ws_mode": "messages", "network_bodies": true, "action_replay": true})
+
+	page := site + "/capture.html"
+	if err := chromedp.Do(b.ctx, chromedp.Navigate(page)); err != nil {
+		t.Fatalf("navigate: %v", err)
+	}
+	// Poll in the page's main world (chromedp.Poll may pick the extension's
+	// isolated world, where the page's globals do not exist).
+	waitFor(t, 10*time.Second, "the fixture page's requests", func() bool {
+		done, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](`!!(window.__steps && __steps.ok && __steps.fail && __steps.xhr && __steps.ws)`))
+		return err == nil && done
+	})
+	if err := chromedp.Do(b.ctx,
+		chromedp.Click(chromedp.CSS("#go")),
+		chromedp.SendKeys(chromedp.CSS("#name"), "Ada"),
+		chromedp.SendKeys(chromedp.CSS("#pw"), "hunter2-secret"),
+		chromedp.Click(chromedp.CSS("h1")), // blur commits the inputs
+	); err != nil {
+		t.Fatalf("drive page: %v", err)
+	}
+
+	// Logs: every level, newest first, page said once.
+	var logs map[string]any
+	waitFor(t, 10*time.Second, "five console levels", func() bool {
+		logs = observe(t, ai, map[string]any{"what": "logs", "url_filter": "capture.html"})
+		found := 0
+		for _, m := range []string{"debug-line", "log-line", "info-line", "warn-line", "error-line"} {
+			if find(entries(logs), "message", m) != nil {
+				found++
+			}
+		}
+		return found == 5
+	})
+	if logs["page"] != page {
+		t.Errorf("logs page = %v, want %s said once", logs["page"], page)
+	}
+	logLine := find(entries(logs), "message", "log-line")
+	if logLine["level"] != "log" || !strings.Contains(mustJSON(logLine["args"]), "nested") || !strings.Contains(mustJSON(logLine["args"]), "42") {
+		t.Errorf("log-line: %v", logLine)
+	}
+
+	// Errors: the page's very first line, a rejection, console.error.
+	var errs map[string]any
+	waitFor(t, 5*time.Second, "errors", func() bool {
+		errs = observe(t, ai, map[string]any{"what": "errors"})
+		return len(entries(errs)) >= 3
+	})
+	first := findContains(entries(errs), "message", "first-line boom")
+	if first == nil || first["kind"] != "exception" || !strings.Contains(first["source"].(string), "capture.html") {
+		t.Errorf("first-line exception: %v (all: %v)", first, errs)
+	}
+	if r := findContains(entries(errs), "message", "rejected-boom"); r == nil || r["kind"] != "rejection" || r["stack"] == nil {
+		t.Errorf("rejection: %v", r)
+	}
+
+	// Network waterfall: 200, 500 and the XHR.
+	var net map[string]any
+	waitFor(t, 5*time.Second, "three requests", func() bool {
+		net = observe(t, ai, map[string]any{"what": "network", "url_filter": "/api/"})
+		return len(entries(net)) >= 3
+	})
+	for _, want := range []struct {
+		path   string
+		status float64
+		typ    string
+	}{{"/api/ok?x=1", 200, "fetch"}, {"/api/fail", 500, "fetch"}, {"/api/xhr", 200, "xhr"}} {
+		e := find(entries(net), "url", site+want.path)
+		if e == nil || e["status"] != want.status || e["type"] != want.typ || e["duration_ms"] == nil {
+			t.Errorf("network %s: %v", want.path, e)
+		}
+	}
+	if f := observe(t, ai, map[string]any{"what": "network", "status_min": 500}); len(entries(f)) != 1 {
+		t.Errorf("status_min 500: %v", f)
+	}
+
+	// Bodies, without secrets.
+	var bodies map[string]any
+	waitFor(t, 5*time.Second, "bodies", func() bool {
+		bodies = observe(t, ai, map[string]any{"what": "network_bodies", "url_filter": "/api/"})
+		return len(entries(bodies)) >= 3
+	})
+	ok := find(entries(bodies), "url", site+"/api/ok?x=1")
+	if ok == nil || ok["response_body"] != `{"ok":true,"items":[1,2,3]}` || !strings.Contains(mustJSON(ok["request_headers"]), "trace-1") {
+		t.Errorf("ok body: %v", ok)
+	}
+	fail := find(entries(bodies), "url", site+"/api/fail")
+	if fail == nil || fail["request_body"] != `{"order":7}` || fail["response_body"] != `{"error":"db down"}` || fail["status"] != float64(500) {
+		t.Errorf("fail body: %v", fail)
+	}
+	all := mustJSON(bodies)
+	for _, secret := range []string{"top-secret", "k-123", "cookie-secret", "uthorization", "ookie"} {
+		if strings.Contains(all, secret) {
+			t.Errorf("network bodies leak %q: %s", secret, all)
+		}
+	}
+
+	// WebSocket: lifecycle and both directions.
+	var ws map[string]any
+	waitFor(t, 5*time.Second, "websocket events", func() bool {
+		ws = observe(t, ai, map[string]any{"what": "websocket_events"})
+		return find(entries(ws), "data", "echo:hello-ws") != nil && find(entries(ws), "data", "hello-ws") != nil
+	})
+	if open := find(entries(ws), "event", "open"); open == nil || open["url"] != strings.Replace(site, "http", "ws", 1)+"/ws" {
+		t.Errorf("ws open: %v", open)
+	}
+	if in := observe(t, ai, map[string]any{"what": "websocket_events", "direction": "incoming"}); len(entries(in)) != 1 {
+		t.Errorf("incoming only: %v", in)
+	}
+	st := observe(t, ai, map[string]any{"what": "websocket_status"})
+	if !strings.Contains(mustJSON(st), `"state":"open"`) || !strings.Contains(mustJSON(st), `"messages_in":1`) {
+		t.Errorf("ws status: %v", st)
+	}
+
+	// Actions: the click and the typed name; never the password.
+	var acts map[string]any
+	waitFor(t, 5*time.Second, "actions", func() bool {
+		acts = observe(t, ai, map[string]any{"what": "actions"})
+		return find(entries(acts), "selector", "#go") != nil && find(entries(acts), "value", "Ada") != nil &&
+			find(entries(acts), "selector", "#pw") != nil
+	})
+	if strings.Contains(mustJSON(acts), "hunter2") {
+		t.Errorf("password value captured: %v", acts)
+	}
+	if c := find(entries(acts), "selector", "#go"); c["type"] != "click" || c["text"] != "Go" {
+		t.Errorf("click: %v", c)
+	}
+
+	// Page: the tracked tab.
+	waitFor(t, 5*time.Second, "tracked page", func() bool {
+		p := observe(t, ai, map[string]any{"what": "page"})
+		return p["url"] == page && p["title"] == "Gasoline capture fixture" && p["extension_connected"] == true
+	})
+}
+
+func findContains(es []map[string]any, field, sub string) map[string]any {
+	for _, e := range es {
+		if s, ok := e[field].(string); ok && strings.Contains(s, sub) {
+			return e
+		}
+	}
+	return nil
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }

@@ -1,0 +1,283 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+	"github.com/coder/websocket"
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/gasoline-dev/gasoline/extension"
+	"github.com/gasoline-dev/gasoline/server"
+)
+
+// binPath is the gasoline binary built once for every end-to-end test.
+var binPath string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "gasoline-bin")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binPath = filepath.Join(dir, "gasoline")
+	if out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "build gasoline: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// freePort finds a loopback port nothing listens on.
+func freePort(t testing.TB) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// fixtureServer serves testdata/fixtures plus the APIs and WebSocket echo
+// the fixture pages call.
+func fixtureServer(t testing.TB) string {
+	t.Helper()
+	mux := http.NewServeMux()
+	mux.HandleFunc("/api/ok", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		http.SetCookie(w, &http.Cookie{Name: "session", Value: "cookie-secret"})
+		fmt.Fprint(w, `{"ok":true,"items":[1,2,3]}`)
+	})
+	mux.HandleFunc("/api/fail", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusInternalServerError)
+		fmt.Fprint(w, `{"error":"db down"}`)
+	})
+	mux.HandleFunc("/api/xhr", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		fmt.Fprint(w, "xhr-body")
+	})
+	mux.HandleFunc("/ws", func(w http.ResponseWriter, r *http.Request) {
+		c, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true})
+		if err != nil {
+			return
+		}
+		defer c.CloseNow()
+		for {
+			typ, b, err := c.Read(r.Context())
+			if err != nil {
+				return
+			}
+			if c.Write(r.Context(), typ, append([]byte("echo:"), b...)) != nil {
+				return
+			}
+		}
+	})
+	mux.Handle("/", http.FileServer(http.Dir("testdata/fixtures")))
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: mux}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	return "http://" + ln.Addr().String()
+}
+
+// extensionFor writes the embedded extension, pointed at serverURL.
+func extensionFor(t testing.TB, serverURL string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := extension.WriteTo(dir); err != nil {
+		t.Fatal(err)
+	}
+	bg := filepath.Join(dir, "background.js")
+	src, err := os.ReadFile(bg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const def = "const DEFAULT_SERVER_URL = 'http://127.0.0.1:7890';"
+	if !strings.Contains(string(src), def) {
+		t.Fatalf("background.js lost its %q line", def)
+	}
+	out := strings.Replace(string(src), def, "const DEFAULT_SERVER_URL = '"+serverURL+"';", 1)
+	if err := os.WriteFile(bg, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// browser is headless Chromium with the extension loaded.
+type browser struct {
+	ctx context.Context // the tab
+	sw  context.Context // the extension's service worker
+}
+
+func chromiumPath() string {
+	if p := os.Getenv("CHROMIUM"); p != "" {
+		return p
+	}
+	return "/usr/lib/chromium/chromium"
+}
+
+func launch(t testing.TB, extDir string) *browser {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromiumPath()),
+		chromedp.Flag("headless", "new"),
+		chromedp.Flag("no-sandbox", true),
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-extensions", false),
+		chromedp.Flag("load-extension", extDir),
+		chromedp.Flag("disable-extensions-except", extDir),
+		chromedp.Flag("disable-features", "DisableLoadExtensionCommandLineSwitch"),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()),
+	)
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelB := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancelB(); cancelA() })
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	var swID target.ID
+	waitFor(t, 15*time.Second, "the extension's service worker", func() bool {
+		targets, err := chromedp.Targets(ctx)
+		if err != nil {
+			return false
+		}
+		for _, ti := range targets {
+			if ti.Type == "service_worker" && strings.HasPrefix(ti.URL, server.ExtensionOrigin+"/") {
+				swID = ti.TargetID
+				return true
+			}
+		}
+		return false
+	})
+	sw, cancelSW := chromedp.NewContext(ctx, chromedp.WithTargetID(swID), chromedp.WithDetachOnCancel())
+	t.Cleanup(cancelSW)
+	return &browser{ctx: ctx, sw: sw}
+}
+
+// setCapture plays the human on the options page: it stores capture
+// settings and waits until the worker has applied them.
+func (b *browser) setCapture(t testing.TB, settings map[string]any) {
+	t.Helper()
+	js, _ := json.Marshal(settings)
+	script := fmt.Sprintf(`(async () => {
+		const cur = (await chrome.storage.sync.get('gasoline_settings')).gasoline_settings || {};
+		await chrome.storage.sync.set({gasoline_settings: Object.assign(cur, %s)});
+		return true; })()`, js)
+	if _, err := chromedp.Run(b.sw, chromedp.Evaluate[bool](script, chromedp.EvalAwaitPromise)); err != nil {
+		t.Fatalf("set settings: %v", err)
+	}
+	want := string(js)
+	waitFor(t, 5*time.Second, "effective settings "+want, func() bool {
+		ok, err := chromedp.Run(b.sw, chromedp.Evaluate[bool](fmt.Sprintf(`(async () => {
+			const e = (await chrome.storage.local.get('gasoline_effective')).gasoline_effective || {};
+			const want = %s;
+			return Object.keys(want).every(k => e[k] === want[k]); })()`, want), chromedp.EvalAwaitPromise))
+		return err == nil && ok
+	})
+}
+
+// waitFor polls cond until it holds or the deadline passes.
+func waitFor(t testing.TB, within time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %v waiting for %s", within, what)
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+}
+
+// mcpStdio starts `gasoline --mcp` as an AI client would and initializes it.
+func mcpStdio(t testing.TB, port int, agent string) *client.Client {
+	t.Helper()
+	c, err := client.NewStdioMCPClient(binPath, os.Environ(), "--mcp", "--port", strconv.Itoa(port))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	init.Params.ClientInfo = mcp.Implementation{Name: agent, Version: "1.0"}
+	if _, err := c.Initialize(ctx, init); err != nil {
+		t.Fatalf("initialize %s: %v", agent, err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// observe calls the observe tool and decodes its JSON result.
+func observe(t testing.TB, c *client.Client, args map[string]any) map[string]any {
+	t.Helper()
+	out, isErr, err := tryObserve(c, args)
+	if err != nil || isErr {
+		t.Fatalf("observe %v: err=%v isError=%v %v", args, err, isErr, out)
+	}
+	return out
+}
+
+func tryObserve(c *client.Client, args map[string]any) (map[string]any, bool, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "observe"
+	req.Params.Arguments = args
+	res, err := c.CallTool(ctx, req)
+	if err != nil {
+		return nil, false, err
+	}
+	var out map[string]any
+	if err := json.Unmarshal([]byte(res.Content[0].(mcp.TextContent).Text), &out); err != nil {
+		return nil, res.IsError, err
+	}
+	return out, res.IsError, nil
+}
+
+// entries returns a result's entries as objects.
+func entries(res map[string]any) []map[string]any {
+	raw, _ := res["entries"].([]any)
+	out := make([]map[string]any, len(raw))
+	for i, e := range raw {
+		out[i] = e.(map[string]any)
+	}
+	return out
+}
+
+// find returns the first entry whose field equals value.
+func find(es []map[string]any, field string, value any) map[string]any {
+	for _, e := range es {
+		if e[field] == value {
+			return e
+		}
+	}
+	return nil
+}
+
+func mustJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}

@@ -1,0 +1,45 @@
+package extension
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestWriteTo(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "nested", "extension")
+	if err := WriteTo(dir); err != nil {
+		t.Fatalf("WriteTo: %v", err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		t.Fatalf("manifest.json not written: %v", err)
+	}
+	var m struct {
+		ManifestVersion int    `json:"manifest_version"`
+		Key             string `json:"key"`
+		Background      struct {
+			ServiceWorker string `json:"service_worker"`
+		} `json:"background"`
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatalf("manifest.json is not JSON: %v", err)
+	}
+	if m.ManifestVersion != 3 {
+		t.Errorf("manifest_version = %d, want 3", m.ManifestVersion)
+	}
+	if m.Key == "" {
+		t.Error("manifest.json has no key: the extension id would not be pinned")
+	}
+	for _, name := range []string{m.Background.ServiceWorker, "inject.js", "content.js", "popup.html", "options.html"} {
+		fi, err := os.Stat(filepath.Join(dir, name))
+		if err != nil {
+			t.Errorf("%s not written: %v", name, err)
+			continue
+		}
+		if fi.Mode().Perm() != 0o644 {
+			t.Errorf("%s mode = %v, want 0644", name, fi.Mode().Perm())
+		}
+	}
+}

@@ -1,0 +1,148 @@
+package capture
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
+
+// Limits the server enforces whatever the extension sent.
+const (
+	MaxRequestBody  = 8 << 10
+	MaxResponseBody = 16 << 10
+	MaxWSData       = 4 << 10
+	MaxMessage      = 4 << 10
+	MaxStack        = 4 << 10
+	MaxArgs         = 10
+	MaxArg          = 500
+	MaxURL          = 2 << 10
+	MaxText         = 200
+	MaxHeaders      = 50
+)
+
+var sensitiveHeader = regexp.MustCompile(`(?i)token|secret|key|password|^authorization$|^cookie$|^set-cookie$|^proxy-authorization$`)
+
+// SensitiveHeader reports whether a header must never be stored.
+func SensitiveHeader(name string) bool { return sensitiveHeader.MatchString(name) }
+
+// sanitizeHeaders drops secret-bearing headers and caps the rest.
+func sanitizeHeaders(h map[string]string) map[string]string {
+	if len(h) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(h))
+	for k, v := range h {
+		if SensitiveHeader(k) || len(out) >= MaxHeaders {
+			continue
+		}
+		out[strings.ToLower(truncate(k, 100))] = truncate(v, 500)
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// truncate cuts s to at most n bytes without splitting a UTF-8 sequence.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// truncateFlag is truncate that also reports whether it cut.
+func truncateFlag(s string, n int) (string, bool) {
+	t := truncate(s, n)
+	return t, len(t) < len(s)
+}
+
+// binaryContentType reports types whose bodies are summarised, never stored.
+func binaryContentType(ct string) bool {
+	ct = strings.ToLower(ct)
+	for _, p := range []string{"image/", "video/", "audio/", "font/", "application/wasm", "application/octet-stream", "application/pdf", "application/zip"} {
+		if strings.HasPrefix(ct, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func binarySummary(size int, ct string) string {
+	if ct == "" {
+		return fmt.Sprintf("[Binary: %d bytes]", size)
+	}
+	return fmt.Sprintf("[Binary: %d bytes, type: %s]", size, ct)
+}
+
+// passwordish matches input types and names whose values are never stored.
+var passwordish = regexp.MustCompile(`(?i)password|passwd|secret|token|cvv|cvc|card.?number|cc-`)
+
+func (e *LogEntry) sanitize() {
+	e.Level = strings.ToLower(e.Level)
+	e.Message = truncate(e.Message, MaxMessage)
+	e.Stack = truncate(e.Stack, MaxStack)
+	e.Source = truncate(e.Source, MaxURL)
+	e.Page = truncate(e.Page, MaxURL)
+	if len(e.Args) > MaxArgs {
+		e.Args = e.Args[:MaxArgs]
+	}
+	for i := range e.Args {
+		e.Args[i] = truncate(e.Args[i], MaxArg)
+	}
+	if e.Kind == "console" {
+		e.Kind = "" // the common case goes unsaid in results
+	}
+}
+
+func (e *NetworkEntry) sanitize() {
+	e.Method = strings.ToUpper(truncate(e.Method, 16))
+	e.URL = truncate(e.URL, MaxURL)
+	e.Error = truncate(e.Error, MaxText)
+	e.Page = truncate(e.Page, MaxURL)
+}
+
+func (b *NetworkBody) sanitize() {
+	b.Method = strings.ToUpper(truncate(b.Method, 16))
+	b.URL = truncate(b.URL, MaxURL)
+	b.Page = truncate(b.Page, MaxURL)
+	b.ContentType = truncate(b.ContentType, MaxText)
+	if binaryContentType(b.ContentType) && b.ResponseBody != "" && !strings.HasPrefix(b.ResponseBody, "[Binary:") {
+		b.ResponseBody = binarySummary(len(b.ResponseBody), b.ContentType)
+	}
+	var cutReq, cutResp bool
+	b.RequestBody, cutReq = truncateFlag(b.RequestBody, MaxRequestBody)
+	b.ResponseBody, cutResp = truncateFlag(b.ResponseBody, MaxResponseBody)
+	b.Truncated = b.Truncated || cutReq || cutResp
+	b.RequestHeaders = sanitizeHeaders(b.RequestHeaders)
+	b.ResponseHeaders = sanitizeHeaders(b.ResponseHeaders)
+}
+
+func (e *WSEvent) sanitize() {
+	e.ID = truncate(e.ID, 64)
+	e.URL = truncate(e.URL, MaxURL)
+	e.Page = truncate(e.Page, MaxURL)
+	e.Reason = truncate(e.Reason, MaxText)
+	if e.Size == 0 && e.Data != "" {
+		e.Size = int64(len(e.Data))
+	}
+	var cut bool
+	e.Data, cut = truncateFlag(e.Data, MaxWSData)
+	e.Truncated = e.Truncated || cut
+}
+
+func (a *Action) sanitize() {
+	a.Type = strings.ToLower(truncate(a.Type, 32))
+	a.Selector = truncate(a.Selector, 500)
+	a.Text = truncate(a.Text, MaxText)
+	a.URL = truncate(a.URL, MaxURL)
+	a.Page = truncate(a.Page, MaxURL)
+	if passwordish.MatchString(a.InputType) || passwordish.MatchString(a.Selector) {
+		a.Value = ""
+	}
+	a.Value = truncate(a.Value, MaxText)
+}

@@ -1,0 +1,224 @@
+package capture
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func ts(sec int) Time { return Time{time.Unix(1700000000+int64(sec), 0)} }
+
+func TestRingKeepsNewestAndCursorReturnsOnlyNew(t *testing.T) {
+	s := NewStore()
+	for i := range LogCap + 10 {
+		s.AddLogs([]LogEntry{{TS: ts(i), Level: "log", Message: "m" + itoa(i)}})
+	}
+	r := s.Logs(Query{Limit: 3})
+	if got := []string{r.Entries[0].Message, r.Entries[1].Message, r.Entries[2].Message}; strings.Join(got, ",") != "m1009,m1008,m1007" {
+		t.Fatalf("newest first: got %v", got)
+	}
+	if r.More != LogCap-3 {
+		t.Fatalf("more = %d, want %d", r.More, LogCap-3)
+	}
+	s.AddLogs([]LogEntry{{Level: "warn", Message: "new"}})
+	r2 := s.Logs(Query{After: r.Cursor})
+	if len(r2.Entries) != 1 || r2.Entries[0].Message != "new" || r2.Entries[0].TS.IsZero() {
+		t.Fatalf("after cursor: %+v", r2.Entries)
+	}
+	if r3 := s.Logs(Query{After: r2.Cursor}); len(r3.Entries) != 0 {
+		t.Fatalf("nothing new expected, got %d", len(r3.Entries))
+	}
+}
+
+func TestCursorFromEarlierProcessHidesNothing(t *testing.T) {
+	old := NewStore()
+	old.AddLogs([]LogEntry{{Level: "log", Message: "a"}, {Level: "log", Message: "b"}})
+	cur := old.Logs(Query{}).Cursor
+	time.Sleep(2 * time.Microsecond) // a new process starts later
+	s := NewStore()
+	s.AddLogs([]LogEntry{{Level: "log", Message: "fresh"}})
+	if r := s.Logs(Query{After: cur}); len(r.Entries) != 1 {
+		t.Fatalf("stale cursor hid new entries: %+v", r)
+	}
+}
+
+func TestErrorsSurviveALogFlood(t *testing.T) {
+	s := NewStore()
+	s.AddLogs([]LogEntry{{Level: "error", Kind: "exception", Message: "boom"}})
+	for range 2 * LogCap {
+		s.AddLogs([]LogEntry{{Level: "log", Message: "noise"}})
+	}
+	if r := s.Errors(Query{}); len(r.Entries) != 1 || r.Entries[0].Message != "boom" {
+		t.Fatalf("errors: %+v", r.Entries)
+	}
+}
+
+func TestRejectsBadEntriesKeepsGoodOnes(t *testing.T) {
+	s := NewStore()
+	n, rej := s.AddLogs([]LogEntry{{Level: "log", Message: "ok"}, {Level: "loud", Message: "x"}, {Level: "error", Kind: "weird"}})
+	if n != 1 || len(rej) != 2 || rej[0].Index != 1 || !strings.Contains(rej[0].Error, "debug, log, info, warn, error") {
+		t.Fatalf("n=%d rej=%+v", n, rej)
+	}
+	n, rej = s.AddWSEvents([]WSEvent{{Event: "message", ID: "c"}, {Event: "open"}})
+	if n != 0 || len(rej) != 2 {
+		t.Fatalf("ws n=%d rej=%+v", n, rej)
+	}
+}
+
+func TestLevelFilter(t *testing.T) {
+	s := NewStore()
+	for _, l := range []string{"debug", "log", "info", "warn", "error"} {
+		s.AddLogs([]LogEntry{{Level: l, Message: l}})
+	}
+	if r := s.Logs(Query{Level: "warn"}); len(r.Entries) != 2 {
+		t.Fatalf("warn+: %+v", r.Entries)
+	}
+}
+
+func TestNetworkFilters(t *testing.T) {
+	s := NewStore()
+	s.AddNetwork([]NetworkEntry{
+		{Method: "get", URL: "http://x/api/ok", Status: 200},
+		{Method: "POST", URL: "http://x/api/fail", Status: 500},
+		{Method: "GET", URL: "http://x/app.js", Status: 404},
+	})
+	cases := []struct {
+		q    Query
+		want int
+	}{
+		{Query{}, 3},
+		{Query{URL: "/api/"}, 2},
+		{Query{Method: "GET"}, 2},
+		{Query{StatusMin: 400}, 2},
+		{Query{StatusMin: 400, StatusMax: 499}, 1},
+	}
+	for _, c := range cases {
+		if got := len(s.Network(c.q).Entries); got != c.want {
+			t.Errorf("%+v: got %d, want %d", c.q, got, c.want)
+		}
+	}
+}
+
+func TestBodiesAreTruncatedAndSecretsStripped(t *testing.T) {
+	s := NewStore()
+	big := strings.Repeat("é", MaxResponseBody) // multi-byte: never split a rune
+	s.AddBodies([]NetworkBody{{
+		Method: "GET", URL: "http://x/a", ResponseBody: big, RequestBody: "small",
+		RequestHeaders:  map[string]string{"Authorization": "Bearer t", "X-Api-Key": "k", "X-CSRF-Token": "c", "Accept": "json", "Cookie": "a=b"},
+		ResponseHeaders: map[string]string{"Set-Cookie": "s=1", "Content-Type": "text/plain"},
+	}, {Method: "GET", URL: "http://x/img", ContentType: "image/png", ResponseBody: "\x89PNG...."}})
+	r := s.Bodies(Query{})
+	img, b := r.Entries[0], r.Entries[1]
+	if len(b.ResponseBody) > MaxResponseBody || !b.Truncated || !strings.HasSuffix(b.ResponseBody, "é") {
+		t.Fatalf("truncation: len=%d truncated=%v", len(b.ResponseBody), b.Truncated)
+	}
+	if len(b.RequestHeaders) != 1 || b.RequestHeaders["accept"] != "json" || len(b.ResponseHeaders) != 1 {
+		t.Fatalf("headers: %v %v", b.RequestHeaders, b.ResponseHeaders)
+	}
+	if img.ResponseBody != "[Binary: 8 bytes, type: image/png]" {
+		t.Fatalf("binary: %q", img.ResponseBody)
+	}
+}
+
+func TestWebSocketLimitsAndConnections(t *testing.T) {
+	s := NewStore()
+	s.AddWSEvents([]WSEvent{{Event: "open", ID: "a", URL: "ws://x/a", TS: ts(0)}})
+	s.AddWSEvents([]WSEvent{{Event: "message", ID: "a", Direction: "outgoing", Data: strings.Repeat("x", 5000), TS: ts(1)}})
+	s.AddWSEvents([]WSEvent{{Event: "message", ID: "a", Direction: "incoming", Data: "hi", TS: ts(2)}})
+	msgs := s.WSEvents(Query{Direction: "outgoing"}).Entries
+	if len(msgs) != 1 || len(msgs[0].Data) != MaxWSData || !msgs[0].Truncated || msgs[0].Size != 5000 {
+		t.Fatalf("outgoing: %+v", msgs)
+	}
+	for i := range WSConnCap + 5 {
+		s.AddWSEvents([]WSEvent{{Event: "open", ID: "c" + itoa(i), URL: "ws://x", TS: ts(10 + i)}})
+	}
+	conns := s.WSConnections(Query{})
+	if len(conns) != WSConnCap {
+		t.Fatalf("conns = %d, want %d", len(conns), WSConnCap)
+	}
+	if c := s.WSConnections(Query{ConnectionID: "a"}); len(c) != 0 {
+		t.Fatalf("oldest connection should be evicted: %+v", c)
+	}
+	for range WSEventCap {
+		s.AddWSEvents([]WSEvent{{Event: "message", ID: "c24", Direction: "incoming", Data: "x"}})
+	}
+	if r := s.WSEvents(Query{Limit: MaxLimit}); r.Total != WSEventCap {
+		t.Fatalf("ring holds %d", r.Total)
+	}
+	c := s.WSConnections(Query{ConnectionID: "c24"})[0]
+	if c.In != WSEventCap || c.State != "open" {
+		t.Fatalf("c24: %+v", c)
+	}
+}
+
+func TestPasswordValuesNeverStored(t *testing.T) {
+	s := NewStore()
+	s.AddActions([]Action{
+		{Type: "input", Selector: "#pw", InputType: "password", Value: "hunter2"},
+		{Type: "input", Selector: "input[name=\"password\"]", InputType: "text", Value: "hunter2"},
+		{Type: "input", Selector: "#name", InputType: "text", Value: "Ada"},
+	})
+	r := s.Actions(Query{})
+	if r.Entries[0].Value != "Ada" || r.Entries[1].Value != "" || r.Entries[2].Value != "" {
+		t.Fatalf("values: %+v", r.Entries)
+	}
+}
+
+func TestClear(t *testing.T) {
+	s := NewStore()
+	s.AddLogs([]LogEntry{{Level: "error", Message: "e"}})
+	s.AddActions([]Action{{Type: "click"}})
+	if err := s.Clear("logs"); err != nil {
+		t.Fatal(err)
+	}
+	st := s.Stats()
+	if st[KindLogs].Count != 0 || st[KindErrors].Count != 1 || st[KindActions].Count != 1 {
+		t.Fatalf("stats: %+v", st)
+	}
+	if err := s.Clear("nope"); err == nil || !strings.Contains(err.Error(), "valid:") {
+		t.Fatalf("want error naming valid buffers, got %v", err)
+	}
+}
+
+func TestConcurrentUse(t *testing.T) {
+	s := NewStore()
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for i := range 500 {
+				s.AddLogs([]LogEntry{{Level: "log", Message: itoa(w*1000 + i)}})
+				s.Logs(Query{Limit: 5})
+				s.AddWSEvents([]WSEvent{{Event: "open", ID: itoa(w*1000 + i)}})
+				s.WSConnections(Query{})
+			}
+		})
+	}
+	wg.Wait()
+	if s.Stats()[KindLogs].Count != LogCap {
+		t.Fatalf("count: %+v", s.Stats()[KindLogs])
+	}
+}
+
+func TestTimeAcceptsMillisAndRFC3339(t *testing.T) {
+	var a, b Time
+	if err := a.UnmarshalJSON([]byte("1700000000123")); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.UnmarshalJSON([]byte(`"2023-11-14T22:13:20.123Z"`)); err != nil {
+		t.Fatal(err)
+	}
+	if !a.Equal(b.Time) {
+		t.Fatalf("%v != %v", a, b)
+	}
+	out, _ := a.MarshalJSON()
+	if string(out) != `"2023-11-14T22:13:20.123Z"` {
+		t.Fatalf("render: %s", out)
+	}
+	if err := a.UnmarshalJSON([]byte(`"yesterday"`)); err == nil {
+		t.Fatal("want error for a bad time")
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }

@@ -1,0 +1,149 @@
+package capture
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// Time is a capture timestamp. The extension sends epoch milliseconds
+// (Date.now()); the AI reads RFC 3339 with milliseconds, which it parses
+// without arithmetic.
+type Time struct{ time.Time }
+
+// TimeLayout is how every captured timestamp is rendered.
+const TimeLayout = "2006-01-02T15:04:05.000Z07:00"
+
+// MarshalJSON renders the time in UTC with millisecond precision.
+func (t Time) MarshalJSON() ([]byte, error) {
+	return []byte(`"` + t.UTC().Format(TimeLayout) + `"`), nil
+}
+
+// UnmarshalJSON accepts epoch milliseconds or an RFC 3339 string.
+func (t *Time) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		p, err := time.Parse(time.RFC3339Nano, s)
+		if err != nil {
+			return fmt.Errorf("ts: want epoch milliseconds or RFC 3339, got %q", s)
+		}
+		t.Time = p
+		return nil
+	}
+	if string(b) == "null" {
+		return nil
+	}
+	ms, err := strconv.ParseFloat(string(b), 64)
+	if err != nil {
+		return fmt.Errorf("ts: want epoch milliseconds, got %s", b)
+	}
+	t.Time = time.UnixMilli(int64(ms))
+	return nil
+}
+
+// LogEntry is one console call, uncaught exception or unhandled rejection.
+type LogEntry struct {
+	TS      Time     `json:"ts"`
+	Level   string   `json:"level"`          // debug, log, info, warn, error
+	Kind    string   `json:"kind,omitempty"` // console, exception, rejection
+	Message string   `json:"message"`
+	Args    []string `json:"args,omitempty"`   // previews of arguments after the first
+	Stack   string   `json:"stack,omitempty"`  // JS stack, trimmed
+	Source  string   `json:"source,omitempty"` // script URL:line:column
+	TabID   int      `json:"tab,omitempty"`
+	Page    string   `json:"page,omitempty"` // URL of the page that produced it
+	// Screenshot names a file captured for this error (screenshot_on_error).
+	Screenshot string `json:"screenshot,omitempty"`
+}
+
+// NetworkEntry is one fetch or XHR in the waterfall.
+type NetworkEntry struct {
+	TS         Time    `json:"ts"`
+	Method     string  `json:"method"`
+	URL        string  `json:"url"`
+	Status     int     `json:"status,omitempty"` // 0 when the request never got a response
+	DurationMS float64 `json:"duration_ms"`
+	Type       string  `json:"type,omitempty"` // fetch, xhr
+	Size       int64   `json:"size,omitempty"` // response bytes when known
+	Failed     bool    `json:"failed,omitempty"`
+	Aborted    bool    `json:"aborted,omitempty"`
+	Error      string  `json:"error,omitempty"`
+	TabID      int     `json:"tab,omitempty"`
+	Page       string  `json:"page,omitempty"`
+}
+
+// NetworkBody is the request and response payload of one fetch or XHR.
+type NetworkBody struct {
+	TS              Time              `json:"ts"`
+	Method          string            `json:"method"`
+	URL             string            `json:"url"`
+	Status          int               `json:"status,omitempty"`
+	DurationMS      float64           `json:"duration_ms,omitempty"`
+	ContentType     string            `json:"content_type,omitempty"`
+	RequestBody     string            `json:"request_body,omitempty"`
+	ResponseBody    string            `json:"response_body,omitempty"`
+	RequestHeaders  map[string]string `json:"request_headers,omitempty"`
+	ResponseHeaders map[string]string `json:"response_headers,omitempty"`
+	Truncated       bool              `json:"truncated,omitempty"`
+	TabID           int               `json:"tab,omitempty"`
+	Page            string            `json:"page,omitempty"`
+}
+
+// WSEvent is one WebSocket lifecycle event or message.
+type WSEvent struct {
+	TS        Time   `json:"ts"`
+	Event     string `json:"event"` // open, close, error, message
+	ID        string `json:"id"`    // connection id, stable for the socket's life
+	URL       string `json:"url,omitempty"`
+	Direction string `json:"direction,omitempty"` // incoming, outgoing (messages only)
+	Data      string `json:"data,omitempty"`
+	Size      int64  `json:"size,omitempty"`
+	Truncated bool   `json:"truncated,omitempty"`
+	Code      int    `json:"code,omitempty"`
+	Reason    string `json:"reason,omitempty"`
+	TabID     int    `json:"tab,omitempty"`
+	Page      string `json:"page,omitempty"`
+}
+
+// Action is one user interaction: click, input, submit or navigation.
+type Action struct {
+	TS        Time   `json:"ts"`
+	Type      string `json:"type"`               // click, input, submit, navigation
+	Selector  string `json:"selector,omitempty"` // stable CSS selector of the target
+	Text      string `json:"text,omitempty"`     // visible text of the target, trimmed
+	Value     string `json:"value,omitempty"`    // input value; never for passwords
+	InputType string `json:"input_type,omitempty"`
+	URL       string `json:"url,omitempty"` // navigation target
+	TabID     int    `json:"tab,omitempty"`
+	Page      string `json:"page,omitempty"`
+}
+
+// Page is what the extension reports about the tab it tracks.
+type Page struct {
+	TabID int    `json:"tab"`
+	URL   string `json:"url"`
+	Title string `json:"title,omitempty"`
+	// Active is true when the tab is the active tab of the focused window.
+	Active bool `json:"active,omitempty"`
+	TS     Time `json:"ts"`
+}
+
+// Where returns the entry's tab and page fields, so a result can state them
+// once when every entry shares them.
+func (e *LogEntry) Where() (*int, *string) { return &e.TabID, &e.Page }
+
+// Where returns the entry's tab and page fields.
+func (e *NetworkEntry) Where() (*int, *string) { return &e.TabID, &e.Page }
+
+// Where returns the entry's tab and page fields.
+func (b *NetworkBody) Where() (*int, *string) { return &b.TabID, &b.Page }
+
+// Where returns the entry's tab and page fields.
+func (e *WSEvent) Where() (*int, *string) { return &e.TabID, &e.Page }
+
+// Where returns the entry's tab and page fields.
+func (a *Action) Where() (*int, *string) { return &a.TabID, &a.Page }

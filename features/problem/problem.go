@@ -1,0 +1,47 @@
+// Package problem defines the stable error codes every Gasoline surface
+// reports, so an AI or the extension can act on a failure by its code.
+package problem
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Code is a stable, machine-readable failure kind.
+type Code string
+
+// The codes of the architecture contract.
+const (
+	InvalidParam          Code = "invalid_param"
+	NotFound              Code = "not_found"
+	Timeout               Code = "timeout"
+	RateLimited           Code = "rate_limited"
+	ExtensionNotConnected Code = "extension_not_connected"
+	PilotDisabled         Code = "ai_web_pilot_disabled"
+	RevokedByUser         Code = "revoked_by_user"
+	TooLarge              Code = "too_large"
+	Forbidden             Code = "forbidden"
+	Internal              Code = "internal"
+)
+
+// Error is a failure with a code and a message that says what to do next.
+type Error struct {
+	Code    Code   `json:"error"`
+	Message string `json:"message"`
+}
+
+func (e *Error) Error() string { return string(e.Code) + ": " + e.Message }
+
+// New returns an *Error with a formatted message.
+func New(code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// From returns err as an *Error, wrapping a plain error as Internal.
+func From(err error) *Error {
+	var p *Error
+	if errors.As(err, &p) {
+		return p
+	}
+	return &Error{Code: Internal, Message: err.Error()}
+}

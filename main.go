@@ -1,0 +1,119 @@
+// Command gasoline gives an AI coding assistant eyes in the developer's
+// browser: it runs the local server the Gasoline extension reports to, and
+// speaks MCP to AI clients with --mcp.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+
+	"github.com/gasoline-dev/gasoline/extension"
+	"github.com/gasoline-dev/gasoline/server"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "0.1.0-dev"
+
+const usage = `Gasoline gives your AI coding assistant eyes in your browser.
+
+Usage:
+  gasoline [flags]             run the server on 127.0.0.1:PORT
+  gasoline --mcp [flags]       speak MCP over stdio (what an AI client starts);
+                               relays to a running server, or runs one in-process
+  gasoline extension DIR       write the Chrome extension to DIR ("Load unpacked")
+
+Flags:
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+func run(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("gasoline", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usage)
+		fs.PrintDefaults()
+	}
+	defPort := 7890
+	if p, err := strconv.Atoi(os.Getenv("GASOLINE_PORT")); err == nil {
+		defPort = p
+	}
+	var (
+		mcpMode  = fs.Bool("mcp", false, "serve MCP over stdio; stdout carries only JSON-RPC")
+		headless = fs.Bool("headless", false, "run the server without the dashboard")
+		port     = fs.Int("port", defPort, "loopback port of the server (env GASOLINE_PORT)")
+		showVer  = fs.Bool("version", false, "print the version and exit")
+	)
+	if err := fs.Parse(argv); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if *showVer {
+		fmt.Fprintln(stdout, "gasoline", version)
+		return 0
+	}
+	if *port < 0 || *port > 65535 {
+		fmt.Fprintf(stderr, "gasoline: --port %d is not a TCP port\n", *port)
+		return 2
+	}
+	if fs.NArg() > 0 {
+		return subcommand(fs.Args(), stdout, stderr)
+	}
+	cfg := server.Config{Version: version, Log: stderr}
+	var err error
+	switch {
+	case *mcpMode:
+		err = server.RunMCP(ctx, cfg, *port, stdin, stdout)
+	default:
+		// Until the dashboard lands, both modes serve in the foreground and
+		// report on stderr.
+		_ = headless
+		err = serve(ctx, cfg, *port, stderr)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "gasoline:", err)
+		return 1
+	}
+	return 0
+}
+
+func serve(ctx context.Context, cfg server.Config, port int, stderr io.Writer) error {
+	ln, err := server.Listen(ctx, port)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "gasoline %s: serving on http://%s — waiting for the extension\n", version, ln.Addr())
+	return server.New(cfg).Serve(ctx, ln)
+}
+
+func subcommand(args []string, stdout, stderr io.Writer) int {
+	switch args[0] {
+	case "extension":
+		if len(args) != 2 {
+			fmt.Fprintln(stderr, "usage: gasoline extension DIR")
+			return 2
+		}
+		if err := extension.WriteTo(args[1]); err != nil {
+			fmt.Fprintln(stderr, "gasoline: write extension:", err)
+			return 1
+		}
+		fmt.Fprintf(stdout, "Wrote the Gasoline extension to %s.\nIn Chrome: chrome://extensions → Developer mode → Load unpacked → %s\n", args[1], args[1])
+		return 0
+	}
+	fmt.Fprintf(stderr, "gasoline: unknown command %q (try --help)\n", args[0])
+	return 2
+}

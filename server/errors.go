@@ -1,0 +1,38 @@
+package server
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/gasoline-dev/gasoline/features/problem"
+)
+
+// httpStatus is the one place a problem code becomes an HTTP status.
+var httpStatus = map[problem.Code]int{
+	problem.InvalidParam:          http.StatusBadRequest,
+	problem.NotFound:              http.StatusNotFound,
+	problem.Timeout:               http.StatusGatewayTimeout,
+	problem.RateLimited:           http.StatusTooManyRequests,
+	problem.ExtensionNotConnected: http.StatusServiceUnavailable,
+	problem.PilotDisabled:         http.StatusForbidden,
+	problem.RevokedByUser:         http.StatusForbidden,
+	problem.TooLarge:              http.StatusRequestEntityTooLarge,
+	problem.Forbidden:             http.StatusForbidden,
+	problem.Internal:              http.StatusInternalServerError,
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func writeProblem(w http.ResponseWriter, err error) {
+	p := problem.From(err)
+	status, ok := httpStatus[p.Code]
+	if !ok {
+		status = http.StatusInternalServerError
+	}
+	writeJSON(w, status, p)
+}

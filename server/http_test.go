@@ -1,0 +1,166 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/gasoline-dev/gasoline/features/capture"
+)
+
+// startServer runs a real server on 127.0.0.1:0 for the test's lifetime.
+func startServer(t testing.TB) (*Server, string) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(Config{Version: "test"})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, ln) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	})
+	return s, "http://" + ln.Addr().String()
+}
+
+type call struct {
+	method, path, body string
+	header             map[string]string
+	host               string
+}
+
+func do(t testing.TB, base string, c call) (int, map[string]any) {
+	t.Helper()
+	req, err := http.NewRequest(c.method, base+c.path, strings.NewReader(c.body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range c.header {
+		req.Header.Set(k, v)
+	}
+	if c.host != "" {
+		req.Host = c.host
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out map[string]any
+	b, _ := io.ReadAll(resp.Body)
+	_ = json.Unmarshal(b, &out)
+	if v := resp.Header.Get("Access-Control-Allow-Origin"); v != "" {
+		t.Errorf("%s %s: sent Access-Control-Allow-Origin %q", c.method, c.path, v)
+	}
+	return resp.StatusCode, out
+}
+
+func TestGuardRefusesWebOriginsAndForeignHosts(t *testing.T) {
+	_, base := startServer(t)
+	port := strings.TrimPrefix(base, "http://127.0.0.1:")
+	body := `{"entries":[{"level":"error","message":"forged"}]}`
+	cases := []struct {
+		name string
+		c    call
+		want int
+	}{
+		{"no origin", call{method: "POST", path: "/logs", body: body}, 200},
+		{"extension origin", call{method: "POST", path: "/logs", body: body, header: map[string]string{"Origin": ExtensionOrigin}}, 200},
+		{"localhost host", call{method: "GET", path: "/health", host: "localhost:" + port}, 200},
+		{"web page", call{method: "POST", path: "/logs", body: body, header: map[string]string{"Origin": "http://127.0.0.1:3000"}}, 403},
+		{"https page", call{method: "GET", path: "/health", header: map[string]string{"Origin": "https://evil.example"}}, 403},
+		{"null origin", call{method: "GET", path: "/settings", header: map[string]string{"Origin": "null"}}, 403},
+		{"other extension", call{method: "GET", path: "/settings", header: map[string]string{"Origin": "chrome-extension://aaaabbbbccccddddeeeeffffgggghhhh"}}, 403},
+		{"extension id prefix", call{method: "GET", path: "/settings", header: map[string]string{"Origin": ExtensionOrigin + ".evil.com"}}, 403},
+		{"preflight", call{method: "OPTIONS", path: "/logs", header: map[string]string{"Origin": "http://evil.example", "Access-Control-Request-Method": "POST"}}, 403},
+		{"dns rebinding", call{method: "GET", path: "/health", host: "evil.example:" + port}, 403},
+		{"rebinding lookalike", call{method: "GET", path: "/health", host: "127.0.0.1.evil.com:" + port}, 403},
+		{"wrong port", call{method: "GET", path: "/health", host: "127.0.0.1:1"}, 403},
+		{"mcp websocket from a page", call{method: "GET", path: "/mcp/ws", header: map[string]string{"Origin": "http://evil.example", "Connection": "Upgrade", "Upgrade": "websocket"}}, 403},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, out := do(t, base, c.c)
+			if got != c.want {
+				t.Fatalf("status %d, want %d (%v)", got, c.want, out)
+			}
+			if got == 403 && out["error"] != "forbidden" {
+				t.Fatalf("body %v", out)
+			}
+		})
+	}
+}
+
+func TestIngestRejectsBadInputAndKeepsServing(t *testing.T) {
+	s, base := startServer(t)
+	cases := []struct {
+		name, path, body string
+		want             int
+		msg              string
+	}{
+		{"malformed", "/logs", `{"entries":[{"level":"log",`, 400, "malformed JSON"},
+		{"syntax", "/logs", `{"entries":[}`, 400, "malformed JSON at byte"},
+		{"empty", "/logs", ``, 400, "empty body"},
+		{"not an object", "/logs", `[1,2]`, 400, "want"},
+		{"missing key", "/logs", `{"events":[]}`, 400, `missing "entries"`},
+		{"wrong type list", "/logs", `{"entries":"x"}`, 400, "entries:"},
+		{"wrong type field", "/logs", `{"entries":[{"level":3,"message":"m"}]}`, 400, "level"},
+		{"wrong type ts", "/network", `{"entries":[{"ts":"yesterday","method":"GET","url":"u"}]}`, 400, "ts"},
+		{"trailing", "/actions", `{"actions":[]} {}`, 400, "after the JSON"},
+		{"oversized", "/network-bodies", `{"bodies":[{"method":"GET","url":"u","response_body":"` + strings.Repeat("x", MaxBody) + `"}]}`, 413, "exceeds"},
+		{"batch too big", "/logs", `{"entries":[` + strings.Repeat(`{"level":"log","message":"m"},`, 1000) + `{"level":"log","message":"m"}]}`, 413, "batch of 1001"},
+		{"bad page", "/page", `{"tab":1}`, 400, "url is required"},
+		{"get on ingest", "/logs", ``, 405, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			method := "POST"
+			if c.want == 405 {
+				method = "GET"
+			}
+			got, out := do(t, base, call{method: method, path: c.path, body: c.body})
+			if got != c.want {
+				t.Fatalf("status %d, want %d (%v)", got, c.want, out)
+			}
+			if c.msg != "" && !strings.Contains(fmt.Sprint(out["message"]), c.msg) {
+				t.Fatalf("message %q does not name %q", out["message"], c.msg)
+			}
+		})
+	}
+	// One bad entry costs nothing else in its batch, and the server still serves.
+	got, out := do(t, base, call{method: "POST", path: "/logs", body: `{"entries":[{"level":"log","message":"kept"},{"level":"shout","message":"x"}]}`})
+	if got != 200 || out["accepted"] != float64(1) || len(out["rejected"].([]any)) != 1 {
+		t.Fatalf("partial batch: %d %v", got, out)
+	}
+	if r := s.Store().Logs(capture.Query{}); len(r.Entries) != 1 || r.Entries[0].Message != "kept" {
+		t.Fatalf("store: %+v", r.Entries)
+	}
+}
+
+func TestSettingsMarksExtensionConnected(t *testing.T) {
+	s, base := startServer(t)
+	if ok, _ := s.ExtensionConnected(); ok {
+		t.Fatal("connected before any contact")
+	}
+	got, out := do(t, base, call{method: "GET", path: "/settings", header: map[string]string{"Origin": ExtensionOrigin}})
+	if got != 200 || out["connected"] != true {
+		t.Fatalf("%d %v", got, out)
+	}
+	if ok, _ := s.ExtensionConnected(); !ok {
+		t.Fatal("not connected after a poll")
+	}
+	_, h := do(t, base, call{method: "GET", path: "/health"})
+	if h["service"] != "gasoline" || h["extension"].(map[string]any)["connected"] != true {
+		t.Fatalf("health: %v", h)
+	}
+}

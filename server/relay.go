@@ -1,0 +1,269 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+)
+
+// takeoverWithin bounds how long a relay keeps trying to reach or become
+// the server after the owner went away.
+const takeoverWithin = 10 * time.Second
+
+// reinitID marks the initialize a relay replays to a new server; its answer
+// is for the relay, not the client.
+const reinitID = `"gasoline-relay-reinit"`
+
+// RunMCP serves one MCP client on stdin/stdout until stdin ends. If a
+// Gasoline server already owns port, every JSON-RPC message is relayed to it
+// both ways untouched (clientInfo included); otherwise the server runs in
+// this process. When a relayed-to server goes away, RunMCP takes the port
+// over (or relays to whoever did), replays the client's initialize and the
+// requests still unanswered, and carries on.
+func RunMCP(ctx context.Context, cfg Config, port int, stdin io.Reader, stdout io.Writer) error {
+	r := &relay{cfg: cfg, port: port, client: newStdioConn(stdin, stdout), inflight: map[string]pending{}}
+	return r.run(ctx)
+}
+
+type relay struct {
+	cfg    Config
+	port   int
+	client msgConn
+
+	mu          sync.Mutex
+	init        []byte // the client's initialize request
+	initialized bool   // the client sent notifications/initialized
+	inflight    map[string]pending
+	next        int
+}
+
+type pending struct {
+	n   int
+	msg []byte
+}
+
+type backend struct {
+	conn  msgConn
+	close func()
+}
+
+// envelope is the part of a JSON-RPC message a relay looks at.
+type envelope struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+}
+
+func (r *relay) run(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	g, gctx := errgroup.WithContext(ctx)
+
+	fromClient := make(chan []byte)
+	clientDone := make(chan struct{})
+	go func() { // stdin cannot be interrupted, so this reader is not in g
+		defer close(clientDone)
+		for {
+			m, err := r.client.ReadMsg(ctx)
+			if err != nil {
+				return
+			}
+			select {
+			case fromClient <- m:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+
+	var runErr error
+	for first := true; ; first = false {
+		be, err := r.connect(gctx, g)
+		if err != nil {
+			runErr = err
+			break
+		}
+		if !first {
+			if err := r.replay(gctx, be); err != nil {
+				be.close()
+				continue
+			}
+		}
+		clientEnded := r.pump(gctx, be, fromClient, clientDone)
+		be.close()
+		if clientEnded || gctx.Err() != nil {
+			break
+		}
+		fmt.Fprintln(r.cfg.Log, "gasoline: the server went away; taking over")
+	}
+	cancel()
+	return errors.Join(runErr, g.Wait())
+}
+
+// connect becomes the server (in-process backend) or relays to the one that
+// owns the port, retrying while the port changes hands.
+func (r *relay) connect(ctx context.Context, g *errgroup.Group) (backend, error) {
+	deadline := time.Now().Add(takeoverWithin)
+	wait := 5 * time.Millisecond
+	for {
+		ln, err := Listen(ctx, r.port)
+		switch {
+		case err == nil:
+			srv := New(r.cfg)
+			fmt.Fprintf(r.cfg.Log, "gasoline: serving on http://%s (MCP over stdio)\n", ln.Addr())
+			g.Go(func() error { return srv.Serve(ctx, ln) })
+			client, end := memPipe(ctx.Done())
+			g.Go(func() error { _ = srv.ServeSession(ctx, end); return nil })
+			return backend{conn: client, close: func() {}}, nil
+		case errors.Is(err, ErrAlreadyRunning):
+			c, closeFn, derr := dialMCP(ctx, r.port)
+			if derr == nil {
+				fmt.Fprintf(r.cfg.Log, "gasoline: relaying MCP to the server on %s\n", addr(r.port))
+				return backend{conn: c, close: closeFn}, nil
+			}
+		case errors.Is(err, errPortBusy):
+		default:
+			return backend{}, err
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return backend{}, fmt.Errorf("reach or start a Gasoline server on %s: %w", addr(r.port), err)
+		}
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+		}
+		wait = min(wait*2, 100*time.Millisecond)
+	}
+}
+
+// pump moves messages until the backend fails (false) or the client ends (true).
+func (r *relay) pump(ctx context.Context, be backend, fromClient <-chan []byte, clientDone <-chan struct{}) bool {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	fromBackend := make(chan []byte)
+	backendDone := make(chan struct{})
+	go func() {
+		defer close(backendDone)
+		for {
+			m, err := be.conn.ReadMsg(ctx)
+			if err != nil {
+				return
+			}
+			select {
+			case fromBackend <- m:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	for {
+		select {
+		case m := <-fromClient:
+			r.noteOut(m)
+			if be.conn.WriteMsg(ctx, m) != nil {
+				return false
+			}
+		case m := <-fromBackend:
+			if r.noteIn(m) && r.client.WriteMsg(ctx, m) != nil {
+				return true
+			}
+		case <-backendDone:
+			return false
+		case <-clientDone:
+			return true
+		case <-ctx.Done():
+			return true
+		}
+	}
+}
+
+// noteOut remembers what a new server would need replayed.
+func (r *relay) noteOut(m []byte) {
+	var e envelope
+	if json.Unmarshal(m, &e) != nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch {
+	case e.Method == "initialize":
+		r.init = slices.Clone(m)
+	case e.Method == "notifications/initialized":
+		r.initialized = true
+	}
+	if len(e.ID) > 0 && e.Method != "" {
+		r.next++
+		r.inflight[string(e.ID)] = pending{r.next, m}
+	}
+}
+
+// noteIn settles an answered request; false means the message is the
+// relay's own and must not reach the client.
+func (r *relay) noteIn(m []byte) bool {
+	var e envelope
+	if json.Unmarshal(m, &e) != nil || e.Method != "" || len(e.ID) == 0 {
+		return true
+	}
+	if string(e.ID) == reinitID {
+		return false
+	}
+	r.mu.Lock()
+	delete(r.inflight, string(e.ID))
+	r.mu.Unlock()
+	return true
+}
+
+// replay re-establishes the client's session on a new server: initialize
+// (answered to the relay), initialized, then every unanswered request.
+func (r *relay) replay(ctx context.Context, be backend) error {
+	r.mu.Lock()
+	init, initialized := r.init, r.initialized
+	var todo []pending
+	for _, p := range r.inflight {
+		todo = append(todo, p)
+	}
+	r.mu.Unlock()
+	slices.SortFunc(todo, func(a, b pending) int { return a.n - b.n })
+
+	initPending := slices.ContainsFunc(todo, func(p pending) bool { return string(p.msg) == string(init) })
+	if init != nil && !initPending {
+		var req map[string]json.RawMessage
+		if err := json.Unmarshal(init, &req); err != nil {
+			return err
+		}
+		req["id"] = json.RawMessage(reinitID)
+		b, _ := json.Marshal(req)
+		if err := be.conn.WriteMsg(ctx, b); err != nil {
+			return err
+		}
+		wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		for {
+			m, err := be.conn.ReadMsg(wctx)
+			if err != nil {
+				return fmt.Errorf("replay initialize: %w", err)
+			}
+			if !r.noteIn(m) {
+				break
+			}
+			_ = r.client.WriteMsg(ctx, m)
+		}
+		if initialized {
+			if err := be.conn.WriteMsg(ctx, []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)); err != nil {
+				return err
+			}
+		}
+	}
+	for _, p := range todo {
+		if err := be.conn.WriteMsg(ctx, p.msg); err != nil {
+			return err
+		}
+	}
+	return nil
+}

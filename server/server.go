@@ -1,0 +1,160 @@
+// Package server holds Gasoline's transports: the HTTP endpoints the
+// extension uses, the MCP tool surface, and the stdio relay.
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mark3labs/mcp-go/server"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/gasoline-dev/gasoline/features/capture"
+)
+
+// Service is what GET /health answers in "service", so a relay can tell a
+// Gasoline server from another program on the port.
+const Service = "gasoline"
+
+// ConnectedWithin is how recent the extension's last contact must be for it
+// to count as connected: two missed 5 s polls.
+const ConnectedWithin = 12 * time.Second
+
+// Config is what a Server needs from main.
+type Config struct {
+	Version string
+	// Log receives human-readable status lines (stderr in every mode).
+	Log io.Writer
+}
+
+// Server is one Gasoline server: capture state, HTTP routes and MCP tools.
+type Server struct {
+	cfg     Config
+	store   *capture.Store
+	mcp     *server.MCPServer
+	started time.Time
+	port    atomic.Int32
+
+	lastContact atomic.Int64 // unix nanos of the extension's last request
+
+	sessMu   sync.Mutex
+	sessions map[string]*session
+}
+
+// New returns a server with empty buffers.
+func New(cfg Config) *Server {
+	if cfg.Log == nil {
+		cfg.Log = io.Discard
+	}
+	s := &Server{
+		cfg:      cfg,
+		store:    capture.NewStore(),
+		started:  time.Now(),
+		sessions: make(map[string]*session),
+	}
+	s.mcp = s.newMCP()
+	return s
+}
+
+// Store exposes the capture state (tests and in-process wiring).
+func (s *Server) Store() *capture.Store { return s.store }
+
+// Port is the TCP port the server listens on, once Serve was called.
+func (s *Server) Port() int { return int(s.port.Load()) }
+
+// Handler is every HTTP route behind the security guard.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /logs", ingest("entries", s.store.AddLogs))
+	mux.HandleFunc("POST /network", ingest("entries", s.store.AddNetwork))
+	mux.HandleFunc("POST /network-bodies", ingest("bodies", s.store.AddBodies))
+	mux.HandleFunc("POST /websocket-events", ingest("events", s.store.AddWSEvents))
+	mux.HandleFunc("POST /actions", ingest("actions", s.store.AddActions))
+	mux.HandleFunc("POST /page", s.handlePage)
+	mux.HandleFunc("GET /settings", s.handleSettings)
+	mux.HandleFunc("GET /health", s.handleHealth)
+	mux.HandleFunc("GET /mcp/ws", s.handleMCPWebSocket)
+	return s.guard(s.noteContact(mux))
+}
+
+// noteContact marks the extension connected whenever it calls us.
+func (s *Server) noteContact(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Origin") == ExtensionOrigin {
+			s.lastContact.Store(time.Now().UnixNano())
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// ExtensionConnected reports whether the extension called within
+// ConnectedWithin, and how long ago it last did (-1 when never).
+func (s *Server) ExtensionConnected() (bool, time.Duration) {
+	last := s.lastContact.Load()
+	if last == 0 {
+		return false, -1
+	}
+	ago := time.Since(time.Unix(0, last))
+	return ago < ConnectedWithin, ago
+}
+
+// Serve runs the HTTP server on ln until ctx ends, then shuts down
+// gracefully. Every goroutine it starts ends before it returns.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	s.port.Store(int32(ln.Addr().(*net.TCPAddr).Port))
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	hs := &http.Server{
+		Handler:           s.Handler(),
+		ReadHeaderTimeout: 5 * time.Second,
+		BaseContext:       func(net.Listener) context.Context { return ctx },
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error {
+		if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+			return fmt.Errorf("serve http: %w", err)
+		}
+		return nil
+	})
+	g.Go(func() error {
+		<-gctx.Done()
+		shutCtx, done := context.WithTimeout(context.Background(), 3*time.Second)
+		defer done()
+		return hs.Shutdown(shutCtx)
+	})
+	g.Go(func() error { s.reportExtension(gctx); return nil })
+	return g.Wait()
+}
+
+// reportExtension prints the extension's connection state when it changes,
+// until the dashboard shows it.
+func (s *Server) reportExtension(ctx context.Context) {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	was := false
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if now, _ := s.ExtensionConnected(); now != was {
+			was = now
+			if now {
+				fmt.Fprintln(s.cfg.Log, "gasoline: extension connected")
+			} else {
+				fmt.Fprintln(s.cfg.Log, "gasoline: extension disconnected")
+			}
+		}
+	}
+}
+
+// MCP is the server's MCP tool surface, for in-process clients.
+func (s *Server) MCP() *server.MCPServer { return s.mcp }

@@ -1,0 +1,154 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// msgConn carries whole JSON-RPC messages: a stdio line, a WebSocket frame
+// or an in-process channel send.
+type msgConn interface {
+	ReadMsg(ctx context.Context) ([]byte, error)
+	WriteMsg(ctx context.Context, msg []byte) error
+}
+
+// session is one MCP client of this server, whichever transport it came
+// over, with its own clientInfo (the agent name in the audit log).
+type session struct {
+	id     string
+	notifs chan mcp.JSONRPCNotification
+	ready  atomic.Bool
+
+	mu   sync.RWMutex
+	info mcp.Implementation
+	caps mcp.ClientCapabilities
+}
+
+var (
+	_ server.ClientSession         = (*session)(nil)
+	_ server.SessionWithClientInfo = (*session)(nil)
+)
+
+func newSession() *session {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	return &session{id: "gasoline-" + hex.EncodeToString(b), notifs: make(chan mcp.JSONRPCNotification, 64)}
+}
+
+func (c *session) Initialize()                                         { c.ready.Store(true) }
+func (c *session) Initialized() bool                                   { return c.ready.Load() }
+func (c *session) NotificationChannel() chan<- mcp.JSONRPCNotification { return c.notifs }
+func (c *session) SessionID() string                                   { return c.id }
+
+func (c *session) GetClientInfo() mcp.Implementation {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.info
+}
+
+func (c *session) SetClientInfo(info mcp.Implementation) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.info = info
+}
+
+func (c *session) GetClientCapabilities() mcp.ClientCapabilities {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.caps
+}
+
+func (c *session) SetClientCapabilities(caps mcp.ClientCapabilities) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.caps = caps
+}
+
+// ServeSession runs one MCP client over conn until it closes or ctx ends.
+// Requests are handled concurrently, so a slow tool call never blocks a
+// quick one behind it.
+func (s *Server) ServeSession(ctx context.Context, conn msgConn) error {
+	sess := newSession()
+	if err := s.mcp.RegisterSession(ctx, sess); err != nil {
+		return err
+	}
+	s.sessMu.Lock()
+	s.sessions[sess.id] = sess
+	s.sessMu.Unlock()
+	defer func() {
+		s.mcp.UnregisterSession(ctx, sess.id)
+		s.sessMu.Lock()
+		delete(s.sessions, sess.id)
+		s.sessMu.Unlock()
+	}()
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wmu sync.Mutex
+	write := func(v any) {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return
+		}
+		wmu.Lock()
+		defer wmu.Unlock()
+		if conn.WriteMsg(ctx, b) != nil {
+			cancel()
+		}
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case n := <-sess.notifs:
+				write(n)
+			}
+		}
+	})
+	hctx := s.mcp.WithContext(ctx, sess)
+	var err error
+	for {
+		var raw []byte
+		raw, err = conn.ReadMsg(ctx)
+		if err != nil {
+			break
+		}
+		wg.Go(func() {
+			if resp := s.mcp.HandleMessage(hctx, raw); resp != nil {
+				write(resp)
+			}
+		})
+	}
+	cancel()
+	wg.Wait()
+	return err
+}
+
+// clientNames lists the clientInfo names of the connected MCP clients.
+func (s *Server) clientNames() []string {
+	s.sessMu.Lock()
+	defer s.sessMu.Unlock()
+	var names []string
+	for _, c := range s.sessions {
+		if !c.Initialized() {
+			continue
+		}
+		n := c.GetClientInfo().Name
+		if n == "" {
+			n = "unknown"
+		}
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}

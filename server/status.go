@@ -1,0 +1,55 @@
+package server
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/gasoline-dev/gasoline/features/capture"
+)
+
+// Settings is what the extension's 5 s poll of GET /settings gets.
+type Settings struct {
+	Connected        bool           `json:"connected"`
+	CaptureOverrides map[string]any `json:"capture_overrides"`
+}
+
+func (s *Server) handleSettings(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, Settings{Connected: true, CaptureOverrides: map[string]any{}})
+}
+
+// Health is the state of the server, for GET /health and observe{what:"health"}.
+type Health struct {
+	Service   string                  `json:"service"`
+	Version   string                  `json:"version"`
+	UptimeS   int64                   `json:"uptime_s"`
+	Extension ExtensionHealth         `json:"extension"`
+	Clients   []string                `json:"mcp_clients,omitempty"`
+	Buffers   map[string]capture.Fill `json:"buffers"`
+}
+
+// ExtensionHealth says whether the extension is talking to us.
+type ExtensionHealth struct {
+	Connected  bool  `json:"connected"`
+	LastSeenMS int64 `json:"last_seen_ms_ago,omitempty"`
+}
+
+// Health reports the server's state.
+func (s *Server) Health() Health {
+	ok, ago := s.ExtensionConnected()
+	h := Health{
+		Service:   Service,
+		Version:   s.cfg.Version,
+		UptimeS:   int64(time.Since(s.started).Seconds()),
+		Extension: ExtensionHealth{Connected: ok},
+		Clients:   s.clientNames(),
+		Buffers:   s.store.Stats(),
+	}
+	if ago >= 0 {
+		h.Extension.LastSeenMS = ago.Milliseconds()
+	}
+	return h
+}
+
+func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, s.Health())
+}
