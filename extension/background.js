@@ -130,7 +130,16 @@ function setConnected(ok, err) {
   }
 }
 
+let polling = false;
+let pollAgain = false;
+
+// Polls GET /settings now, then every POLL_MS while the worker lives.
 async function pollSettings() {
+  if (polling) {
+    pollAgain = true;
+    return;
+  }
+  polling = true;
   clearTimeout(pollTimer);
   try {
     const res = await request('/settings', { method: 'GET' });
@@ -148,7 +157,10 @@ async function pollSettings() {
     // short outage must not change what is captured.
     setConnected(false, err && err.name === 'AbortError' ? 'timeout' : err && err.message);
   } finally {
-    pollTimer = setTimeout(pollSettings, POLL_MS);
+    polling = false;
+    clearTimeout(pollTimer);
+    pollTimer = setTimeout(pollSettings, pollAgain ? 0 : POLL_MS);
+    pollAgain = false;
   }
 }
 
@@ -450,7 +462,7 @@ async function init() {
   loaded = true;
   for (const [events, sender] of early.splice(0)) onEvents(events, sender);
   try {
-    if (!(await chrome.alarms.get(ALARM))) chrome.alarms.create(ALARM, { periodInMinutes: 0.5 });
+    if (!(await chrome.alarms.get(ALARM))) await chrome.alarms.create(ALARM, { periodInMinutes: 0.5 });
   } catch (_) { /* ignore */ }
   scheduleFlush(0);
   pollSettings();

@@ -117,4 +117,3 @@ func (s *Store) WSConnections(q Query) []WSConnection {
 	})
 	return out
 }
-

@@ -1,0 +1,165 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// startOwner runs `gasoline --headless` on port and waits until it answers.
+func startOwner(t *testing.T, port int) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(binPath, "--headless", "--port", strconv.Itoa(port))
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	waitFor(t, 5*time.Second, "the owner to serve", func() bool { return health(port) != nil })
+	return cmd
+}
+
+func health(port int) map[string]any {
+	resp, err := http.Get("http://127.0.0.1:" + strconv.Itoa(port) + "/health")
+	if err != nil {
+		return nil
+	}
+	defer resp.Body.Close()
+	var h map[string]any
+	if json.NewDecoder(resp.Body).Decode(&h) != nil {
+		return nil
+	}
+	return h
+}
+
+func postLog(t *testing.T, port int, msg string) {
+	t.Helper()
+	body := fmt.Sprintf(`{"entries":[{"level":"error","message":%q}]}`, msg)
+	resp, err := http.Post("http://127.0.0.1:"+strconv.Itoa(port)+"/logs", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("post log: %d", resp.StatusCode)
+	}
+}
+
+// TestRelaysShareOneServerAndTakeOver: a headless owner, two relays that
+// see the same data under their own client names, and a takeover when the
+// owner is killed.
+func TestRelaysShareOneServerAndTakeOver(t *testing.T) {
+	port := freePort(t)
+	owner := startOwner(t, port)
+	a := mcpStdio(t, port, "agent-a")
+	bb := mcpStdio(t, port, "agent-b")
+
+	postLog(t, port, "shared-1")
+	for name, c := range map[string]any{"a": a, "b": bb} {
+		res := observe(t, c.(mcpClient), map[string]any{"what": "errors"})
+		if find(entries(res), "message", "shared-1") == nil {
+			t.Fatalf("relay %s does not see the owner's data: %v", name, res)
+		}
+	}
+	clients := mustJSON(observe(t, a, map[string]any{"what": "health"})["mcp_clients"])
+	if !containsAll(clients, "agent-a", "agent-b") {
+		t.Fatalf("clientInfo lost through the relay: %s", clients)
+	}
+
+	killed := time.Now()
+	if err := owner.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	owner.Wait()
+	waitFor(t, 2*time.Second, "a relay to take the port over", func() bool {
+		h := health(port)
+		return h != nil
+	})
+	t.Logf("takeover: a server answered %v after the owner was killed", time.Since(killed).Round(time.Millisecond))
+
+	// Both relays keep answering, on one shared server again.
+	postLog(t, port, "after-takeover")
+	for name, c := range map[string]mcpClient{"a": a, "b": bb} {
+		var res map[string]any
+		waitFor(t, 5*time.Second, "relay "+name+" to answer after the takeover", func() bool {
+			out, isErr, err := tryObserve(c, map[string]any{"what": "errors"})
+			res = out
+			return err == nil && !isErr
+		})
+		if find(entries(res), "message", "after-takeover") == nil {
+			t.Fatalf("relay %s after takeover: %v", name, res)
+		}
+	}
+	waitFor(t, 5*time.Second, "both clients registered with the new owner", func() bool {
+		return containsAll(mustJSON(health(port)["mcp_clients"]), "agent-a", "agent-b")
+	})
+}
+
+func TestForeignProgramOnPortIsAClearError(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "not gasoline") })}
+	go srv.Serve(ln)
+	defer srv.Close()
+	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	for _, args := range [][]string{{"--mcp", "--port", port}, {"--headless", "--port", port}} {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		cmd := exec.CommandContext(ctx, binPath, args...)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		cmd.Stdin = strings.NewReader("")
+		err := cmd.Run()
+		cancel()
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+			t.Fatalf("%v: want exit 1, got %v", args, err)
+		}
+		if !strings.Contains(stderr.String(), "not as Gasoline") || stdout.Len() != 0 {
+			t.Fatalf("%v: stderr %q stdout %q", args, stderr.String(), stdout.String())
+		}
+	}
+}
+
+func TestSecondHeadlessServerRefuses(t *testing.T) {
+	port := freePort(t)
+	startOwner(t, port)
+	out, err := exec.Command(binPath, "--headless", "--port", strconv.Itoa(port)).CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || !strings.Contains(string(out), "already runs") {
+		t.Fatalf("second owner: %v %s", err, out)
+	}
+}
+
+func TestCommandLine(t *testing.T) {
+	out, err := exec.Command(binPath, "--version").Output()
+	if err != nil || !strings.HasPrefix(string(out), "gasoline ") {
+		t.Fatalf("--version: %v %q", err, out)
+	}
+	help, err := exec.Command(binPath, "--help").CombinedOutput()
+	if err != nil || !containsAll(string(help), "-mcp", "-port", "-headless", "extension DIR") {
+		t.Fatalf("--help: %v %s", err, help)
+	}
+	dir := filepath.Join(t.TempDir(), "ext")
+	if out, err := exec.Command(binPath, "extension", dir).CombinedOutput(); err != nil {
+		t.Fatalf("extension: %v %s", err, out)
+	}
+	for _, f := range []string{"manifest.json", "inject.js", "content.js", "background.js", "popup.html", "options.html"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("extension DIR lacks %s", f)
+		}
+	}
+	cmd := exec.Command(binPath, "--port", "70000")
+	if err := cmd.Run(); err == nil {
+		t.Fatal("--port 70000 accepted")
+	}
+}

@@ -1,0 +1,48 @@
+package main
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestDeliveryAcrossServerRestart stops the server while the page logs 50
+// events, starts it again on the same port, and expects all 50.
+func TestDeliveryAcrossServerRestart(t *testing.T) {
+	port := freePort(t)
+	ai := mcpStdio(t, port, "restart-agent")
+	site := fixtureServer(t)
+	b := launch(t, extensionFor(t, "http://127.0.0.1:"+itoa(port)))
+	b.setCapture(t, map[string]any{"log_level": "all"})
+	if err := chromedp.Do(b.ctx, chromedp.Navigate(site+"/capture.html")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 10*time.Second, "the extension to reach the server", func() bool {
+		return observe(t, ai, map[string]any{"what": "page"})["extension_connected"] == true
+	})
+
+	ai.Close() // the only server process exits with its MCP client
+	waitFor(t, 5*time.Second, "the port to be free", func() bool { return portFree(port) })
+
+	if err := chromedp.Do(b.ctx, chromedp.Evaluate[chromedp.Void](`logBurst("offline", 50)`)); err != nil {
+		t.Fatal(err)
+	}
+	// The 50 must be held by the worker, undelivered, before the server returns.
+	waitFor(t, 10*time.Second, "the worker to hold the 50 undelivered events", func() bool {
+		held, err := chromedp.Run(b.sw, chromedp.Evaluate[bool](`(() => { const s = status(); return !s.connected && s.queued >= 50; })()`))
+		return err == nil && held
+	})
+
+	ai2 := mcpStdio(t, port, "restart-agent-2")
+	waitFor(t, 15*time.Second, "all 50 offline events", func() bool {
+		res := observe(t, ai2, map[string]any{"what": "logs", "url_filter": "capture.html", "limit": 500})
+		for i := range 50 {
+			if find(entries(res), "message", fmt.Sprintf("offline-%d", i)) == nil {
+				return false
+			}
+		}
+		return true
+	})
+}
