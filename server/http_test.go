@@ -111,12 +111,13 @@ func TestIngestRejectsBadInputAndKeepsServing(t *testing.T) {
 		{"malformed", "/logs", `{"entries":[{"level":"log",`, 400, "malformed JSON"},
 		{"syntax", "/logs", `{"entries":[}`, 400, "malformed JSON at byte"},
 		{"empty", "/logs", ``, 400, "empty body"},
-		{"not an object", "/logs", `[1,2]`, 400, "want"},
+		{"not an object", "/logs", `[1,2]`, 400, "body: want"},
 		{"missing key", "/logs", `{"events":[]}`, 400, `missing "entries"`},
-		{"wrong type list", "/logs", `{"entries":"x"}`, 400, "entries:"},
-		{"wrong type field", "/logs", `{"entries":[{"level":3,"message":"m"}]}`, 400, "level"},
-		{"wrong type ts", "/network", `{"entries":[{"ts":"yesterday","method":"GET","url":"u"}]}`, 400, "ts"},
-		{"trailing", "/actions", `{"actions":[]} {}`, 400, "after the JSON"},
+		{"wrong type list", "/logs", `{"entries":"x"}`, 400, "/entries: want []capture.LogEntry, got JSON string"},
+		{"wrong type field", "/logs", `{"entries":[{"level":3,"message":"m"}]}`, 400, "/entries/0/level: want string"},
+		{"wrong type ts", "/network", `{"entries":[{"ts":"yesterday","method":"GET","url":"u"}]}`, 400, "/entries/0/ts"},
+		{"trailing", "/actions", `{"actions":[]} {}`, 400, "after top-level value"},
+		{"duplicate key", "/logs", `{"entries":[],"entries":[]}`, 400, "duplicate"},
 		{"oversized", "/network-bodies", `{"bodies":[{"method":"GET","url":"u","response_body":"` + strings.Repeat("x", MaxBody) + `"}]}`, 413, "exceeds"},
 		{"batch too big", "/logs", `{"entries":[` + strings.Repeat(`{"level":"log","message":"m"},`, 1000) + `{"level":"log","message":"m"}]}`, 413, "batch of 1001"},
 		{"bad page", "/page", `{"tab":1}`, 400, "url is required"},
@@ -137,6 +138,15 @@ func TestIngestRejectsBadInputAndKeepsServing(t *testing.T) {
 			}
 		})
 	}
+	// A split surrogate pair or a stray byte is replaced, not refused.
+	if got, out := do(t, base, call{method: "POST", path: "/logs", body: "{\"entries\":[{\"level\":\"log\",\"message\":\"a\xff \\ud83d\"}]}"}); got != 200 {
+		t.Fatalf("invalid UTF-8: %d %v", got, out)
+	}
+	if m := s.Store().Logs(capture.Query{}).Entries[0].Message; m != "a\ufffd \ufffd" {
+		t.Fatalf("stored %q", m)
+	}
+	s.Store().Clear()
+
 	// One bad entry costs nothing else in its batch, and the server still serves.
 	got, out := do(t, base, call{method: "POST", path: "/logs", body: `{"entries":[{"level":"log","message":"kept"},{"level":"shout","message":"x"}]}`})
 	if got != 200 || out["accepted"] != float64(1) || len(out["rejected"].([]any)) != 1 {

@@ -1,8 +1,6 @@
 package server
 
 import (
-	"bytes"
-	"encoding/json"
 	"net/http"
 
 	"github.com/gasoline-dev/gasoline/features/capture"
@@ -16,25 +14,39 @@ type ingestReply struct {
 	Rejected []capture.Rejection `json:"rejected,omitempty"`
 }
 
+// batch is the body of every capture endpoint. One struct for all keys
+// lets the body be decoded in a single pass; each route reads its own key.
+type batch[T any] struct {
+	Entries []T `json:"entries"`
+	Bodies  []T `json:"bodies"`
+	Events  []T `json:"events"`
+	Actions []T `json:"actions"`
+}
+
+func (b *batch[T]) items(key string) []T {
+	switch key {
+	case "entries":
+		return b.Entries
+	case "bodies":
+		return b.Bodies
+	case "events":
+		return b.Events
+	}
+	return b.Actions
+}
+
 // ingest builds the handler of one capture endpoint: a POST of
 // {"<key>": [T, ...]} stored through add.
 func ingest[T any](key string, add func([]T) (int, []capture.Rejection)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		var body map[string]json.RawMessage
+		var body batch[T]
 		if err := decodeBody(r, &body); err != nil {
 			writeProblem(w, err)
 			return
 		}
-		raw, ok := body[key]
-		if !ok || bytes.Equal(raw, []byte("null")) {
+		items := body.items(key)
+		if items == nil {
 			writeProblem(w, problem.New(problem.InvalidParam, `missing %q: want {"%s": [...]}`, key, key))
-			return
-		}
-		var items []T
-		if err := json.Unmarshal(raw, &items); err != nil {
-			p := jsonProblem(err)
-			p.Message = key + ": " + p.Message
-			writeProblem(w, p)
 			return
 		}
 		if err := batchTooBig(len(items), capture.MaxBatch); err != nil {

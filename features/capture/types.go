@@ -37,6 +37,10 @@ func (t *Time) UnmarshalJSON(b []byte) error {
 	if string(b) == "null" {
 		return nil
 	}
+	if ms, err := strconv.ParseInt(string(b), 10, 64); err == nil {
+		t.Time = time.UnixMilli(ms)
+		return nil
+	}
 	ms, err := strconv.ParseFloat(string(b), 64)
 	if err != nil {
 		return fmt.Errorf("ts: want epoch milliseconds, got %s", b)

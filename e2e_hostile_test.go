@@ -1,0 +1,47 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestHostilePageIsRefused: a page on another origin tries to write to and
+// read from the server, and to forge the extension's in-page channel.
+func TestHostilePageIsRefused(t *testing.T) {
+	port := freePort(t)
+	ai := mcpStdio(t, port, "hostile-agent")
+	site := fixtureServer(t)
+	b := launch(t, extensionFor(t, "http://127.0.0.1:"+itoa(port)))
+	b.setCapture(t, map[string]any{"log_level": "all"})
+
+	if err := chromedp.Do(b.ctx, chromedp.Navigate(site+"/hostile.html?gas=http://127.0.0.1:"+itoa(port))); err != nil {
+		t.Fatal(err)
+	}
+	var results map[string]string
+	waitFor(t, 10*time.Second, "the hostile page's attempts", func() bool {
+		done, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](`!!window.__hostileDone`))
+		if err != nil || !done {
+			return false
+		}
+		results, err = chromedp.Run(b.ctx, chromedp.Evaluate[map[string]string](`window.__results`))
+		return err == nil
+	})
+	for k, v := range results {
+		if !strings.HasPrefix(v, "blocked") && !strings.Contains(v, "opaque") {
+			t.Errorf("%s: the page could read Gasoline: %s", k, v)
+		}
+	}
+	// The page's real error arrives; nothing it forged does.
+	waitFor(t, 10*time.Second, "the page's real error", func() bool {
+		return findContains(entries(observe(t, ai, map[string]any{"what": "errors"})), "message", "hostile-page-real-error") != nil
+	})
+	all := mustJSON(observe(t, ai, map[string]any{"what": "logs", "limit": 500}))
+	for _, forged := range []string{"forged-by-page", "forged-via-port", "forged-via-post"} {
+		if strings.Contains(all, forged) {
+			t.Errorf("forged event %q was stored", forged)
+		}
+	}
+}
