@@ -70,6 +70,12 @@ func TestCaptureEndToEnd(t *testing.T) {
 	if r := findContains(entries(errs), "message", "rejected-boom"); r == nil || r["kind"] != "rejection" || r["stack"] == nil {
 		t.Errorf("rejection: %v", r)
 	}
+	// Wrapping fetch must not swallow the page's own unhandled rejection.
+	waitFor(t, 5*time.Second, "the unhandled fetch failure", func() bool {
+		errs = observe(t, ai, map[string]any{"what": "errors"})
+		r := findContains(entries(errs), "message", "Failed to fetch")
+		return r != nil && r["kind"] == "rejection"
+	})
 
 	// Network waterfall: 200, 500 and the XHR.
 	var net map[string]any
@@ -90,6 +96,10 @@ func TestCaptureEndToEnd(t *testing.T) {
 	if f := observe(t, ai, map[string]any{"what": "network", "status_min": 500}); len(entries(f)) != 1 {
 		t.Errorf("status_min 500: %v", f)
 	}
+	waitFor(t, 5*time.Second, "the failed request", func() bool {
+		e := find(entries(observe(t, ai, map[string]any{"what": "network", "url_filter": "unreachable"})), "url", "http://127.0.0.1:9/unreachable")
+		return e != nil && e["failed"] == true && e["status"] == nil
+	})
 
 	// Bodies, without secrets.
 	var bodies map[string]any

@@ -497,15 +497,13 @@
         try { rec = fetchStart(input, init); } catch (_) { rec = null; }
       }
       const p = origFetch.apply(this, arguments);
-      if (rec) {
-        try {
-          p.then(
-            (r) => { try { fetchDone(rec, r); } catch (_) { /* ignore */ } },
-            (e) => { try { fetchFail(rec, e); } catch (_) { /* ignore */ } },
-          );
-        } catch (_) { /* ignore */ }
-      }
-      return p;
+      if (!rec) return p;
+      // Hand the page a promise that settles as the original does, so a
+      // failure the page never handles is still its unhandled rejection.
+      return p.then(
+        (r) => { try { fetchDone(rec, r); } catch (_) { /* ignore */ } return r; },
+        (e) => { try { fetchFail(rec, e); } catch (_) { /* ignore */ } throw e; },
+      );
     };
     try { W.fetch = fetch; } catch (_) { /* ignore */ }
   }
