@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/coder/websocket"
@@ -125,8 +126,10 @@ func extensionFor(t testing.TB, serverURL string) string {
 
 // browser is headless Chromium with the extension loaded.
 type browser struct {
-	ctx context.Context // the tab
-	sw  context.Context // the extension's service worker
+	ctx      context.Context // the tab
+	sw       context.Context // the extension's service worker
+	swID     target.ID
+	swCancel context.CancelFunc
 }
 
 func chromiumPath() string {
@@ -174,7 +177,29 @@ func launch(t testing.TB, extDir string) *browser {
 	})
 	sw, cancelSW := chromedp.NewContext(ctx, chromedp.WithTargetID(swID), chromedp.WithDetachOnCancel())
 	t.Cleanup(cancelSW)
-	return &browser{ctx: ctx, sw: sw}
+	return &browser{ctx: ctx, sw: sw, swID: swID, swCancel: cancelSW}
+}
+
+// killWorker closes the extension's service worker, as Chrome does to an
+// idle one, and waits until it is gone. b.sw is unusable afterwards.
+func (b *browser) killWorker(t testing.TB) {
+	t.Helper()
+	b.swCancel()
+	if _, err := cdp.Call(b.ctx, chromedp.FromContext(b.ctx).Browser, target.CloseTarget, target.CloseTargetParams{TargetID: b.swID}); err != nil {
+		t.Fatalf("close worker: %v", err)
+	}
+	waitFor(t, 5*time.Second, "the worker to stop", func() bool {
+		targets, err := chromedp.Targets(b.ctx)
+		if err != nil {
+			return false
+		}
+		for _, ti := range targets {
+			if ti.TargetID == b.swID {
+				return false
+			}
+		}
+		return true
+	})
 }
 
 // setCapture plays the human on the options page: it stores capture

@@ -163,3 +163,42 @@ func TestCommandLine(t *testing.T) {
 		t.Fatal("--port 70000 accepted")
 	}
 }
+
+// TestMCPStdoutCarriesOnlyJSONRPC runs `gasoline --mcp` raw: every line on
+// stdout is a JSON-RPC message, and the human-readable lines go to stderr.
+func TestMCPStdoutCarriesOnlyJSONRPC(t *testing.T) {
+	port := freePort(t)
+	cmd := exec.Command(binPath, "--mcp", "--port", strconv.Itoa(port))
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.Stdin = strings.NewReader(strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"observe","arguments":{"what":"health"}}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"observe","arguments":{"what":"nope"}}}`,
+		`not json at all`,
+	}, "\n") + "\n")
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("gasoline --mcp: %v\n%s", err, stderr.String())
+	}
+	ids := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
+		var msg struct {
+			JSONRPC string          `json:"jsonrpc"`
+			ID      json.RawMessage `json:"id"`
+		}
+		if err := json.Unmarshal([]byte(line), &msg); err != nil || msg.JSONRPC != "2.0" {
+			t.Fatalf("stdout line is not JSON-RPC: %q", line)
+		}
+		ids[string(msg.ID)] = true
+	}
+	for _, id := range []string{"1", "2", "3", "4"} {
+		if !ids[id] {
+			t.Errorf("no answer with id %s in:\n%s", id, stdout.String())
+		}
+	}
+	if !strings.Contains(stderr.String(), "serving on") {
+		t.Errorf("stderr lacks the status line: %q", stderr.String())
+	}
+}

@@ -9,7 +9,8 @@ import (
 )
 
 // TestDeliveryAcrossServerRestart stops the server while the page logs 50
-// events, starts it again on the same port, and expects all 50.
+// events, kills the extension's service worker while it holds them, starts
+// the server again on the same port, and expects all 50.
 func TestDeliveryAcrossServerRestart(t *testing.T) {
 	port := freePort(t)
 	ai := mcpStdio(t, port, "restart-agent")
@@ -35,9 +36,19 @@ func TestDeliveryAcrossServerRestart(t *testing.T) {
 		return err == nil && held
 	})
 
+	// MV3 stops idle workers; what one held must survive it.
+	b.killWorker(t)
+
 	ai2 := mcpStdio(t, port, "restart-agent-2")
+	// A page event wakes the worker, which reloads its queue.
+	if err := chromedp.Do(b.ctx, chromedp.Evaluate[chromedp.Void](`console.log("wake")`)); err != nil {
+		t.Fatal(err)
+	}
 	waitFor(t, 15*time.Second, "all 50 offline events", func() bool {
 		res := observe(t, ai2, map[string]any{"what": "logs", "url_filter": "capture.html", "limit": 500})
+		if find(entries(res), "message", "wake") == nil {
+			return false
+		}
 		for i := range 50 {
 			if find(entries(res), "message", fmt.Sprintf("offline-%d", i)) == nil {
 				return false

@@ -162,6 +162,7 @@ func (r *relay) pump(ctx context.Context, be backend, fromClient <-chan []byte, 
 			}
 		}
 	}()
+	var drainBy <-chan time.Time // set once the client has hung up
 	for {
 		select {
 		case m := <-fromClient:
@@ -173,14 +174,33 @@ func (r *relay) pump(ctx context.Context, be backend, fromClient <-chan []byte, 
 			if r.noteIn(m) && r.client.WriteMsg(ctx, m) != nil {
 				return true
 			}
+			if drainBy != nil && r.pending() == 0 {
+				return true
+			}
 		case <-backendDone:
-			return false
+			return drainBy != nil
 		case <-clientDone:
+			// Answer what the client already asked before leaving.
+			if r.pending() == 0 {
+				return true
+			}
+			clientDone, drainBy = nil, time.After(drainWithin)
+		case <-drainBy:
 			return true
 		case <-ctx.Done():
 			return true
 		}
 	}
+}
+
+// drainWithin bounds how long a relay whose client hung up waits for the
+// answers to requests it had already forwarded.
+const drainWithin = 5 * time.Second
+
+func (r *relay) pending() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.inflight)
 }
 
 // noteOut remembers what a new server would need replayed.
