@@ -25,22 +25,7 @@ const initializeRequest = `{"jsonrpc":"2.0","id":1,"method":"initialize","params
 func BenchmarkMCPInitialize(b *testing.B) {
 	var lat []time.Duration
 	for b.Loop() {
-		port := freePort(b)
-		cmd := exec.Command(binPath, "--mcp", "--port", strconv.Itoa(port))
-		stdin, _ := cmd.StdinPipe()
-		stdout, _ := cmd.StdoutPipe()
-		t0 := time.Now()
-		if err := cmd.Start(); err != nil {
-			b.Fatal(err)
-		}
-		io.WriteString(stdin, initializeRequest)
-		line, err := bufio.NewReader(stdout).ReadBytes('\n')
-		lat = append(lat, time.Since(t0))
-		if err != nil || !bytes.Contains(line, []byte(`"serverInfo"`)) {
-			b.Fatalf("initialize: %v %s", err, line)
-		}
-		stdin.Close()
-		cmd.Wait()
+		lat = append(lat, timeInitialize(b, freePort(b)))
 	}
 	percentiles(b, lat)
 }
@@ -56,23 +41,29 @@ func BenchmarkRelayInitialize(b *testing.B) {
 	waitFor(b, 5*time.Second, "owner", func() bool { return health(port) != nil })
 	var lat []time.Duration
 	for b.Loop() {
-		cmd := exec.Command(binPath, "--mcp", "--port", strconv.Itoa(port))
-		stdin, _ := cmd.StdinPipe()
-		stdout, _ := cmd.StdoutPipe()
-		t0 := time.Now()
-		if err := cmd.Start(); err != nil {
-			b.Fatal(err)
-		}
-		io.WriteString(stdin, initializeRequest)
-		line, err := bufio.NewReader(stdout).ReadBytes('\n')
-		lat = append(lat, time.Since(t0))
-		if err != nil || !bytes.Contains(line, []byte(`"serverInfo"`)) {
-			b.Fatalf("initialize: %v %s", err, line)
-		}
-		stdin.Close()
-		cmd.Wait()
+		lat = append(lat, timeInitialize(b, port))
 	}
 	percentiles(b, lat)
+}
+
+// timeInitialize starts `gasoline --mcp` and times its initialize answer.
+func timeInitialize(b *testing.B, port int) time.Duration {
+	cmd := exec.Command(binPath, "--mcp", "--port", strconv.Itoa(port))
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	t0 := time.Now()
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	io.WriteString(stdin, initializeRequest)
+	line, err := bufio.NewReader(stdout).ReadBytes('\n')
+	d := time.Since(t0)
+	if err != nil || !bytes.Contains(line, []byte(`"serverInfo"`)) {
+		b.Fatalf("initialize: %v %s", err, line)
+	}
+	stdin.Close()
+	cmd.Wait()
+	return d
 }
 
 // BenchmarkResidentMemory fills every buffer of a `gasoline --headless` with

@@ -12,11 +12,8 @@ import (
 // TestCaptureEndToEnd drives the fixture page in headless Chromium with the
 // real extension, and reads every capture back through `gasoline --mcp`.
 func TestCaptureEndToEnd(t *testing.T) {
-	port := freePort(t)
-	ai := mcpStdio(t, port, "e2e-agent")
-	site := fixtureServer(t)
-	b := launch(t, extensionFor(t, "http://127.0.0.1:"+itoa(port)))
-	b.setCapture(t, map[string]any{"log_level": "all", "ws_mode": "messages", "network_bodies": true, "action_replay": true})
+	r := newRig(t, "e2e-agent", map[string]any{"log_level": "all", "ws_mode": "messages", "network_bodies": true, "action_replay": true})
+	ai, site, b := r.ai, r.site, r.b
 
 	page := site + "/capture.html"
 	if err := chromedp.Do(b.ctx, chromedp.Navigate(page)); err != nil {

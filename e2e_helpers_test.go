@@ -327,3 +327,23 @@ func containsAll(s string, subs ...string) bool {
 }
 
 type mcpClient = *client.Client
+
+// rig is what most end-to-end tests start from: `gasoline --mcp` owning a
+// free port, the fixture site, and Chromium with the extension pointed at
+// the server and the human's capture settings applied.
+type rig struct {
+	port int
+	ai   mcpClient
+	site string
+	b    *browser
+}
+
+func newRig(t testing.TB, agent string, settings map[string]any) *rig {
+	t.Helper()
+	r := &rig{port: freePort(t)}
+	r.ai = mcpStdio(t, r.port, agent)
+	r.site = fixtureServer(t)
+	r.b = launch(t, extensionFor(t, "http://127.0.0.1:"+strconv.Itoa(r.port)))
+	r.b.setCapture(t, settings)
+	return r
+}

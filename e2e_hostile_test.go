@@ -11,11 +11,8 @@ import (
 // TestHostilePageIsRefused: a page on another origin tries to write to and
 // read from the server, and to forge the extension's in-page channel.
 func TestHostilePageIsRefused(t *testing.T) {
-	port := freePort(t)
-	ai := mcpStdio(t, port, "hostile-agent")
-	site := fixtureServer(t)
-	b := launch(t, extensionFor(t, "http://127.0.0.1:"+itoa(port)))
-	b.setCapture(t, map[string]any{"log_level": "all"})
+	r := newRig(t, "hostile-agent", map[string]any{"log_level": "all"})
+	ai, site, b, port := r.ai, r.site, r.b, r.port
 
 	if err := chromedp.Do(b.ctx, chromedp.Navigate(site+"/hostile.html?gas=http://127.0.0.1:"+itoa(port))); err != nil {
 		t.Fatal(err)

@@ -13,11 +13,8 @@ import (
 // TestPopupShowsConnectionAndCounts opens the real popup page after the
 // fixture page ran and reads what a human would see.
 func TestPopupShowsConnectionAndCounts(t *testing.T) {
-	port := freePort(t)
-	mcpStdio(t, port, "popup-agent")
-	site := fixtureServer(t)
-	b := launch(t, extensionFor(t, "http://127.0.0.1:"+itoa(port)))
-	b.setCapture(t, map[string]any{"log_level": "all"})
+	r := newRig(t, "popup-agent", map[string]any{"log_level": "all"})
+	site, b, port := r.site, r.b, r.port
 	if err := chromedp.Do(b.ctx, chromedp.Navigate(site+"/capture.html")); err != nil {
 		t.Fatal(err)
 	}

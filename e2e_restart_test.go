@@ -12,11 +12,8 @@ import (
 // events, kills the extension's service worker while it holds them, starts
 // the server again on the same port, and expects all 50.
 func TestDeliveryAcrossServerRestart(t *testing.T) {
-	port := freePort(t)
-	ai := mcpStdio(t, port, "restart-agent")
-	site := fixtureServer(t)
-	b := launch(t, extensionFor(t, "http://127.0.0.1:"+itoa(port)))
-	b.setCapture(t, map[string]any{"log_level": "all"})
+	r := newRig(t, "restart-agent", map[string]any{"log_level": "all"})
+	ai, site, b, port := r.ai, r.site, r.b, r.port
 	if err := chromedp.Do(b.ctx, chromedp.Navigate(site+"/capture.html")); err != nil {
 		t.Fatal(err)
 	}

@@ -149,4 +149,3 @@ func reportPercentiles(b *testing.B, lat []time.Duration) {
 	b.ReportMetric(p(0.50), "p50-ms")
 	b.ReportMetric(p(0.99), "p99-ms")
 }
-

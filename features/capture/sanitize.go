@@ -146,3 +146,47 @@ func (a *Action) sanitize() {
 	}
 	a.Value = truncate(a.Value, MaxText)
 }
+
+func (e *LogEntry) stamp() *Time     { return &e.TS }
+func (e *NetworkEntry) stamp() *Time { return &e.TS }
+func (b *NetworkBody) stamp() *Time  { return &b.TS }
+func (e *WSEvent) stamp() *Time      { return &e.TS }
+func (a *Action) stamp() *Time       { return &a.TS }
+
+func (e *LogEntry) check() string {
+	if msg := oneOf("level", e.Level, "debug", "log", "info", "warn", "error"); msg != "" {
+		return msg
+	}
+	return oneOf("kind", e.Kind, "", "exception", "rejection")
+}
+
+func (e *NetworkEntry) check() string {
+	if e.URL == "" || e.Method == "" {
+		return "method and url are required"
+	}
+	return ""
+}
+
+func (b *NetworkBody) check() string {
+	if b.URL == "" || b.Method == "" {
+		return "method and url are required"
+	}
+	return ""
+}
+
+func (a *Action) check() string {
+	return oneOf("type", a.Type, "click", "input", "submit", "navigation", "keypress")
+}
+
+func (e *WSEvent) check() string {
+	if msg := oneOf("event", e.Event, "open", "close", "error", "message"); msg != "" {
+		return msg
+	}
+	if e.ID == "" {
+		return "id: the connection id is required"
+	}
+	if e.Event == "message" {
+		return oneOf("direction", e.Direction, "incoming", "outgoing")
+	}
+	return ""
+}

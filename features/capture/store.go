@@ -64,12 +64,6 @@ type Rejection struct {
 	Error string `json:"error"`
 }
 
-func (s *Store) stamp(t *Time) {
-	if t.IsZero() {
-		t.Time = s.now()
-	}
-}
-
 // oneOf validates an enumerated field; it returns "" when v is allowed.
 func oneOf(field, v string, allowed ...string) string {
 	if slices.Contains(allowed, v) {
@@ -78,97 +72,72 @@ func oneOf(field, v string, allowed ...string) string {
 	return fmt.Sprintf("%s: %q is not one of %s", field, v, strings.Join(allowed, ", "))
 }
 
-// AddLogs stores console entries; errors also go to the error buffer so a
-// flood of console.log cannot evict them.
-func (s *Store) AddLogs(entries []LogEntry) (int, []Rejection) {
+// entry is what every captured kind does on the way into the store.
+type entry[T any] interface {
+	*T
+	sanitize()
+	check() string // "" when valid, else what is wrong
+	stamp() *Time
+}
+
+// add sanitises (in place), validates, timestamps and stores a batch; also sees each
+// stored entry with its sequence number. Bad entries are reported, and cost
+// the good ones of their batch nothing.
+func add[T any, P entry[T]](s *Store, r *ring[T], items []T, also func(uint64, *T)) (int, []Rejection) {
 	var rej []Rejection
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	n := 0
-	for i := range entries {
-		e := entries[i]
+	for i := range items {
+		e := P(&items[i])
 		e.sanitize()
-		if msg := oneOf("level", e.Level, "debug", "log", "info", "warn", "error"); msg != "" {
+		if msg := e.check(); msg != "" {
 			rej = append(rej, Rejection{i, msg})
 			continue
 		}
-		if msg := oneOf("kind", e.Kind, "", "exception", "rejection"); msg != "" {
-			rej = append(rej, Rejection{i, msg})
-			continue
+		if ts := e.stamp(); ts.IsZero() {
+			ts.Time = s.now()
 		}
-		s.stamp(&e.TS)
 		s.seq++
-		s.logs.push(s.seq, e)
-		if e.Level == "error" {
-			s.errors.push(s.seq, e)
+		r.push(s.seq, items[i])
+		if also != nil {
+			also(s.seq, &items[i])
 		}
 		n++
 	}
 	return n, rej
 }
 
+// AddLogs stores console entries; errors also go to the error buffer so a
+// flood of console.log cannot evict them.
+func (s *Store) AddLogs(entries []LogEntry) (int, []Rejection) {
+	return add(s, s.logs, entries, func(seq uint64, e *LogEntry) {
+		if e.Level == "error" {
+			s.errors.push(seq, *e)
+		}
+	})
+}
+
 // AddNetwork stores waterfall entries.
 func (s *Store) AddNetwork(entries []NetworkEntry) (int, []Rejection) {
-	var rej []Rejection
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	n := 0
-	for i := range entries {
-		e := entries[i]
-		e.sanitize()
-		if e.URL == "" || e.Method == "" {
-			rej = append(rej, Rejection{i, "method and url are required"})
-			continue
-		}
-		s.stamp(&e.TS)
-		s.seq++
-		s.network.push(s.seq, e)
-		n++
-	}
-	return n, rej
+	return add(s, s.network, entries, nil)
 }
 
 // AddBodies stores request/response payloads, truncated and with secret
 // headers removed.
 func (s *Store) AddBodies(bodies []NetworkBody) (int, []Rejection) {
-	var rej []Rejection
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	n := 0
-	for i := range bodies {
-		b := bodies[i]
-		b.sanitize()
-		if b.URL == "" || b.Method == "" {
-			rej = append(rej, Rejection{i, "method and url are required"})
-			continue
-		}
-		s.stamp(&b.TS)
-		s.seq++
-		s.bodies.push(s.seq, b)
-		n++
-	}
-	return n, rej
+	return add(s, s.bodies, bodies, nil)
 }
 
 // AddActions stores user actions; values of password-like fields are dropped.
 func (s *Store) AddActions(actions []Action) (int, []Rejection) {
-	var rej []Rejection
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	n := 0
-	for i := range actions {
-		a := actions[i]
-		a.sanitize()
-		if msg := oneOf("type", a.Type, "click", "input", "submit", "navigation", "keypress"); msg != "" {
-			rej = append(rej, Rejection{i, msg})
-			continue
-		}
-		s.stamp(&a.TS)
-		s.seq++
-		s.actions.push(s.seq, a)
-		n++
-	}
-	return n, rej
+	return add(s, s.actions, actions, nil)
+}
+
+// AddWSEvents stores WebSocket events and updates the connection table,
+// which tracks at most WSConnCap sockets (the oldest opened is evicted).
+func (s *Store) AddWSEvents(events []WSEvent) (int, []Rejection) {
+	return add(s, s.ws, events, func(_ uint64, e *WSEvent) { s.track(*e) })
 }
 
 // SetPage records the tab the extension tracks.
@@ -177,7 +146,9 @@ func (s *Store) SetPage(p Page) {
 	p.Title = truncate(p.Title, MaxText)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.stamp(&p.TS)
+	if p.TS.IsZero() {
+		p.TS.Time = s.now()
+	}
 	s.page = p
 }
 

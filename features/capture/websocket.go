@@ -20,39 +20,6 @@ type WSConnection struct {
 	Page     string `json:"page,omitempty"`
 }
 
-// AddWSEvents stores WebSocket events and updates the connection table,
-// which tracks at most WSConnCap sockets (the oldest opened is evicted).
-func (s *Store) AddWSEvents(events []WSEvent) (int, []Rejection) {
-	var rej []Rejection
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	n := 0
-	for i := range events {
-		e := events[i]
-		e.sanitize()
-		if msg := oneOf("event", e.Event, "open", "close", "error", "message"); msg != "" {
-			rej = append(rej, Rejection{i, msg})
-			continue
-		}
-		if e.ID == "" {
-			rej = append(rej, Rejection{i, "id: the connection id is required"})
-			continue
-		}
-		if e.Event == "message" {
-			if msg := oneOf("direction", e.Direction, "incoming", "outgoing"); msg != "" {
-				rej = append(rej, Rejection{i, msg})
-				continue
-			}
-		}
-		s.stamp(&e.TS)
-		s.seq++
-		s.ws.push(s.seq, e)
-		s.track(e)
-		n++
-	}
-	return n, rej
-}
-
 func (s *Store) track(e WSEvent) {
 	c, ok := s.conns[e.ID]
 	if !ok {
