@@ -4,30 +4,42 @@ BIN     := bin/gasoline
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 
+AXE     := extension/lib/axe.min.js
+
 .PHONY: run build test unit e2e fuzz bench clean
 
 run: build
 	./$(BIN)
 
-build:
+build: $(AXE)
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) .
+
+# npm packages pinned in package-lock.json: axe-core for the extension, the
+# SARIF schema for tests.
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund
+
+# The binary embeds the extension, so axe-core must be in place before any
+# Go build.
+$(AXE): node_modules/.package-lock.json
+	cp node_modules/axe-core/axe.min.js $@
 
 # Every test: vet, unit and handler tests with the race detector, a short
 # fuzz of the ingest decoder, then end-to-end tests in headless Chromium.
 test: unit fuzz e2e
 
-unit:
+unit: $(AXE)
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./features/... ./server/... ./extension/...
 
 fuzz:
 	$(GO) test ./server -run '^$$' -fuzz FuzzIngest -fuzztime 5s
 
-e2e:
+e2e: $(AXE)
 	$(GO) test -count=1 -timeout 10m .
 
-bench:
+bench: $(AXE)
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./server/ .
 
 clean:
-	rm -rf bin
+	rm -rf bin $(AXE)

@@ -12,7 +12,7 @@ import (
 // Files is the extension as Chrome loads it: manifest.json, the scripts, the
 // popup and options pages and their stylesheet.
 //
-//go:embed manifest.json *.js *.html *.css
+//go:embed manifest.json *.js *.html *.css lib
 var Files embed.FS
 
 // WriteTo writes every file of the extension into dir, creating dir (and its

@@ -26,6 +26,8 @@ func (s *Server) newMCP() *server.MCPServer {
 		server.WithInstructions(instructions),
 	)
 	s.addTool(m, observeTool(), "what", s.observeModes())
+	s.addTool(m, analyzeTool(), "target", s.analyzeModes())
+	s.addTool(m, generateTool(), "format", s.generateModes())
 	s.addTool(m, configureTool(), "action", s.configureModes())
 	return m
 }
@@ -39,6 +41,9 @@ func (s *Server) addTool(m *server.MCPServer, t mcp.Tool, selector string, modes
 		names[i] = md.name
 	}
 	m.AddTool(t, func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if req.Params.Meta != nil && req.Params.Meta.ProgressToken != nil {
+			ctx = context.WithValue(ctx, progressKey{}, req.Params.Meta.ProgressToken)
+		}
 		a := args(req.GetArguments())
 		name, err := a.enum(selector, names...)
 		if err == nil && name == "" {
@@ -65,4 +70,19 @@ func toolError(err error) *mcp.CallToolResult {
 	r := mcp.NewToolResultText(string(b))
 	r.IsError = true
 	return r
+}
+
+type progressKey struct{}
+
+// progress sends notifications/progress when the caller asked for them
+// (a progressToken in the request's _meta); otherwise it does nothing.
+func progress(ctx context.Context, done, total float64, msg string) {
+	token := ctx.Value(progressKey{})
+	srv := server.ServerFromContext(ctx)
+	if token == nil || srv == nil {
+		return
+	}
+	_ = srv.SendNotificationToClient(ctx, "notifications/progress", map[string]any{
+		"progressToken": token, "progress": done, "total": total, "message": msg,
+	})
 }

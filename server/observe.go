@@ -33,8 +33,8 @@ func observeTool() mcp.Tool {
 	)
 }
 
-// query parses the filters every buffer read shares.
-func query(a args) (capture.Query, error) {
+// captureQuery parses the filters every buffer read shares.
+func captureQuery(a args) (capture.Query, error) {
 	var q capture.Query
 	var errs [10]error
 	q.Limit, errs[0] = a.int("limit", 1, capture.MaxLimit)
@@ -62,7 +62,7 @@ func read[T any, P interface {
 	Where() (*int, *string)
 }](get func(capture.Query) capture.Result[T]) func(context.Context, args) (any, error) {
 	return func(_ context.Context, a args) (any, error) {
-		q, err := query(a)
+		q, err := captureQuery(a)
 		if err != nil {
 			return nil, err
 		}
@@ -85,7 +85,7 @@ func (s *Server) observeModes() []mode {
 }
 
 func (s *Server) observeWSStatus(_ context.Context, a args) (any, error) {
-	q, err := query(a)
+	q, err := captureQuery(a)
 	if err != nil {
 		return nil, err
 	}

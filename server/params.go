@@ -70,3 +70,34 @@ func firstErr(errs ...error) error {
 	}
 	return nil
 }
+
+func (a args) bool(key string) (bool, error) {
+	v, ok := a[key]
+	if !ok || v == nil {
+		return false, nil
+	}
+	b, ok := v.(bool)
+	if !ok {
+		return false, problem.New(problem.InvalidParam, "%s must be true or false", key)
+	}
+	return b, nil
+}
+
+// strs reads a list of strings.
+func (a args) strs(key string) ([]string, error) {
+	v, ok := a[key]
+	if !ok || v == nil {
+		return nil, nil
+	}
+	list, ok := v.([]any)
+	if !ok {
+		return nil, problem.New(problem.InvalidParam, "%s must be a list of strings", key)
+	}
+	out := make([]string, len(list))
+	for i, x := range list {
+		if out[i], ok = x.(string); !ok {
+			return nil, problem.New(problem.InvalidParam, "%s must be a list of strings", key)
+		}
+	}
+	return out, nil
+}

@@ -16,7 +16,9 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/gasoline-dev/gasoline/features/a11y"
 	"github.com/gasoline-dev/gasoline/features/capture"
+	"github.com/gasoline-dev/gasoline/features/query"
 )
 
 // Service is what GET /health answers in "service", so a relay can tell a
@@ -38,6 +40,8 @@ type Config struct {
 type Server struct {
 	cfg     Config
 	store   *capture.Store
+	queries *query.Broker
+	audits  *a11y.Cache
 	mcp     *server.MCPServer
 	started time.Time
 	port    atomic.Int32
@@ -56,6 +60,8 @@ func New(cfg Config) *Server {
 	s := &Server{
 		cfg:      cfg,
 		store:    capture.NewStore(),
+		queries:  query.NewBroker(),
+		audits:   a11y.NewCache(),
 		started:  time.Now(),
 		sessions: make(map[string]*session),
 	}
@@ -81,6 +87,9 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /settings", s.handleSettings)
 	mux.HandleFunc("GET /health", s.handleHealth)
 	mux.HandleFunc("GET /mcp/ws", s.handleMCPWebSocket)
+	mux.HandleFunc("GET /ws/extension", s.handleExtensionSocket)
+	mux.HandleFunc("GET /pending-queries", s.handlePendingQueries)
+	mux.HandleFunc("POST /query-results", s.handleQueryResults)
 	return s.guard(s.noteContact(mux))
 }
 
@@ -102,7 +111,7 @@ func (s *Server) ExtensionConnected() (bool, time.Duration) {
 		return false, -1
 	}
 	ago := time.Since(time.Unix(0, last))
-	return ago < ConnectedWithin, ago
+	return ago < ConnectedWithin || s.queries.Reachable(), ago
 }
 
 // Serve runs the HTTP server on ln until ctx ends, then shuts down

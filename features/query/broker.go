@@ -1,0 +1,180 @@
+// Package query sends on-demand questions to the browser (live DOM, page
+// info, accessibility audits) and correlates the answers: every query has an
+// id, a deadline and a tab, and a late answer is dropped.
+package query
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/gasoline-dev/gasoline/features/problem"
+)
+
+// Kinds of query the extension answers.
+const (
+	KindDOM      = "dom"
+	KindPageInfo = "page_info"
+	KindA11y     = "a11y"
+)
+
+// PollFresh is how recent a fallback poll must be for the extension to count
+// as reachable without a push link.
+const PollFresh = 3 * time.Second
+
+// Request is one question for the browser.
+type Request struct {
+	Type     string `json:"type"` // always "query" on the wire
+	ID       string `json:"id"`
+	Kind     string `json:"kind"`
+	Tab      int    `json:"tab"`      // 0: the tracked tab
+	Deadline int64  `json:"deadline"` // epoch milliseconds
+	Params   any    `json:"params,omitempty"`
+}
+
+// Response is the browser's answer to one Request.
+type Response struct {
+	ID     string          `json:"id"`
+	Tab    int             `json:"tab,omitempty"`
+	URL    string          `json:"url,omitempty"`
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  *problem.Error  `json:"error,omitempty"`
+}
+
+// Link pushes requests to a connected extension (its WebSocket).
+type Link interface {
+	Send(ctx context.Context, r Request) error
+}
+
+// Broker hands requests to the extension and waits for their answers.
+// Safe for concurrent use.
+type Broker struct {
+	mu       sync.Mutex
+	seq      uint64
+	links    []Link // newest last; queries go to the newest
+	pending  map[string]chan Response
+	queue    []Request // for the polling fallback
+	lastPoll time.Time
+	now      func() time.Time
+}
+
+// NewBroker returns a broker with no extension attached.
+func NewBroker() *Broker {
+	return &Broker{pending: make(map[string]chan Response), now: time.Now}
+}
+
+// Attach registers a push link; the returned func detaches it.
+func (b *Broker) Attach(l Link) (detach func()) {
+	b.mu.Lock()
+	b.links = append(b.links, l)
+	b.mu.Unlock()
+	return func() {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		b.links = slices.DeleteFunc(b.links, func(x Link) bool { return x == l })
+	}
+}
+
+// Reachable reports whether a query can reach the extension now.
+func (b *Broker) Reachable() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.reachable()
+}
+
+func (b *Broker) reachable() bool {
+	return len(b.links) > 0 || b.now().Sub(b.lastPoll) < PollFresh
+}
+
+// ErrNotConnected tells the AI what the human must do.
+var ErrNotConnected = problem.New(problem.ExtensionNotConnected,
+	"The Gasoline extension is not connected to this server. Ask the human to open Chrome with the Gasoline "+
+		"extension enabled (its popup must say Connected), then try again.")
+
+// Ask sends one query and waits for its answer until timeout. It fails at
+// once when no extension can be reached.
+func (b *Broker) Ask(ctx context.Context, kind string, tab int, params any, timeout time.Duration) (Response, error) {
+	b.mu.Lock()
+	if !b.reachable() {
+		b.mu.Unlock()
+		return Response{}, ErrNotConnected
+	}
+	b.seq++
+	deadline := b.now().Add(timeout)
+	req := Request{Type: "query", ID: "q" + strconv.FormatUint(b.seq, 10), Kind: kind, Tab: tab,
+		Deadline: deadline.UnixMilli(), Params: params}
+	ch := make(chan Response, 1)
+	b.pending[req.ID] = ch
+	var link Link
+	if n := len(b.links); n > 0 {
+		link = b.links[n-1]
+	} else {
+		b.queue = append(b.queue, req)
+	}
+	b.mu.Unlock()
+	defer b.forget(req.ID)
+
+	if link != nil {
+		if err := link.Send(ctx, req); err != nil {
+			b.mu.Lock() // the socket just died: let a poll pick it up
+			b.queue = append(b.queue, req)
+			b.mu.Unlock()
+		}
+	}
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	select {
+	case r := <-ch:
+		if r.Error != nil {
+			return r, r.Error
+		}
+		return r, nil
+	case <-timer.C:
+		return Response{}, problem.New(problem.Timeout,
+			"The page did not answer within %v (it may be busy or hung). Try again, or check the tab.", timeout)
+	case <-ctx.Done():
+		return Response{}, ctx.Err()
+	}
+}
+
+// forget drops every trace of a query, answered or not.
+func (b *Broker) forget(id string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	delete(b.pending, id)
+	b.queue = slices.DeleteFunc(b.queue, func(r Request) bool { return r.ID == id })
+}
+
+// Resolve delivers an answer; false means nobody waits for it any more (late
+// or unknown) and it was dropped.
+func (b *Broker) Resolve(r Response) bool {
+	b.mu.Lock()
+	ch, ok := b.pending[r.ID]
+	delete(b.pending, r.ID)
+	b.mu.Unlock()
+	if ok {
+		ch <- r
+	}
+	return ok
+}
+
+// Poll hands out the queued queries (each once) and marks the extension
+// reachable through polling.
+func (b *Broker) Poll() []Request {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.lastPoll = b.now()
+	q := b.queue
+	b.queue = nil
+	return q
+}
+
+// Held counts queries the broker still holds (waiting or queued).
+func (b *Broker) Held() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.pending) + len(b.queue)
+}

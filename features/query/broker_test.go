@@ -1,0 +1,183 @@
+package query
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gasoline-dev/gasoline/features/problem"
+)
+
+// fakeLink answers through the broker the way the extension's socket does.
+type fakeLink struct {
+	b      *Broker
+	answer func(Request) *Response // nil: never answers
+	fail   bool
+	mu     sync.Mutex
+	sent   []Request
+}
+
+func (l *fakeLink) Send(_ context.Context, r Request) error {
+	l.mu.Lock()
+	l.sent = append(l.sent, r)
+	l.mu.Unlock()
+	if l.fail {
+		return errors.New("socket closed")
+	}
+	if l.answer != nil {
+		if resp := l.answer(r); resp != nil {
+			go l.b.Resolve(*resp)
+		}
+	}
+	return nil
+}
+
+func code(err error) problem.Code { return problem.From(err).Code }
+
+func TestNoExtensionFailsAtOnce(t *testing.T) {
+	b := NewBroker()
+	t0 := time.Now()
+	_, err := b.Ask(context.Background(), KindDOM, 0, nil, 10*time.Second)
+	if code(err) != problem.ExtensionNotConnected || time.Since(t0) > time.Second {
+		t.Fatalf("err=%v after %v", err, time.Since(t0))
+	}
+	if b.Held() != 0 {
+		t.Fatal("held a query with no extension")
+	}
+}
+
+func TestAnswerIsCorrelated(t *testing.T) {
+	b := NewBroker()
+	l := &fakeLink{b: b, answer: func(r Request) *Response {
+		return &Response{ID: r.ID, Tab: 9, Result: json.RawMessage(`{"kind":"` + r.Kind + `"}`)}
+	}}
+	defer b.Attach(l)()
+	var wg sync.WaitGroup
+	for _, k := range []string{KindDOM, KindPageInfo, KindA11y} {
+		wg.Go(func() {
+			r, err := b.Ask(context.Background(), k, 0, map[string]any{"selector": "a"}, time.Second)
+			if err != nil || string(r.Result) != `{"kind":"`+k+`"}` || r.Tab != 9 {
+				t.Errorf("%s: %v %+v", k, err, r)
+			}
+		})
+	}
+	wg.Wait()
+	if b.Held() != 0 {
+		t.Fatalf("held %d after answers", b.Held())
+	}
+	if l.sent[0].Deadline <= time.Now().UnixMilli() || l.sent[0].Type != "query" {
+		t.Fatalf("request: %+v", l.sent[0])
+	}
+}
+
+func TestPageErrorsComeBackAsProblems(t *testing.T) {
+	b := NewBroker()
+	defer b.Attach(&fakeLink{b: b, answer: func(r Request) *Response {
+		return &Response{ID: r.ID, Error: problem.New(problem.InvalidParam, "'##' is not a valid selector")}
+	}})()
+	_, err := b.Ask(context.Background(), KindDOM, 0, nil, time.Second)
+	if code(err) != problem.InvalidParam {
+		t.Fatalf("%v", err)
+	}
+}
+
+func TestTimeoutLeavesNothingAndLateAnswersAreDropped(t *testing.T) {
+	b := NewBroker()
+	l := &fakeLink{b: b}
+	defer b.Attach(l)()
+	_, err := b.Ask(context.Background(), KindDOM, 0, nil, 30*time.Millisecond)
+	if code(err) != problem.Timeout {
+		t.Fatalf("%v", err)
+	}
+	if b.Held() != 0 {
+		t.Fatalf("held %d after timeout", b.Held())
+	}
+	if b.Resolve(Response{ID: l.sent[0].ID}) {
+		t.Fatal("late answer accepted")
+	}
+}
+
+func TestPollingFallback(t *testing.T) {
+	b := NewBroker()
+	b.Poll() // a worker without a socket polls
+	done := make(chan Response, 1)
+	go func() {
+		r, err := b.Ask(context.Background(), KindPageInfo, 4, nil, 5*time.Second)
+		if err != nil {
+			t.Error(err)
+		}
+		done <- r
+	}()
+	var got []Request
+	for len(got) == 0 {
+		got = b.Poll()
+	}
+	if got[0].Tab != 4 || got[0].Kind != KindPageInfo {
+		t.Fatalf("%+v", got)
+	}
+	if again := b.Poll(); len(again) != 0 {
+		t.Fatalf("handed out twice: %+v", again)
+	}
+	b.Resolve(Response{ID: got[0].ID, URL: "http://x/"})
+	if r := <-done; r.URL != "http://x/" {
+		t.Fatalf("%+v", r)
+	}
+}
+
+func TestDeadSocketFallsBackToPolling(t *testing.T) {
+	b := NewBroker()
+	detach := b.Attach(&fakeLink{b: b, fail: true})
+	go b.Ask(context.Background(), KindDOM, 0, nil, 5*time.Second)
+	var got []Request
+	for len(got) == 0 {
+		got = b.Poll()
+	}
+	detach()
+	b.Resolve(Response{ID: got[0].ID})
+}
+
+func TestDetachedLinkIsNotUsed(t *testing.T) {
+	b := NewBroker()
+	b.Attach(&fakeLink{b: b})()
+	if b.Reachable() {
+		t.Fatal("reachable with no link and no poll")
+	}
+}
+
+func TestCancelledCallerLeavesNothing(t *testing.T) {
+	b := NewBroker()
+	defer b.Attach(&fakeLink{b: b})()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := b.Ask(ctx, KindDOM, 0, nil, time.Second); !errors.Is(err, context.Canceled) {
+		t.Fatal(err)
+	}
+	if b.Held() != 0 {
+		t.Fatal("held a cancelled query")
+	}
+}
+
+func TestDOMLimits(t *testing.T) {
+	r := DOMResult{MatchCount: 80}
+	long := string(make([]byte, 900))
+	for range 60 {
+		r.Matches = append(r.Matches, Element{Tag: "li", Text: long, Children: []Element{{Tag: "a", Children: []Element{{Tag: "b"}}}}})
+	}
+	r.Enforce(1)
+	if r.ReturnedCount != MaxMatches || r.MatchCount != 80 || len(r.Matches[0].Text) != MaxElementText || !r.Matches[0].TextTruncated {
+		t.Fatalf("%d %d %d", r.ReturnedCount, r.MatchCount, len(r.Matches[0].Text))
+	}
+	if len(r.Matches[0].Children) != 1 || r.Matches[0].Children[0].Children != nil {
+		t.Fatalf("depth not enforced: %+v", r.Matches[0].Children)
+	}
+	p := DOMParams{Selector: "li", IncludeChildren: true, MaxDepth: 9}
+	if code(p.Check()) != problem.InvalidParam {
+		t.Fatal("max_depth 9 accepted")
+	}
+	if p := (DOMParams{Selector: " "}); code(p.Check()) != problem.InvalidParam {
+		t.Fatal("blank selector accepted")
+	}
+}

@@ -1,0 +1,120 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/gasoline-dev/gasoline/features/query"
+)
+
+// pingEvery keeps the extension's socket, and with it the MV3 worker, alive.
+const pingEvery = 20 * time.Second
+
+// extLink is the push channel to one extension service worker.
+type extLink struct {
+	c  *websocket.Conn
+	mu sync.Mutex
+}
+
+func (l *extLink) write(ctx context.Context, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	return l.c.Write(ctx, websocket.MessageText, b)
+}
+
+// Send pushes one query to the worker.
+func (l *extLink) Send(ctx context.Context, r query.Request) error { return l.write(ctx, r) }
+
+// workerMessage is anything the worker sends on its socket.
+type workerMessage struct {
+	Type string `json:"type"`
+	query.Response
+}
+
+// handleExtensionSocket serves the worker's push channel: queries go down,
+// answers come back correlated by id.
+func (s *Server) handleExtensionSocket(w http.ResponseWriter, r *http.Request) {
+	// guard already matched the Origin exactly; tell the library the same.
+	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: []string{ExtensionID}})
+	if err != nil {
+		return
+	}
+	defer c.CloseNow()
+	c.SetReadLimit(MaxBody)
+	link := &extLink{c: c}
+	detach := s.queries.Attach(link)
+	defer detach()
+
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	go func() {
+		t := time.NewTicker(pingEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if link.write(ctx, map[string]string{"type": "ping"}) != nil {
+					cancel()
+					return
+				}
+			}
+		}
+	}()
+	for {
+		_, b, err := c.Read(ctx)
+		if err != nil {
+			return
+		}
+		s.lastContact.Store(time.Now().UnixNano())
+		var m workerMessage
+		if json.Unmarshal(b, &m) != nil {
+			continue
+		}
+		if m.Type == "result" {
+			s.queries.Resolve(m.Response)
+		}
+	}
+}
+
+// handlePendingQueries is the polling fallback for a worker without a socket.
+func (s *Server) handlePendingQueries(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{"queries": nonNil(s.queries.Poll())})
+}
+
+// handleQueryResults takes answers posted by a polling worker.
+func (s *Server) handleQueryResults(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Results []query.Response `json:"results"`
+	}
+	if err := decodeBody(r, &body); err != nil {
+		writeProblem(w, err)
+		return
+	}
+	n := 0
+	for _, res := range body.Results {
+		if s.queries.Resolve(res) {
+			n++
+		}
+	}
+	writeJSON(w, http.StatusOK, map[string]int{"accepted": n, "dropped": len(body.Results) - n})
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
