@@ -138,3 +138,23 @@ func percentiles(b *testing.B, lat []time.Duration) {
 	b.ReportMetric(p(0.5), "p50-ms")
 	b.ReportMetric(p(0.99), "p99-ms")
 }
+
+// BenchmarkDOMQueryRoundTrip measures analyze{target:"dom"} end to end in
+// headless Chromium: MCP call over stdio → server → extension socket →
+// content script → back.
+func BenchmarkDOMQueryRoundTrip(b *testing.B) {
+	r := newRig(b, "bench-agent", map[string]any{})
+	r.open(b, "/dom.html")
+	args := map[string]any{"target": "dom", "selector": "#list > li"}
+	analyze(b, r.ai, args) // the first query pays for waking the page's script
+	var lat []time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		out, isErr, err := callTool(r.ai, "analyze", args)
+		lat = append(lat, time.Since(t0))
+		if err != nil || isErr || out["matchCount"] != float64(60) {
+			b.Fatalf("%v %v", err, out)
+		}
+	}
+	percentiles(b, lat)
+}

@@ -266,10 +266,15 @@ func observe(t testing.TB, c *client.Client, args map[string]any) map[string]any
 }
 
 func tryObserve(c *client.Client, args map[string]any) (map[string]any, bool, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	return callTool(c, "observe", args)
+}
+
+// callTool calls one tool and decodes its JSON result.
+func callTool(c *client.Client, name string, args map[string]any) (map[string]any, bool, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 	defer cancel()
 	req := mcp.CallToolRequest{}
-	req.Params.Name = "observe"
+	req.Params.Name = name
 	req.Params.Arguments = args
 	res, err := c.CallTool(ctx, req)
 	if err != nil {
@@ -280,6 +285,16 @@ func tryObserve(c *client.Client, args map[string]any) (map[string]any, bool, er
 		return nil, res.IsError, err
 	}
 	return out, res.IsError, nil
+}
+
+// analyze calls the analyze tool and fails the test on any error.
+func analyze(t testing.TB, c *client.Client, args map[string]any) map[string]any {
+	t.Helper()
+	out, isErr, err := callTool(c, "analyze", args)
+	if err != nil || isErr {
+		t.Fatalf("analyze %v: err=%v isError=%v %v", args, err, isErr, out)
+	}
+	return out
 }
 
 // entries returns a result's entries as objects.

@@ -202,3 +202,18 @@ func TestMCPStdoutCarriesOnlyJSONRPC(t *testing.T) {
 		t.Errorf("stderr lacks the status line: %q", stderr.String())
 	}
 }
+
+// TestOnDemandWithoutExtensionFailsFast: no browser at all, through the
+// real binary: every on-demand mode answers extension_not_connected at once.
+func TestOnDemandWithoutExtensionFailsFast(t *testing.T) {
+	ai := mcpStdio(t, freePort(t), "lonely-agent")
+	for _, args := range []map[string]any{
+		{"target": "dom", "selector": "body"}, {"target": "page_info"}, {"target": "accessibility"},
+	} {
+		t0 := time.Now()
+		out, isErr, err := callTool(ai, "analyze", args)
+		if err != nil || !isErr || out["error"] != "extension_not_connected" || time.Since(t0) > 2*time.Second {
+			t.Errorf("%v: %v %v after %v", args, err, out, time.Since(t0))
+		}
+	}
+}

@@ -75,7 +75,7 @@ func TestAnalyzeDOMThroughTheSocket(t *testing.T) {
 	connectWorker(t, base, func(q map[string]any) map[string]any {
 		p := q["params"].(map[string]any)
 		if p["selector"] == "##" {
-			return map[string]any{"error": map[string]any{"error": "invalid_param", "message": "'##' is not a valid selector."}}
+			return map[string]any{"error": map[string]any{"code": "invalid_param", "message": "'##' is not a valid selector."}}
 		}
 		matches := []map[string]any{}
 		for range 60 {

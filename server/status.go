@@ -19,12 +19,14 @@ func (s *Server) handleSettings(w http.ResponseWriter, r *http.Request) {
 
 // Health is the state of the server, for GET /health and observe{what:"health"}.
 type Health struct {
-	Service   string                  `json:"service"`
-	Version   string                  `json:"version"`
-	UptimeS   int64                   `json:"uptime_s"`
-	Extension ExtensionHealth         `json:"extension"`
-	Clients   []string                `json:"mcp_clients,omitempty"`
-	Buffers   map[string]capture.Fill `json:"buffers"`
+	Service   string          `json:"service"`
+	Version   string          `json:"version"`
+	UptimeS   int64           `json:"uptime_s"`
+	Extension ExtensionHealth `json:"extension"`
+	Clients   []string        `json:"mcp_clients,omitempty"`
+	// PendingQueries counts on-demand queries waiting for the page.
+	PendingQueries int                     `json:"pending_queries,omitempty"`
+	Buffers        map[string]capture.Fill `json:"buffers"`
 }
 
 // ExtensionHealth says whether the extension is talking to us.
@@ -37,12 +39,13 @@ type ExtensionHealth struct {
 func (s *Server) Health() Health {
 	ok, ago := s.ExtensionConnected()
 	h := Health{
-		Service:   Service,
-		Version:   s.cfg.Version,
-		UptimeS:   int64(time.Since(s.started).Seconds()),
-		Extension: ExtensionHealth{Connected: ok},
-		Clients:   s.clientNames(),
-		Buffers:   s.store.Stats(),
+		Service:        Service,
+		Version:        s.cfg.Version,
+		UptimeS:        int64(time.Since(s.started).Seconds()),
+		Extension:      ExtensionHealth{Connected: ok},
+		Clients:        s.clientNames(),
+		Buffers:        s.store.Stats(),
+		PendingQueries: s.queries.Held(),
 	}
 	if ago >= 0 {
 		h.Extension.LastSeenMS = ago.Milliseconds()

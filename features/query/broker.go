@@ -41,7 +41,22 @@ type Response struct {
 	Tab    int             `json:"tab,omitempty"`
 	URL    string          `json:"url,omitempty"`
 	Result json.RawMessage `json:"result,omitempty"`
-	Error  *problem.Error  `json:"error,omitempty"`
+	Error  *PageError      `json:"error,omitempty"`
+}
+
+// PageError is a failure reported by the extension.
+type PageError struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// problem maps the extension's codes onto the server's stable ones.
+func (e *PageError) problem() *problem.Error {
+	switch c := problem.Code(e.Code); c {
+	case problem.InvalidParam, problem.NotFound, problem.Timeout:
+		return &problem.Error{Code: c, Message: e.Message}
+	}
+	return &problem.Error{Code: problem.Internal, Message: "the extension failed: " + e.Message}
 }
 
 // Link pushes requests to a connected extension (its WebSocket).
@@ -129,7 +144,7 @@ func (b *Broker) Ask(ctx context.Context, kind string, tab int, params any, time
 	select {
 	case r := <-ch:
 		if r.Error != nil {
-			return r, r.Error
+			return r, r.Error.problem()
 		}
 		return r, nil
 	case <-timer.C:

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"sync"
+	"strings"
 	"testing"
 	"time"
 
@@ -76,7 +77,7 @@ func TestAnswerIsCorrelated(t *testing.T) {
 func TestPageErrorsComeBackAsProblems(t *testing.T) {
 	b := NewBroker()
 	defer b.Attach(&fakeLink{b: b, answer: func(r Request) *Response {
-		return &Response{ID: r.ID, Error: problem.New(problem.InvalidParam, "'##' is not a valid selector")}
+		return &Response{ID: r.ID, Error: &PageError{Code: "invalid_param", Message: "'##' is not a valid selector"}}
 	}})()
 	_, err := b.Ask(context.Background(), KindDOM, 0, nil, time.Second)
 	if code(err) != problem.InvalidParam {
@@ -179,5 +180,16 @@ func TestDOMLimits(t *testing.T) {
 	}
 	if p := (DOMParams{Selector: " "}); code(p.Check()) != problem.InvalidParam {
 		t.Fatal("blank selector accepted")
+	}
+}
+
+func TestUnknownPageErrorCodesBecomeInternal(t *testing.T) {
+	b := NewBroker()
+	defer b.Attach(&fakeLink{b: b, answer: func(r Request) *Response {
+		return &Response{ID: r.ID, Error: &PageError{Code: "weird", Message: "boom"}}
+	}})()
+	_, err := b.Ask(context.Background(), KindDOM, 0, nil, time.Second)
+	if p := problem.From(err); p.Code != problem.Internal || !strings.Contains(p.Message, "boom") {
+		t.Fatalf("%v", err)
 	}
 }

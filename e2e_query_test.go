@@ -1,0 +1,277 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// open navigates the rig's tab and waits until the extension tracks it.
+func (r *rig) open(t testing.TB, path string) string {
+	t.Helper()
+	url := r.site + path
+	if err := chromedp.Do(r.b.ctx, chromedp.Navigate(url)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 10*time.Second, "the tracked page "+path, func() bool {
+		return observe(t, r.ai, map[string]any{"what": "page"})["url"] == url
+	})
+	return url
+}
+
+func matches(res map[string]any) []map[string]any {
+	raw, _ := res["matches"].([]any)
+	out := make([]map[string]any, len(raw))
+	for i, m := range raw {
+		out[i] = m.(map[string]any)
+	}
+	return out
+}
+
+func TestDOMQueries(t *testing.T) {
+	r := newRig(t, "dom-agent", map[string]any{})
+	url := r.open(t, "/dom.html")
+	tab := observe(t, r.ai, map[string]any{"what": "page"})["tab"]
+
+	list := analyze(t, r.ai, map[string]any{"target": "dom", "selector": "#list > li"})
+	if list["matchCount"] != float64(60) || list["returnedCount"] != float64(50) || len(matches(list)) != 50 ||
+		list["url"] != url || list["title"] != "DOM fixture" || list["tab"] != tab {
+		t.Fatalf("list: %v", mustJSON(list)[:400])
+	}
+	first := matches(list)[0]
+	if first["tag"] != "li" || first["text"] != "Item 0 open" || first["attributes"].(map[string]any)["data-id"] != "0" ||
+		first["visible"] != true || first["boundingBox"].(map[string]any)["height"].(float64) <= 0 || first["selector"] == "" {
+		t.Errorf("first item: %v", first)
+	}
+	if first["styles"] != nil || first["children"] != nil {
+		t.Errorf("styles or children without asking: %v", first)
+	}
+
+	long := matches(analyze(t, r.ai, map[string]any{"target": "dom", "selector": "#long"}))[0]
+	if len([]rune(long["text"].(string))) != 500 || long["textTruncated"] != true {
+		t.Errorf("long text: %d chars truncated=%v", len(long["text"].(string)), long["textTruncated"])
+	}
+
+	box := matches(analyze(t, r.ai, map[string]any{"target": "dom", "selector": "#box", "include_styles": true}))[0]
+	st := box["styles"].(map[string]any)
+	if st["display"] != "flex" || st["width"] != "200px" || st["color"] != "rgb(255, 0, 0)" {
+		t.Errorf("styles: %v", st)
+	}
+	layout := []string{"display", "position", "width", "height", "margin", "padding", "flex", "grid", "visibility",
+		"opacity", "overflow", "z-index", "color", "background-color", "font-size"}
+	for k := range st {
+		if !slices.Contains(layout, k) {
+			t.Errorf("style %q is outside the layout subset", k)
+		}
+	}
+	only := matches(analyze(t, r.ai, map[string]any{"target": "dom", "selector": "#box", "properties": []string{"color"}, "include_styles": true}))[0]
+	if s := only["styles"].(map[string]any); len(s) != 1 || s["color"] != "rgb(255, 0, 0)" {
+		t.Errorf("properties [color]: %v", s)
+	}
+
+	deep := matches(analyze(t, r.ai, map[string]any{"target": "dom", "selector": "#deep", "include_children": true, "max_depth": 2}))[0]
+	if got := depth(deep); got != 2 {
+		t.Errorf("children depth %d, want 2: %v", got, mustJSON(deep))
+	}
+	deepest := matches(analyze(t, r.ai, map[string]any{"target": "dom", "selector": "#deep", "include_children": true, "max_depth": 5}))[0]
+	if got := depth(deepest); got != 5 {
+		t.Errorf("children depth %d, want 5", got)
+	}
+	if hidden := matches(analyze(t, r.ai, map[string]any{"target": "dom", "selector": "#hidden"}))[0]; hidden["visible"] != false {
+		t.Errorf("hidden: %v", hidden)
+	}
+	if none := analyze(t, r.ai, map[string]any{"target": "dom", "selector": ".nothing-here"}); none["matchCount"] != float64(0) {
+		t.Errorf("no match: %v", none)
+	}
+
+	out, isErr, err := callTool(r.ai, "analyze", map[string]any{"target": "dom", "selector": "li[["})
+	if err != nil || !isErr || out["error"] != "invalid_param" || !strings.Contains(out["message"].(string), "not a valid selector") {
+		t.Errorf("invalid selector: %v %v", err, out)
+	}
+	out, isErr, _ = callTool(r.ai, "analyze", map[string]any{"target": "dom", "selector": "li", "max_depth": 9})
+	if !isErr || out["error"] != "invalid_param" {
+		t.Errorf("max_depth 9: %v", out)
+	}
+}
+
+// depth is how many levels of children an element carries.
+func depth(e map[string]any) int {
+	best := 0
+	kids, _ := e["children"].([]any)
+	for _, k := range kids {
+		best = max(best, 1+depth(k.(map[string]any)))
+	}
+	return best
+}
+
+func TestPageInfo(t *testing.T) {
+	r := newRig(t, "info-agent", map[string]any{})
+	url := r.open(t, "/dom.html")
+	info := analyze(t, r.ai, map[string]any{"target": "page_info"})
+	if info["url"] != url || info["title"] != "DOM fixture" || info["images"] != float64(1) || info["links"] != float64(60) {
+		t.Fatalf("info: %v", info)
+	}
+	if vp := info["viewport"].(map[string]any); vp["width"].(float64) <= 0 || info["documentHeight"].(float64) <= vp["height"].(float64) {
+		t.Errorf("viewport/documentHeight: %v %v", vp, info["documentHeight"])
+	}
+	forms := info["forms"].([]any)
+	form := forms[0].(map[string]any)
+	if form["id"] != "login" || mustJSON(form["fields"]) != `["email","password"]` || !strings.HasSuffix(form["action"].(string), "/api/login") {
+		t.Errorf("form: %v", form)
+	}
+	if strings.Contains(mustJSON(info), "hunter2") || strings.Contains(mustJSON(info), "ada@example.com") {
+		t.Errorf("field values leaked: %v", info)
+	}
+	heads := mustJSON(info["headings"])
+	if heads != `[{"level":1,"text":"DOM fixture"},{"level":2,"text":"Section A"},{"level":2,"text":"Section B"}]` {
+		t.Errorf("headings: %s", heads)
+	}
+	// 60 links, the button and two inputs.
+	if info["interactiveElements"] != float64(63) {
+		t.Errorf("interactive: %v", info["interactiveElements"])
+	}
+}
+
+func TestAccessibilityAuditAndSARIF(t *testing.T) {
+	r := newRig(t, "a11y-agent", map[string]any{})
+	r.open(t, "/a11y.html")
+	audit := analyze(t, r.ai, map[string]any{"target": "accessibility"})
+	var ids []string
+	for _, v := range audit["violations"].([]any) {
+		ids = append(ids, v.(map[string]any)["id"].(string))
+	}
+	slices.Sort(ids)
+	if strings.Join(ids, ",") != "color-contrast,image-alt,label" {
+		t.Fatalf("violations %v, want exactly the planted three: %v", ids, mustJSON(audit))
+	}
+	if audit["cached"] != nil || audit["summary"].(map[string]any)["passes"].(float64) == 0 {
+		t.Errorf("audit: %v", audit["summary"])
+	}
+	img := audit["violations"].([]any)[slices.Index(ids, "image-alt")].(map[string]any)
+	node := img["nodes"].([]any)[0].(map[string]any)
+	if img["impact"] != "critical" || !strings.HasPrefix(img["helpUrl"].(string), "https://") || node["selector"] == "" || !strings.Contains(node["html"].(string), `class="hero"`) {
+		t.Errorf("image-alt: %v", img)
+	}
+
+	again := analyze(t, r.ai, map[string]any{"target": "accessibility"})
+	if again["cached"] != true {
+		t.Errorf("second call within 30 s not cached: %v", again["cached"])
+	}
+	fresh := analyze(t, r.ai, map[string]any{"target": "accessibility", "force_refresh": true})
+	if fresh["cached"] != nil || len(fresh["violations"].([]any)) != 3 {
+		t.Errorf("force_refresh: %v", fresh["cached"])
+	}
+	scoped := analyze(t, r.ai, map[string]any{"target": "accessibility", "scope": "form"})
+	if s := mustJSON(scoped["violations"]); !strings.Contains(s, `"label"`) || strings.Contains(s, "image-alt") {
+		t.Errorf("scope form: %s", s)
+	}
+
+	sar, isErr, err := callTool(r.ai, "generate", map[string]any{"format": "sarif"})
+	if err != nil || isErr {
+		t.Fatalf("generate sarif: %v %v", err, sar)
+	}
+	validateSARIF(t, sar)
+}
+
+// validateSARIF checks a document against the official SARIF 2.1.0 schema.
+func validateSARIF(t *testing.T, doc map[string]any) {
+	t.Helper()
+	f, err := os.Open("node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json")
+	if err != nil {
+		t.Fatalf("SARIF schema missing (run npm ci): %v", err)
+	}
+	defer f.Close()
+	schemaDoc, err := jsonschema.UnmarshalJSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("sarif.json", schemaDoc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile("sarif.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(doc)
+	v, _ := jsonschema.UnmarshalJSON(strings.NewReader(string(b)))
+	if err := sch.Validate(v); err != nil {
+		t.Fatalf("invalid SARIF: %v", err)
+	}
+}
+
+// TestQueryDuringNavigation sends a query the moment a navigation starts:
+// the answer must come from the new page, not the old one, and not hang.
+func TestQueryDuringNavigation(t *testing.T) {
+	r := newRig(t, "nav-agent", map[string]any{})
+	r.open(t, "/other.html")
+	for range 3 {
+		if err := chromedp.Do(r.b.ctx, chromedp.Evaluate[chromedp.Void](`location.href = "/dom.html?n=" + Date.now()`)); err != nil {
+			t.Fatal(err)
+		}
+		t0 := time.Now()
+		res := analyze(t, r.ai, map[string]any{"target": "dom", "selector": "#list > li"})
+		if res["matchCount"] != float64(60) || !strings.Contains(res["url"].(string), "/dom.html") {
+			t.Fatalf("answer from the old page: %v", mustJSON(res)[:200])
+		}
+		t.Logf("query sent at navigation start answered in %v", time.Since(t0).Round(time.Millisecond))
+		r.open(t, "/other.html")
+	}
+}
+
+// TestTabTargeting queries a tab that is not the tracked one by tab_id.
+func TestTabTargeting(t *testing.T) {
+	r := newRig(t, "tab-agent", map[string]any{})
+	r.open(t, "/dom.html")
+	first := observe(t, r.ai, map[string]any{"what": "page"})["tab"]
+	second, cancel := chromedp.NewContext(r.b.ctx)
+	defer cancel()
+	if err := chromedp.Do(second, chromedp.Navigate(r.site+"/other.html")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 10*time.Second, "the new tab to be tracked", func() bool {
+		return observe(t, r.ai, map[string]any{"what": "page"})["url"] == r.site+"/other.html"
+	})
+	if who := analyze(t, r.ai, map[string]any{"target": "dom", "selector": "#who"}); who["matchCount"] != float64(1) {
+		t.Fatalf("tracked tab: %v", who)
+	}
+	res := analyze(t, r.ai, map[string]any{"target": "dom", "selector": "#list > li", "tab_id": first})
+	if res["matchCount"] != float64(60) || res["tab"] != first {
+		t.Fatalf("tab_id %v: %v", first, mustJSON(res)[:200])
+	}
+	out, isErr, _ := callTool(r.ai, "analyze", map[string]any{"target": "dom", "selector": "h1", "tab_id": 999999})
+	if !isErr || out["error"] != "not_found" {
+		t.Fatalf("unknown tab: %v", out)
+	}
+}
+
+// TestHungPageTimesOut: a page whose main thread never yields cannot
+// answer; the AI gets timeout at the deadline and the server holds nothing.
+func TestHungPageTimesOut(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for the 10 s query deadline")
+	}
+	r := newRig(t, "hang-agent", map[string]any{})
+	r.open(t, "/other.html")
+	if err := chromedp.Do(r.b.ctx, chromedp.Evaluate[chromedp.Void](`setTimeout(() => { for (;;) {} }, 0)`)); err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Now()
+	out, isErr, err := callTool(r.ai, "analyze", map[string]any{"target": "dom", "selector": "h1"})
+	took := time.Since(t0)
+	if err != nil || !isErr || out["error"] != "timeout" {
+		t.Fatalf("hung page: %v %v", err, out)
+	}
+	if took < 9*time.Second || took > 15*time.Second {
+		t.Errorf("timeout after %v, want the 10 s deadline", took)
+	}
+	if h := observe(t, r.ai, map[string]any{"what": "health"}); h["pending_queries"] != nil {
+		t.Errorf("server still holds queries: %v", h["pending_queries"])
+	}
+}
