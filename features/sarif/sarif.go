@@ -110,7 +110,7 @@ func Level(impact string) string {
 // per failing element, its rule described once in the driver.
 func FromAudit(r a11y.Result) Log {
 	run := Run{
-		Tool: Tool{Driver: Driver{Name: "axe-core", InformationURI: "https://github.com/dequelabs/axe-core"}},
+		Tool:        Tool{Driver: Driver{Name: "axe-core", InformationURI: "https://github.com/dequelabs/axe-core"}},
 		Invocations: []Invocation{{ExecutionSuccessful: true, EndTimeUTC: r.Timestamp}},
 		Results:     []Result{},
 	}
