@@ -145,16 +145,26 @@ func percentiles(b *testing.B, lat []time.Duration) {
 func BenchmarkDOMQueryRoundTrip(b *testing.B) {
 	r := newRig(b, "bench-agent", map[string]any{})
 	r.open(b, "/dom.html")
-	args := map[string]any{"target": "dom", "selector": "#list > li"}
-	analyze(b, r.ai, args) // the first query pays for waking the page's script
-	var lat []time.Duration
-	for b.Loop() {
-		t0 := time.Now()
-		out, isErr, err := callTool(r.ai, "analyze", args)
-		lat = append(lat, time.Since(t0))
-		if err != nil || isErr || out["matchCount"] != float64(60) {
-			b.Fatalf("%v %v", err, out)
-		}
+	for _, c := range []struct {
+		name string
+		args map[string]any
+		want float64
+	}{
+		{"one_element", map[string]any{"target": "dom", "selector": "#box"}, 1},
+		{"fifty_elements", map[string]any{"target": "dom", "selector": "#list > li"}, 60},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			analyze(b, r.ai, c.args) // the first query pays for waking the page's script
+			var lat []time.Duration
+			for b.Loop() {
+				t0 := time.Now()
+				out, isErr, err := callTool(r.ai, "analyze", c.args)
+				lat = append(lat, time.Since(t0))
+				if err != nil || isErr || out["matchCount"] != c.want {
+					b.Fatalf("%v %v", err, out)
+				}
+			}
+			percentiles(b, lat)
+		})
 	}
-	percentiles(b, lat)
 }
