@@ -1,0 +1,199 @@
+// Package audit writes Gasoline's audit log: one self-contained JSON event
+// per line, for every AI-initiated change and every human veto. The log
+// rotates by size, and several Gasoline processes may append to one file.
+package audit
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Defaults from the spec.
+const (
+	DefaultMaxSize = 10 << 20
+	DefaultKeep    = 3
+)
+
+// Event is one audit line. Fields that do not apply are left out, except
+// source and agent, which every line states.
+type Event struct {
+	TS      string `json:"ts"`
+	Event   string `json:"event"`
+	Setting string `json:"setting,omitempty"`
+	From    any    `json:"from,omitempty"`
+	To      any    `json:"to,omitempty"`
+	Reason  string `json:"reason,omitempty"`
+	Source  string `json:"source"` // ai, human, server
+	Agent   string `json:"agent"`
+	// Pilot actions.
+	Action   string `json:"action,omitempty"`
+	Selector string `json:"selector,omitempty"`
+	Name     string `json:"name,omitempty"`
+	SHA256   string `json:"sha256,omitempty"`
+	Script   string `json:"script,omitempty"`
+	Result   string `json:"result,omitempty"`
+	Error    string `json:"error,omitempty"`
+}
+
+// Log appends events to a JSONL file. A Log whose file cannot be opened
+// warns once and drops events: auditing is best-effort, never a reason for
+// capture control to fail. Safe for concurrent use, across processes too.
+type Log struct {
+	path    string
+	maxSize int64
+	keep    int
+	warn    io.Writer
+	now     func() time.Time
+
+	mu     sync.Mutex
+	f      *os.File
+	lock   *os.File
+	warned bool
+}
+
+// Option configures a Log.
+type Option func(*Log)
+
+// WithMaxSize rotates the file once it would pass n bytes.
+func WithMaxSize(n int64) Option { return func(l *Log) { l.maxSize = n } }
+
+// WithClock sets the time source of event timestamps.
+func WithClock(now func() time.Time) Option { return func(l *Log) { l.now = now } }
+
+// Open prepares the log at path, creating its directory. It never fails:
+// problems are reported once to warn and the log then drops events.
+func Open(path string, warn io.Writer, opts ...Option) *Log {
+	l := &Log{path: path, maxSize: DefaultMaxSize, keep: DefaultKeep, warn: warn, now: time.Now}
+	for _, o := range opts {
+		o(l)
+	}
+	if l.warn == nil {
+		l.warn = io.Discard
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.ready()
+	return l
+}
+
+// Path is the file the log writes.
+func (l *Log) Path() string { return l.path }
+
+// ready opens the file and its lock if they are not open; false (after one
+// warning) when that is impossible. The caller holds l.mu.
+func (l *Log) ready() bool {
+	if l.f != nil {
+		return true
+	}
+	err := os.MkdirAll(filepath.Dir(l.path), 0o755)
+	if err == nil {
+		l.lock, err = os.OpenFile(l.path+".lock", os.O_CREATE|os.O_RDWR, 0o644)
+	}
+	if err == nil {
+		l.f, err = os.OpenFile(l.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	}
+	if err != nil {
+		if !l.warned {
+			fmt.Fprintf(l.warn, "gasoline: warning: audit log disabled: %v\n", err)
+			l.warned = true
+		}
+		l.closeFiles()
+		return false
+	}
+	return true
+}
+
+// Write appends one event, stamping ts when it is empty.
+func (l *Log) Write(e Event) error {
+	if e.TS == "" {
+		e.TS = l.now().UTC().Format("2006-01-02T15:04:05.000Z")
+	}
+	line, err := json.Marshal(e)
+	if err != nil {
+		return fmt.Errorf("encode audit event: %w", err)
+	}
+	line = append(line, '\n')
+
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.ready() {
+		return nil
+	}
+	// The lock file serialises writers and rotation across processes.
+	if err := syscall.Flock(int(l.lock.Fd()), syscall.LOCK_EX); err != nil {
+		return fmt.Errorf("lock audit log: %w", err)
+	}
+	defer syscall.Flock(int(l.lock.Fd()), syscall.LOCK_UN)
+	if err := l.follow(); err != nil {
+		return err
+	}
+	if st, err := l.f.Stat(); err == nil && st.Size() > 0 && st.Size()+int64(len(line)) > l.maxSize {
+		if err := l.rotate(); err != nil {
+			return err
+		}
+	}
+	// One write call per line: with O_APPEND it lands whole at the end.
+	if _, err := l.f.Write(line); err != nil {
+		return fmt.Errorf("write audit log: %w", err)
+	}
+	return nil
+}
+
+// follow reopens the file when another process rotated or removed it.
+func (l *Log) follow() error {
+	have, err1 := l.f.Stat()
+	want, err2 := os.Stat(l.path)
+	if err1 == nil && err2 == nil && os.SameFile(have, want) {
+		return nil
+	}
+	return l.reopen()
+}
+
+func (l *Log) reopen() error {
+	l.f.Close()
+	f, err := os.OpenFile(l.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		l.f = nil
+		return fmt.Errorf("reopen audit log: %w", err)
+	}
+	l.f = f
+	return nil
+}
+
+// rotate shifts path → .1 → .2 → .3, dropping the oldest.
+func (l *Log) rotate() error {
+	os.Remove(l.path + "." + strconv.Itoa(l.keep))
+	for i := l.keep - 1; i >= 1; i-- {
+		os.Rename(l.path+"."+strconv.Itoa(i), l.path+"."+strconv.Itoa(i+1))
+	}
+	if err := os.Rename(l.path, l.path+".1"); err != nil {
+		return fmt.Errorf("rotate audit log: %w", err)
+	}
+	return l.reopen()
+}
+
+// Close releases the file.
+func (l *Log) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.closeFiles()
+	return nil
+}
+
+func (l *Log) closeFiles() {
+	if l.f != nil {
+		l.f.Close()
+		l.f = nil
+	}
+	if l.lock != nil {
+		l.lock.Close()
+		l.lock = nil
+	}
+}
