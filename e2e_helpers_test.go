@@ -28,6 +28,9 @@ import (
 // binPath is the gasoline binary built once for every end-to-end test.
 var binPath string
 
+// testHome is the HOME of every gasoline process the tests start.
+var testHome string
+
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "gasoline-bin")
 	if err != nil {
@@ -39,6 +42,10 @@ func TestMain(m *testing.M) {
 		fmt.Fprintf(os.Stderr, "build gasoline: %v\n%s", err, out)
 		os.Exit(1)
 	}
+	// The binaries under test keep their audit log and screenshots in a
+	// home of their own, never the developer's ~/.gasoline.
+	testHome = filepath.Join(dir, "home")
+	os.Setenv("HOME", testHome)
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"syscall"
 
@@ -50,7 +51,14 @@ func run(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr io.
 	if p, err := strconv.Atoi(os.Getenv("GASOLINE_PORT")); err == nil {
 		defPort = p
 	}
+	home, _ := os.UserHomeDir()
+	dataDir := filepath.Join(home, ".gasoline")
+	defAudit := filepath.Join(dataDir, "audit.jsonl")
+	if p := os.Getenv("GASOLINE_AUDIT_LOG"); p != "" {
+		defAudit = p
+	}
 	var (
+		auditLog = fs.String("audit-log", defAudit, "JSONL audit log of AI changes and human vetoes (env GASOLINE_AUDIT_LOG)")
 		mcpMode  = fs.Bool("mcp", false, "serve MCP over stdio; stdout carries only JSON-RPC")
 		headless = fs.Bool("headless", false, "run the server without the dashboard")
 		port     = fs.Int("port", defPort, "loopback port of the server (env GASOLINE_PORT)")
@@ -73,7 +81,7 @@ func run(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr io.
 	if fs.NArg() > 0 {
 		return subcommand(fs.Args(), stdout, stderr)
 	}
-	cfg := server.Config{Version: version, Log: stderr}
+	cfg := server.Config{Version: version, Log: stderr, AuditLog: *auditLog, ScreenshotDir: filepath.Join(dataDir, "screenshots")}
 	var err error
 	switch {
 	case *mcpMode:

@@ -36,6 +36,9 @@ func (l *extLink) write(ctx context.Context, v any) error {
 // Send pushes one query to the worker.
 func (l *extLink) Send(ctx context.Context, r query.Request) error { return l.write(ctx, r) }
 
+// Notify pushes a message that needs no answer.
+func (l *extLink) Notify(ctx context.Context, msg any) error { return l.write(ctx, msg) }
+
 // workerMessage is anything the worker sends on its socket.
 type workerMessage struct {
 	Type string `json:"type"`

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/gasoline-dev/gasoline/features/capture"
@@ -16,21 +17,40 @@ import (
 // startServer runs a real server on 127.0.0.1:0 for the test's lifetime.
 func startServer(t testing.TB) (*Server, string) {
 	t.Helper()
+	return startServerWith(t, Config{Version: "test"})
+}
+
+var stops sync.Map // *Server → func(), so a test can stop a server early
+
+func startServerWith(t testing.TB, cfg Config) (*Server, string) {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := New(Config{Version: "test"})
+	s := New(cfg)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(ctx, ln) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("serve: %v", err)
-		}
-	})
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			cancel()
+			if err := <-done; err != nil {
+				t.Errorf("serve: %v", err)
+			}
+		})
+	}
+	stops.Store(s, stop)
+	t.Cleanup(stop)
 	return s, "http://" + ln.Addr().String()
+}
+
+// stopServer shuts a server down gracefully and waits for it.
+func stopServer(t testing.TB, s *Server) {
+	t.Helper()
+	f, _ := stops.Load(s)
+	f.(func())()
 }
 
 type call struct {

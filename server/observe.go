@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"slices"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -71,7 +72,7 @@ func read[T any, P interface {
 }
 
 func (s *Server) observeModes() []mode {
-	return []mode{
+	modes := []mode{
 		{"logs", read(s.store.Logs)},
 		{"errors", read(s.store.Errors)},
 		{"network", read(s.store.Network)},
@@ -82,6 +83,18 @@ func (s *Server) observeModes() []mode {
 		{"page", s.observePage},
 		{"health", func(context.Context, args) (any, error) { return s.Health(), nil }},
 	}
+	// Alerts about capture changes ride along with whatever the AI observes next.
+	for i, m := range modes {
+		run := m.run
+		modes[i].run = func(ctx context.Context, a args) (any, error) {
+			v, err := run(ctx, a)
+			if err != nil {
+				return nil, err
+			}
+			return s.withAlerts(v)
+		}
+	}
+	return modes
 }
 
 func (s *Server) observeWSStatus(_ context.Context, a args) (any, error) {
@@ -99,15 +112,36 @@ func (s *Server) observeWSStatus(_ context.Context, a args) (any, error) {
 func (s *Server) observePage(context.Context, args) (any, error) {
 	p, ok := s.store.Page()
 	connected, _ := s.ExtensionConnected()
+	st := s.control.State()
+	overrides := make(map[string]pageOverride, len(st.Overrides))
+	for k, o := range st.Overrides {
+		overrides[k] = pageOverride{o.Value, o.Default, o.ChangedAt.UTC().Format(capture.TimeLayout)}
+	}
+	var revoked []string
+	for k := range st.Revoked {
+		revoked = append(revoked, k)
+	}
+	slices.Sort(revoked)
 	if !ok {
 		return struct {
-			Tracked   bool   `json:"tracked"`
-			Connected bool   `json:"extension_connected"`
-			Hint      string `json:"hint"`
-		}{false, connected, "No tab reported yet: the human should install the Gasoline extension and open the page."}, nil
+			Tracked   bool                    `json:"tracked"`
+			Connected bool                    `json:"extension_connected"`
+			Hint      string                  `json:"hint"`
+			Overrides map[string]pageOverride `json:"capture_overrides,omitempty"`
+			Revoked   []string                `json:"revoked_by_user,omitempty"`
+		}{false, connected, "No tab reported yet: the human should install the Gasoline extension and open the page.", overrides, revoked}, nil
 	}
 	return struct {
 		capture.Page
-		Connected bool `json:"extension_connected"`
-	}{p, connected}, nil
+		Connected bool                    `json:"extension_connected"`
+		Overrides map[string]pageOverride `json:"capture_overrides,omitempty"`
+		Revoked   []string                `json:"revoked_by_user,omitempty"`
+	}{p, connected, overrides, revoked}, nil
+}
+
+// pageOverride is one active AI override as observe{what:"page"} shows it.
+type pageOverride struct {
+	Value     any    `json:"value"`
+	Default   any    `json:"default"`
+	ChangedAt string `json:"changed_at"`
 }

@@ -17,8 +17,11 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/gasoline-dev/gasoline/features/a11y"
+	"github.com/gasoline-dev/gasoline/features/audit"
 	"github.com/gasoline-dev/gasoline/features/capture"
+	"github.com/gasoline-dev/gasoline/features/capturectl"
 	"github.com/gasoline-dev/gasoline/features/query"
+	"github.com/gasoline-dev/gasoline/features/screenshots"
 )
 
 // Service is what GET /health answers in "service", so a relay can tell a
@@ -34,6 +37,10 @@ type Config struct {
 	Version string
 	// Log receives human-readable status lines (stderr in every mode).
 	Log io.Writer
+	// AuditLog is the JSONL audit file; empty disables auditing.
+	AuditLog string
+	// ScreenshotDir keeps screenshots taken on errors; empty disables them.
+	ScreenshotDir string
 }
 
 // Server is one Gasoline server: capture state, HTTP routes and MCP tools.
@@ -42,6 +49,9 @@ type Server struct {
 	store   *capture.Store
 	queries *query.Broker
 	audits  *a11y.Cache
+	control *capturectl.Controller
+	auditor *audit.Log
+	shots   *screenshots.Dir
 	mcp     *server.MCPServer
 	started time.Time
 	port    atomic.Int32
@@ -65,9 +75,25 @@ func New(cfg Config) *Server {
 		started:  time.Now(),
 		sessions: make(map[string]*session),
 	}
+	if cfg.AuditLog != "" {
+		s.auditor = audit.Open(cfg.AuditLog, cfg.Log)
+	}
+	if cfg.ScreenshotDir != "" {
+		s.shots = screenshots.New(cfg.ScreenshotDir)
+	}
+	s.control = capturectl.New(s.auditor, nil)
+	// Beat the 5 s poll: a change reaches the extension over its socket now.
+	s.control.OnChange(func(v map[string]any) {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		s.queries.Notify(ctx, Settings{Type: "settings", Connected: true, CaptureOverrides: v})
+	})
 	s.mcp = s.newMCP()
 	return s
 }
+
+// Control exposes capture control (the dashboard's veto, tests).
+func (s *Server) Control() *capturectl.Controller { return s.control }
 
 // Store exposes the capture state (tests and in-process wiring).
 func (s *Server) Store() *capture.Store { return s.store }
@@ -90,6 +116,10 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /ws/extension", s.handleExtensionSocket)
 	mux.HandleFunc("GET /pending-queries", s.handlePendingQueries)
 	mux.HandleFunc("POST /query-results", s.handleQueryResults)
+	mux.HandleFunc("POST /screenshots", s.handleScreenshot)
+	mux.HandleFunc("GET /api/overrides", s.handleOverrides)
+	mux.HandleFunc("POST /api/overrides/revoke", s.handleRevoke)
+	mux.HandleFunc("POST /api/overrides/allow", s.handleAllow)
 	return s.guard(s.noteContact(mux))
 }
 
@@ -139,7 +169,13 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		return hs.Shutdown(shutCtx)
 	})
 	g.Go(func() error { s.reportExtension(gctx); return nil })
-	return g.Wait()
+	err := g.Wait()
+	// Overrides are session-scoped: they end with the server, on the record.
+	s.control.EndSession()
+	if s.auditor != nil {
+		s.auditor.Close()
+	}
+	return err
 }
 
 // reportExtension prints the extension's connection state when it changes,

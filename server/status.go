@@ -7,14 +7,16 @@ import (
 	"github.com/gasoline-dev/gasoline/features/capture"
 )
 
-// Settings is what the extension's 5 s poll of GET /settings gets.
+// Settings is what the extension's 5 s poll of GET /settings gets, and what
+// is pushed on its socket (with type "settings") when overrides change.
 type Settings struct {
+	Type             string         `json:"type,omitempty"`
 	Connected        bool           `json:"connected"`
 	CaptureOverrides map[string]any `json:"capture_overrides"`
 }
 
 func (s *Server) handleSettings(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, Settings{Connected: true, CaptureOverrides: map[string]any{}})
+	writeJSON(w, http.StatusOK, Settings{Connected: true, CaptureOverrides: s.control.Values()})
 }
 
 // Health is the state of the server, for GET /health and observe{what:"health"}.

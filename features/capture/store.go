@@ -223,3 +223,30 @@ func (s *Store) Stats() map[string]Fill {
 		KindActions:  {s.actions.count, ActionCap},
 	}
 }
+
+// AttachScreenshot names a screenshot file on the newest error of tab at
+// (or up to 10 s before) ts, in both buffers that hold it; false when no
+// such error is held.
+func (s *Store) AttachScreenshot(tab int, ts Time, file string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var seq uint64
+	s.errors.newest(func(q uint64, e *LogEntry) bool {
+		if e.TabID == tab && !e.TS.After(ts.Time) && ts.Sub(e.TS.Time) < 10*time.Second {
+			e.Screenshot, seq = file, q
+			return false
+		}
+		return true
+	})
+	if seq == 0 {
+		return false
+	}
+	s.logs.newest(func(q uint64, e *LogEntry) bool {
+		if q == seq {
+			e.Screenshot = file
+			return false
+		}
+		return q > seq
+	})
+	return true
+}

@@ -62,6 +62,8 @@ func (e *PageError) problem() *problem.Error {
 // Link pushes requests to a connected extension (its WebSocket).
 type Link interface {
 	Send(ctx context.Context, r Request) error
+	// Notify pushes a message that needs no answer (settings changes).
+	Notify(ctx context.Context, msg any) error
 }
 
 // Broker hands requests to the extension and waits for their answers.
@@ -185,6 +187,17 @@ func (b *Broker) Poll() []Request {
 	q := b.queue
 	b.queue = nil
 	return q
+}
+
+// Notify pushes msg to every attached extension, best effort: one that
+// misses it catches up on its next settings poll.
+func (b *Broker) Notify(ctx context.Context, msg any) {
+	b.mu.Lock()
+	links := slices.Clone(b.links)
+	b.mu.Unlock()
+	for _, l := range links {
+		_ = l.Notify(ctx, msg)
+	}
 }
 
 // Held counts queries the broker still holds (waiting or queued).

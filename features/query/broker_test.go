@@ -36,6 +36,8 @@ func (l *fakeLink) Send(_ context.Context, r Request) error {
 	return nil
 }
 
+func (l *fakeLink) Notify(context.Context, any) error { return nil }
+
 func code(err error) problem.Code { return problem.From(err).Code }
 
 func TestNoExtensionFailsAtOnce(t *testing.T) {

@@ -1,0 +1,206 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// auditedServer runs a real server whose audit log is in a temp dir.
+func auditedServer(t *testing.T) (*Server, string, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	s, base := startServerWith(t, Config{Version: "test", AuditLog: path, ScreenshotDir: filepath.Join(t.TempDir(), "shots")})
+	return s, base, path
+}
+
+func clientNamed(t *testing.T, s *Server, name string) *client.Client {
+	t.Helper()
+	c, err := client.NewInProcessClient(s.MCP())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	c.Start(ctx)
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	init.Params.ClientInfo = mcp.Implementation{Name: name}
+	if _, err := c.Initialize(ctx, init); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+func readAudit(t *testing.T, path string) []map[string]any {
+	t.Helper()
+	b, _ := os.ReadFile(path)
+	var out []map[string]any
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if l == "" {
+			continue
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// Spec scenarios 1, 2, 7, 8, 16, 19 and 20 through MCP and HTTP.
+func TestConfigureCaptureEndToEnd(t *testing.T) {
+	s, base, path := auditedServer(t)
+	a, b := clientNamed(t, s, "claude-code"), clientNamed(t, s, "cursor")
+	ext := map[string]string{"Origin": ExtensionOrigin}
+
+	// The extension's socket gets the change pushed at once.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	ws, _, err := websocket.Dial(ctx, strings.Replace(base, "http", "ws", 1)+"/ws/extension",
+		&websocket.DialOptions{HTTPHeader: map[string][]string{"Origin": {ExtensionOrigin}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.CloseNow()
+	waitReachable(t, s)
+
+	out, isErr := callTool(t, a, "configure", map[string]any{"action": "capture", "settings": map[string]any{"ws_mode": "messages", "log_level": "all"}})
+	if isErr || !strings.Contains(mustJSON(out["changed"]), `"from":"lifecycle","setting":"ws_mode","to":"messages"`) {
+		t.Fatalf("configure: %v", out)
+	}
+	_, pushed, err := ws.Read(ctx)
+	if err != nil || !strings.Contains(string(pushed), `"type":"settings"`) || !strings.Contains(string(pushed), `"ws_mode":"messages"`) {
+		t.Fatalf("push: %v %s", err, pushed)
+	}
+	_, settings := do(t, base, call{method: "GET", path: "/settings", header: ext})
+	if mustJSON(settings["capture_overrides"]) != `{"log_level":"all","ws_mode":"messages"}` {
+		t.Fatalf("/settings: %v", settings)
+	}
+	// Scenario 16: a reconnecting extension gets the same overrides.
+	ws.CloseNow()
+	_, again := do(t, base, call{method: "GET", path: "/settings", header: ext})
+	if mustJSON(again["capture_overrides"]) != mustJSON(settings["capture_overrides"]) {
+		t.Fatalf("after reconnect: %v", again)
+	}
+
+	// Alerts ride along once with the next observe, whatever it reads.
+	obs, _ := callTool(t, a, "observe", map[string]any{"what": "errors"})
+	alerts := mustJSON(obs["alerts"])
+	if !strings.Contains(alerts, "AI changed ws_mode: lifecycle → messages") || !strings.Contains(alerts, `"type":"capture_override"`) {
+		t.Fatalf("alerts: %v", obs)
+	}
+	if obs2, _ := callTool(t, a, "observe", map[string]any{"what": "errors"}); obs2["alerts"] != nil {
+		t.Fatalf("alerts delivered twice: %v", obs2)
+	}
+	page, _ := callTool(t, a, "observe", map[string]any{"what": "page"})
+	ov := page["capture_overrides"].(map[string]any)["ws_mode"].(map[string]any)
+	if ov["value"] != "messages" || ov["default"] != "lifecycle" || ov["changed_at"] == nil {
+		t.Fatalf("page overrides: %v", page)
+	}
+
+	// Rate limit, then a second agent after a second.
+	if out, isErr := callTool(t, b, "configure", map[string]any{"action": "capture", "settings": map[string]any{"network_bodies": false}}); !isErr || out["error"] != "rate_limited" {
+		t.Fatalf("rate limit: %v", out)
+	}
+	time.Sleep(time.Second) // the rate limit is a wall-clock second by spec
+	if _, isErr := callTool(t, b, "configure", map[string]any{"action": "capture", "settings": map[string]any{"network_bodies": false}}); isErr {
+		t.Fatal("second agent refused after the interval")
+	}
+	agents := map[string]bool{}
+	for _, l := range readAudit(t, path) {
+		agents[l["agent"].(string)] = true
+	}
+	if !agents["claude-code"] || !agents["cursor"] {
+		t.Fatalf("audit agents: %v", agents)
+	}
+
+	// Bad input: clear errors.
+	for _, bad := range []any{"resett", 42, map[string]any{"foo": 1}, map[string]any{"log_level": "verbose"}} {
+		if out, isErr := callTool(t, a, "configure", map[string]any{"action": "capture", "settings": bad}); !isErr || out["error"] != "invalid_param" {
+			t.Errorf("%v: %v", bad, out)
+		}
+	}
+}
+
+func TestHumanVetoAPI(t *testing.T) {
+	s, base, path := auditedServer(t)
+	ai := clientNamed(t, s, "claude-code")
+	if _, isErr := callTool(t, ai, "configure", map[string]any{"action": "capture", "settings": map[string]any{"ws_mode": "messages"}}); isErr {
+		t.Fatal("configure failed")
+	}
+	callTool(t, ai, "observe", map[string]any{"what": "health"}) // drain the change alert
+
+	_, list := do(t, base, call{method: "GET", path: "/api/overrides"})
+	if !strings.Contains(mustJSON(list), `{"agent":"claude-code","changed_at":`) || !strings.Contains(mustJSON(list), `"default":"lifecycle","name":"ws_mode","value":"messages"}`) {
+		t.Fatalf("list: %v", list)
+	}
+	code, out := do(t, base, call{method: "POST", path: "/api/overrides/revoke", body: `{"setting":"ws_mode"}`})
+	if code != 200 || mustJSON(out["revoked"]) != `["ws_mode"]` {
+		t.Fatalf("revoke: %d %v", code, out)
+	}
+	if _, st := do(t, base, call{method: "GET", path: "/settings"}); mustJSON(st["capture_overrides"]) != `{}` {
+		t.Fatalf("settings after revoke: %v", st)
+	}
+	time.Sleep(time.Second) // past the AI's rate limit, so only the veto can refuse
+	res, isErr := callTool(t, ai, "configure", map[string]any{"action": "capture", "settings": map[string]any{"ws_mode": "messages"}})
+	if !isErr || res["error"] != "revoked_by_user" || !strings.Contains(res["message"].(string), "Ask them") {
+		t.Fatalf("configure after revoke: %v", res)
+	}
+	obs, _ := callTool(t, ai, "observe", map[string]any{"what": "logs"})
+	if !strings.Contains(mustJSON(obs["alerts"]), `"type":"capture_revoked"`) {
+		t.Fatalf("no revocation alert: %v", obs)
+	}
+	if code, out := do(t, base, call{method: "POST", path: "/api/overrides/allow", body: `{"setting":"ws_mode"}`}); code != 200 {
+		t.Fatalf("allow: %d %v", code, out)
+	}
+	if _, isErr := callTool(t, ai, "configure", map[string]any{"action": "capture", "settings": map[string]any{"ws_mode": "messages"}}); isErr {
+		t.Fatal("configure after allow refused")
+	}
+	var human []string
+	for _, l := range readAudit(t, path) {
+		if l["source"] == "human" {
+			human = append(human, l["event"].(string)+":"+l["setting"].(string))
+		}
+	}
+	if strings.Join(human, ",") != "capture_revoked:ws_mode,capture_allowed:ws_mode" {
+		t.Fatalf("human audit lines: %v", human)
+	}
+	// The veto API refuses web pages like every route, and bad bodies.
+	if code, _ := do(t, base, call{method: "POST", path: "/api/overrides/revoke", body: `{"all":true}`, header: map[string]string{"Origin": "http://evil.example"}}); code != 403 {
+		t.Fatalf("web page revoke: %d", code)
+	}
+	for _, bad := range []string{`{}`, `{"setting":"nope"}`, `not json`} {
+		if code, _ := do(t, base, call{method: "POST", path: "/api/overrides/revoke", body: bad}); code != 400 {
+			t.Errorf("%s: %d", bad, code)
+		}
+	}
+	if code, _ := do(t, base, call{method: "POST", path: "/api/overrides/allow", body: `{"setting":"log_level"}`}); code != 404 {
+		t.Errorf("allow a setting never revoked: %d", code)
+	}
+}
+
+// Scenario 9: overrides end with the server, and the end is audited.
+func TestSessionEndOnShutdown(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	func() {
+		s, _ := startServerWith(t, Config{Version: "test", AuditLog: path})
+		ai := clientNamed(t, s, "claude-code")
+		callTool(t, ai, "configure", map[string]any{"action": "capture", "settings": map[string]any{"log_level": "all"}})
+		stopServer(t, s)
+	}()
+	lines := readAudit(t, path)
+	last := lines[len(lines)-1]
+	if last["event"] != "capture_reset" || last["reason"] != "session_end" {
+		t.Fatalf("last audit line: %v", last)
+	}
+}
