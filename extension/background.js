@@ -1,8 +1,9 @@
 const DEFAULT_SERVER_URL = 'http://127.0.0.1:7890';
 
 // Gasoline service worker: queues what the content scripts capture, delivers it
-// to the local Gasoline server in order, polls the server's capture settings and
-// reports the tracked tab. See PROTOCOL.md.
+// to the local Gasoline server in order, polls the server's capture settings,
+// reports the tracked tab and answers the server's on-demand queries (DOM, page
+// info, accessibility audit) pushed over a WebSocket. See PROTOCOL.md.
 
 const DEFAULT_SETTINGS = Object.freeze({
   server_url: DEFAULT_SERVER_URL,
@@ -373,6 +374,525 @@ if (chrome.windows) {
   });
 }
 
+// ---- on-demand queries: the WebSocket channel ------------------------------------------------------
+//
+// The server pushes {type:"query"} frames over ws://<server>/ws/extension; the worker routes each to
+// its tab and answers {type:"result"}. While the socket is down it polls GET /pending-queries every
+// second and posts answers to POST /query-results. See PROTOCOL.md, "On-demand queries".
+
+const WS_PATH = '/ws/extension';
+const WS_BACKOFF_MIN = 100;
+const WS_BACKOFF_MAX = 2000;
+const WS_STABLE_MS = 2000; // a socket open this long counts as a success: backoff starts over
+const QUERY_POLL_MS = 1000;
+const QUERY_KINDS = new Set(['dom', 'page_info', 'a11y']);
+const QUERY_DEFAULT_MS = { dom: 10000, page_info: 10000, a11y: 30000 };
+const QUERY_MAX_MS = 120000;
+
+let ws = null; // the current socket (connecting or open)
+let wsOpen = false;
+let wsOpenedAt = 0;
+let wsBackoff = 0;
+let wsTimer = 0;
+let queryPollTimer = 0;
+let queryPolling = false;
+
+function wsURL() {
+  const u = new URL(serverURL());
+  return `ws://${u.host}${WS_PATH}`;
+}
+
+function openSocket() {
+  clearTimeout(wsTimer);
+  wsTimer = 0;
+  if (ws) return;
+  let sock;
+  try {
+    sock = new WebSocket(wsURL());
+  } catch (_) {
+    socketDown();
+    return;
+  }
+  ws = sock;
+  sock.onopen = () => {
+    if (ws !== sock) return;
+    wsOpen = true;
+    wsOpenedAt = Date.now();
+    stopQueryPoll();
+    sock.send(JSON.stringify({ type: 'hello', version: chrome.runtime.getManifest().version }));
+  };
+  sock.onmessage = (e) => {
+    if (ws === sock) onServerFrame(e.data);
+  };
+  sock.onclose = () => {
+    if (ws !== sock) return;
+    if (wsOpen && Date.now() - wsOpenedAt >= WS_STABLE_MS) wsBackoff = 0;
+    ws = null;
+    wsOpen = false;
+    socketDown();
+  };
+  sock.onerror = () => { /* onclose follows */ };
+}
+
+function socketDown() {
+  startQueryPoll();
+  wsBackoff = wsBackoff ? Math.min(wsBackoff * 2, WS_BACKOFF_MAX) : WS_BACKOFF_MIN;
+  clearTimeout(wsTimer);
+  wsTimer = setTimeout(openSocket, wsBackoff);
+}
+
+// The server address changed: drop the socket and dial the new one at once.
+function resetSocket() {
+  const old = ws;
+  ws = null;
+  wsOpen = false;
+  wsBackoff = 0;
+  if (old) {
+    try { old.close(); } catch (_) { /* ignore */ }
+  }
+  openSocket();
+}
+
+function onServerFrame(data) {
+  let m;
+  try {
+    m = JSON.parse(data);
+  } catch (_) {
+    return;
+  }
+  if (!m || typeof m !== 'object') return;
+  if (m.type === 'ping') sendFrame({ type: 'pong' });
+  else if (m.type === 'query') runQuery(m);
+}
+
+function sendFrame(m) {
+  if (!wsOpen || !ws || ws.readyState !== WebSocket.OPEN) return false;
+  try {
+    ws.send(JSON.stringify(m));
+    return true;
+  } catch (_) {
+    return false;
+  }
+}
+
+// ---- fallback polling while the socket is down ------------------------------------------------------
+
+function startQueryPoll() {
+  if (!queryPollTimer && !queryPolling) queryPollTimer = setTimeout(pollQueries, 0);
+}
+
+function stopQueryPoll() {
+  clearTimeout(queryPollTimer);
+  queryPollTimer = 0;
+}
+
+async function pollQueries() {
+  queryPollTimer = 0;
+  if (wsOpen) return;
+  queryPolling = true;
+  try {
+    const res = await request('/pending-queries', { method: 'GET' });
+    if (res.ok) {
+      const body = await res.json();
+      if (body && Array.isArray(body.queries)) for (const q of body.queries) runQuery(q);
+    }
+  } catch (_) { /* the server is down: next second */ } finally {
+    queryPolling = false;
+  }
+  if (!wsOpen && !queryPollTimer) queryPollTimer = setTimeout(pollQueries, QUERY_POLL_MS);
+}
+
+async function postResults(results) {
+  try {
+    await request('/query-results', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ results }),
+    });
+  } catch (_) { /* the server gave up on it by now */ }
+}
+
+// ---- tabs: which one, and is its page ready -----------------------------------------------------------
+
+// tabId → {url, navigating, gen, waiters, injectedGen}. `gen` counts wake-ups ('ready' from the
+// content script, or the tab's load completing); waiters are resolved on the next one.
+const tabStates = new Map();
+let trackedTab = -1; // cached answer for tab 0; -1 = ask Chrome
+let trackedIsFallback = false;
+let lastEventTab = -1; // the tab that last sent events or 'ready'
+
+function tabState(id) {
+  let s = tabStates.get(id);
+  if (!s) {
+    s = { url: '', navigating: false, navURL: '', navSeq: 0, gen: 0, waiters: new Set(), injectedGen: -1 };
+    tabStates.set(id, s);
+  }
+  return s;
+}
+
+function wakeTab(id) {
+  const s = tabStates.get(id);
+  if (!s) return;
+  s.gen++;
+  const ws_ = Array.from(s.waiters);
+  s.waiters.clear();
+  for (const f of ws_) f();
+}
+
+function noteTabSender(sender) {
+  const tab = sender.tab;
+  if (!tab || typeof tab.id !== 'number' || tab.id < 0) return -1;
+  const s = tabState(tab.id);
+  const url = sender.url || tab.url;
+  if (url) s.url = url;
+  if (trackable(url) && lastEventTab !== tab.id) {
+    lastEventTab = tab.id;
+    if (trackedIsFallback) trackedTab = -1;
+  }
+  return tab.id;
+}
+
+function onReady(sender) {
+  if (sender.frameId !== 0) return;
+  if (sender.documentLifecycle && sender.documentLifecycle !== 'active') return;
+  const id = noteTabSender(sender);
+  if (id < 0) return;
+  tabState(id).navigating = false;
+  wakeTab(id);
+}
+
+chrome.tabs.onUpdated.addListener((tabId, change, tab) => {
+  if (change.status === 'loading') {
+    tabState(tabId).navigating = true;
+  } else if (change.status === 'complete') {
+    // Normally 'ready' came first. If not (a same-document navigation, a page the content script
+    // cannot run in), waiters try once more and learn what is there.
+    const s = tabStates.get(tabId);
+    if (s) {
+      s.navigating = false;
+      wakeTab(tabId);
+    }
+  }
+  if (change.url) {
+    const s = tabStates.get(tabId);
+    if (s) s.url = change.url;
+    if (tabId === trackedTab ? !trackable(change.url) : trackedIsFallback) trackedTab = -1;
+  }
+});
+
+// tabs.onUpdated says 'loading' only when the new document commits (Chromium 156: once the response
+// is in), which leaves the old document answering for the whole request. webNavigation says when
+// the navigation starts; a navigation that ends without a new document (download, 204, aborted,
+// net error) wakes the waiters again.
+const primaryFrame = (d) => d.tabId >= 0 && d.frameId === 0 && d.frameType !== 'fenced_frame' && d.documentLifecycle !== 'prerender';
+if (chrome.webNavigation) {
+  chrome.webNavigation.onBeforeNavigate.addListener((d) => {
+    if (!primaryFrame(d)) return;
+    const s = tabState(d.tabId);
+    s.navigating = true;
+    s.navURL = d.url;
+    s.navSeq++;
+  });
+  chrome.webNavigation.onErrorOccurred.addListener((d) => {
+    if (!primaryFrame(d)) return;
+    const s = tabStates.get(d.tabId);
+    if (!s || !s.navigating || s.navURL !== d.url) return; // an older navigation, superseded
+    s.navigating = false;
+    wakeTab(d.tabId);
+  });
+}
+
+chrome.tabs.onRemoved.addListener((tabId) => {
+  const s = tabStates.get(tabId);
+  tabStates.delete(tabId);
+  if (trackedTab === tabId) trackedTab = -1;
+  if (lastEventTab === tabId) lastEventTab = -1;
+  if (s) for (const f of s.waiters) f(); // they find the tab gone
+});
+
+chrome.tabs.onReplaced.addListener((added, removed) => {
+  tabStates.delete(removed);
+  if (trackedTab === removed) trackedTab = -1;
+  if (lastEventTab === removed) lastEventTab = added;
+});
+
+chrome.tabs.onActivated.addListener(() => { trackedTab = -1; });
+if (chrome.windows) {
+  chrome.windows.onFocusChanged.addListener((windowId) => {
+    if (windowId !== chrome.windows.WINDOW_ID_NONE) trackedTab = -1;
+  });
+}
+
+class QueryError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+}
+
+const errText = (err) => String((err && err.message) || err);
+
+// tab 0: the active tab of the last focused window if it shows a web page, else the tab that last
+// sent events. Cached until a tab or window event says otherwise.
+async function resolveTab(tab) {
+  if (tab === undefined || tab === null || tab === 0) {
+    if (trackedTab >= 0 && tabStates.has(trackedTab)) return trackedTab;
+    let active;
+    try {
+      [active] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
+    } catch (_) { /* none */ }
+    if (active && typeof active.id === 'number' && trackable(active.url || active.pendingUrl)) {
+      const s = tabState(active.id);
+      if (active.url) s.url = active.url;
+      trackedTab = active.id;
+      trackedIsFallback = false;
+      return active.id;
+    }
+    if (lastEventTab >= 0) {
+      trackedTab = lastEventTab;
+      trackedIsFallback = true;
+      return lastEventTab;
+    }
+    throw new QueryError('not_found', 'no tab to query: the focused window shows no web page and no page has sent events');
+  }
+  if (!Number.isInteger(tab) || tab < 0) throw new QueryError('invalid_param', `tab must be a tab id or 0, not ${JSON.stringify(tab)}`);
+  if (tabStates.has(tab)) return tab; // seen alive, and onRemoved forgets closed tabs
+  try {
+    const t = await chrome.tabs.get(tab);
+    const s = tabState(tab);
+    if (t.url) s.url = t.url;
+    if (t.status === 'loading') s.navigating = true;
+  } catch (_) {
+    throw new QueryError('not_found', `no tab with id ${tab}`);
+  }
+  return tab;
+}
+
+// Resolves at the tab's next wake-up; rejected when the query ends (its deadline).
+function nextWake(s, job) {
+  return new Promise((resolve, reject) => {
+    const cancel = () => {
+      s.waiters.delete(resolve);
+      reject(new QueryError('timeout', 'deadline'));
+    };
+    s.waiters.add(resolve);
+    job.cancels.push(cancel);
+  });
+}
+
+// sendMessage/executeScript failures that mean "the document is going or not there yet".
+const NO_RECEIVER = /Receiving end does not exist/i;
+const DOC_GONE = /Receiving end does not exist|message (port|channel) (is )?closed|back\/forward cache|Frame with ID \d+ was removed|No frame with id|document (was|has been) (removed|unloaded)|frame was removed/i;
+const NO_ACCESS = /Cannot access|cannot be scripted|showing error page|extensions gallery|chrome:\/\//i;
+
+// A tab that has no content script while not navigating: a page opened before the extension was
+// installed or reloaded. Give it one (once per wake-up); pages the extension may not read are not_found.
+async function adoptTab(tabId, s, job) {
+  let t;
+  try {
+    t = await chrome.tabs.get(tabId);
+  } catch (_) {
+    throw new QueryError('not_found', `no tab with id ${tabId}`);
+  }
+  if (t.url) s.url = t.url;
+  if (t.status === 'loading') {
+    s.navigating = true;
+    return false;
+  }
+  if (!trackable(t.url)) throw new QueryError('not_found', `tab ${tabId} shows ${t.url || 'a page'} which the extension cannot read`);
+  if (s.injectedGen === s.gen) return false;
+  s.injectedGen = s.gen;
+  try {
+    await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, files: ['content.js'] });
+  } catch (err) {
+    if (job.done) return false;
+    if (NO_ACCESS.test(errText(err))) throw new QueryError('not_found', `tab ${tabId} cannot be read: ${errText(err)}`);
+    return false;
+  }
+  return true;
+}
+
+// Runs `attempt` against the tab's current document: waits while the tab is navigating, and when the
+// document goes away under it waits for the next one's 'ready' — all within the query's deadline.
+async function onDocument(tabId, job, attempt) {
+  const s = tabState(tabId);
+  for (;;) { // every turn but the first waits for an event from the tab
+    if (s.navigating) await nextWake(s, job);
+    if (job.done) return null;
+    if (!tabStates.has(tabId)) throw new QueryError('not_found', `tab ${tabId} was closed`);
+    const gen = s.gen;
+    const navSeq = s.navSeq;
+    try {
+      const out = await attempt();
+      // A navigation started while the old document was answering: that answer is about a page
+      // that is going away; ask the next one.
+      if (s.navSeq === navSeq || job.done) return out;
+      continue;
+    } catch (err) {
+      if (job.done || err instanceof QueryError) throw err;
+      const m = errText(err);
+      if (/No tab with id/i.test(m)) throw new QueryError('not_found', `no tab with id ${tabId}`);
+      if (NO_ACCESS.test(m) && !DOC_GONE.test(m)) throw new QueryError('not_found', `tab ${tabId} cannot be read: ${m}`);
+      if (!DOC_GONE.test(m)) throw new QueryError('internal', m);
+      if (s.gen !== gen) continue; // the next document is already there
+      if (!s.navigating && NO_RECEIVER.test(m) && (await adoptTab(tabId, s, job))) continue;
+      if (job.done) return null;
+      if (s.gen === gen) await nextWake(s, job);
+    }
+  }
+}
+
+function askContent(tabId, q, job) {
+  const msg = { type: 'query', id: q.id, kind: q.kind, params: q.params, deadline: job.deadline };
+  return onDocument(tabId, job, async () => {
+    const ans = await chrome.tabs.sendMessage(tabId, msg, { frameId: 0 });
+    if (!ans || typeof ans !== 'object') throw new QueryError('internal', 'the content script did not answer the query');
+    return ans;
+  });
+}
+
+// ---- a11y: axe-core in the page's isolated world -------------------------------------------------------
+
+let axeBundled = null; // Promise<boolean>, once per worker life
+
+function axeInBuild() {
+  if (!axeBundled) {
+    axeBundled = fetch(chrome.runtime.getURL('lib/axe.min.js'), { method: 'HEAD' })
+      .then((r) => r.ok, () => false);
+  }
+  return axeBundled;
+}
+
+// Runs in the page (isolated world). Returns {missing:true} if axe is not loaded in this document.
+async function auditInPage(p) {
+  /* global axe */
+  if (typeof axe === 'undefined' || !axe || typeof axe.run !== 'function') return { missing: true };
+  const fail = (code, message) => ({ error: { code, message } });
+  let context = document;
+  if (p.scope !== undefined && p.scope !== null && p.scope !== '') {
+    if (typeof p.scope !== 'string') return fail('invalid_param', 'scope must be a CSS selector');
+    try {
+      if (!document.querySelector(p.scope)) return fail('invalid_param', `scope ${JSON.stringify(p.scope)} matches no element`);
+    } catch (e) {
+      return fail('invalid_param', String((e && e.message) || e));
+    }
+    context = { include: [p.scope] };
+  }
+  const options = {
+    resultTypes: p.include_passes === true ? ['violations', 'incomplete', 'passes'] : ['violations', 'incomplete'],
+    iframes: false, // axe lives in the top frame only: never wait on frames that cannot answer
+  };
+  if (p.tags !== undefined && p.tags !== null) {
+    if (!Array.isArray(p.tags) || p.tags.some((t) => typeof t !== 'string')) return fail('invalid_param', 'tags must be a list of strings');
+    if (p.tags.length) options.runOnly = { type: 'tag', values: p.tags };
+  }
+  // axe refuses to run twice at once in a document: queue audits.
+  const prev = globalThis.__gasolineAxeRun || Promise.resolve();
+  const run = prev.then(() => axe.run(context, options));
+  globalThis.__gasolineAxeRun = run.catch(() => {});
+  let r;
+  try {
+    r = await run;
+  } catch (e) {
+    const m = String((e && e.message) || e);
+    return fail(/unknown|no rules|not find|invalid/i.test(m) ? 'invalid_param' : 'internal', m);
+  }
+  if (options.runOnly && !(r.violations.length + r.passes.length + r.incomplete.length + r.inapplicable.length)) {
+    return fail('invalid_param', `no axe-core rule has the tag(s) ${p.tags.join(', ')}`);
+  }
+  const selectorOf = (target) => (Array.isArray(target) ? target.map((t) => (Array.isArray(t) ? t.join(' >>> ') : String(t))).join(' ') : String(target || ''));
+  const node = (n) => {
+    const o = { selector: selectorOf(n.target), html: String(n.html || '').slice(0, 200) };
+    if (n.failureSummary) o.failureSummary = n.failureSummary;
+    return o;
+  };
+  const rule = (x) => {
+    const o = {
+      id: x.id, impact: x.impact, description: x.description, help: x.help, helpUrl: x.helpUrl, tags: x.tags,
+      nodeCount: x.nodes.length, nodes: x.nodes.slice(0, 10).map(node),
+    };
+    if (!o.impact) delete o.impact;
+    return o;
+  };
+  const result = {
+    url: r.url,
+    timestamp: r.timestamp,
+    summary: { violations: r.violations.length, passes: r.passes.length, incomplete: r.incomplete.length, inapplicable: r.inapplicable.length },
+    violations: r.violations.map(rule),
+    incomplete: r.incomplete.map(rule),
+  };
+  if (p.include_passes === true) result.passes = r.passes.map((x) => ({ id: x.id, description: x.description, nodeCount: x.nodes.length }));
+  return { result };
+}
+
+async function audit(tabId, q, job) {
+  if (!(await axeInBuild())) throw new QueryError('internal', 'axe-core is not in this build of the extension (run make)');
+  const target = { tabId, frameIds: [0] };
+  const exec = async () => {
+    const [res] = await chrome.scripting.executeScript({ target, world: 'ISOLATED', func: auditInPage, args: [q.params] });
+    if (res && res.error) throw new Error(errText(res.error));
+    return res && res.result;
+  };
+  return onDocument(tabId, job, async () => {
+    let r = await exec();
+    if (r && r.missing) {
+      await chrome.scripting.executeScript({ target, world: 'ISOLATED', files: ['lib/axe.min.js'] });
+      if (job.done) return null;
+      r = await exec();
+      if (r && r.missing) throw new QueryError('internal', 'axe-core did not load in the page');
+    }
+    if (!r || typeof r !== 'object') throw new QueryError('internal', 'the audit returned nothing');
+    return r;
+  });
+}
+
+// ---- one query, start to answer ------------------------------------------------------------------------
+
+const inflight = new Map(); // id → job
+
+async function runQuery(q) {
+  if (!q || typeof q !== 'object' || typeof q.id !== 'string' || !q.id || inflight.has(q.id)) return;
+  const now = Date.now();
+  let deadline = Number(q.deadline);
+  if (!Number.isFinite(deadline) || deadline <= 0) deadline = now + (QUERY_DEFAULT_MS[q.kind] || 10000);
+  deadline = Math.min(deadline, now + QUERY_MAX_MS);
+  const job = { id: q.id, tab: typeof q.tab === 'number' ? q.tab : 0, deadline, done: false, cancels: [], timer: 0 };
+  inflight.set(q.id, job);
+  job.timer = setTimeout(() => finishQuery(job, {
+    error: { code: 'timeout', message: `the page did not answer within ${Math.max(0, deadline - now)} ms` },
+  }), Math.max(0, deadline - now));
+  try {
+    if (!QUERY_KINDS.has(q.kind)) throw new QueryError('invalid_param', `unknown query kind ${JSON.stringify(q.kind)}`);
+    const params = q.params && typeof q.params === 'object' && !Array.isArray(q.params) ? q.params : {};
+    job.tab = await resolveTab(q.tab);
+    const query = { id: q.id, kind: q.kind, params };
+    const out = q.kind === 'a11y' ? await audit(job.tab, query, job) : await askContent(job.tab, query, job);
+    if (out) finishQuery(job, out);
+  } catch (err) {
+    if (!job.done) finishQuery(job, { error: { code: err instanceof QueryError ? err.code : 'internal', message: errText(err) } });
+  }
+}
+
+function finishQuery(job, out) {
+  if (job.done) return;
+  job.done = true;
+  clearTimeout(job.timer);
+  inflight.delete(job.id);
+  for (const cancel of job.cancels) cancel();
+  const s = tabStates.get(job.tab);
+  const msg = { type: 'result', id: job.id, tab: job.tab };
+  const url = (out.result && typeof out.result.url === 'string' && out.result.url) || (s && s.url) || '';
+  if (url) msg.url = url;
+  if (out.error) {
+    msg.error = { code: String(out.error.code || 'internal'), message: String(out.error.message || '') };
+  } else if (out.result && typeof out.result === 'object') {
+    msg.result = out.result;
+  } else {
+    msg.error = { code: 'internal', message: 'the page gave an empty answer' };
+  }
+  if (!sendFrame(msg)) postResults([msg]);
+}
+
 // ---- messages from content scripts, popup and options ----------------------------------------------
 
 function status() {
@@ -385,6 +905,7 @@ function status() {
     queued: queuedTotal(),
     overrides,
     effective,
+    queries: wsOpen ? 'websocket' : 'polling',
   };
 }
 
@@ -393,8 +914,12 @@ chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
   switch (msg.type) {
     case 'events':
       if (!Array.isArray(msg.events) || !sender.tab) return false;
+      noteTabSender(sender);
       if (loaded) onEvents(msg.events, sender);
       else early.push([msg.events, sender]);
+      return false;
+    case 'ready':
+      onReady(sender);
       return false;
     case 'status':
       ready.then(() => sendResponse(status()));
@@ -421,6 +946,7 @@ chrome.storage.onChanged.addListener((changes, area) => {
       backoff = 0;
       pollSettings();
       reportActiveTab();
+      resetSocket();
     }
   });
 });
@@ -435,6 +961,7 @@ chrome.alarms.onAlarm.addListener((alarm) => {
   ready.then(() => {
     pollSettings();
     scheduleFlush(0);
+    if (!ws) openSocket();
   });
 });
 
@@ -459,6 +986,7 @@ async function init() {
   } catch (_) { /* ignore */ }
   await loadUserSettings();
   await recomputeEffective();
+  openSocket();
   loaded = true;
   for (const [events, sender] of early.splice(0)) onEvents(events, sender);
   try {
