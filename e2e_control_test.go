@@ -1,0 +1,214 @@
+package main
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+func configure(t testing.TB, r *rig, settings any) map[string]any {
+	t.Helper()
+	out, isErr, err := callTool(r.ai, "configure", map[string]any{"action": "capture", "settings": settings})
+	if err != nil || isErr {
+		t.Fatalf("configure %v: %v %v", settings, err, out)
+	}
+	return out
+}
+
+func (r *rig) eval(t testing.TB, js string) {
+	t.Helper()
+	if err := chromedp.Do(r.b.ctx, chromedp.Evaluate[chromedp.Void](js)); err != nil {
+		t.Fatalf("%s: %v", js, err)
+	}
+}
+
+// captured reports whether observe(args) holds an entry whose field is value.
+func (r *rig) captured(t testing.TB, args map[string]any, field, value string) bool {
+	return find(entries(observe(t, r.ai, args)), field, value) != nil
+}
+
+// probeUntilCaptured makes the page emit numbered probes until one is
+// captured, and returns how long that took from start.
+func (r *rig) probeUntilCaptured(t testing.TB, start time.Time, within time.Duration, emit func(n int), seen func(n int) bool) time.Duration {
+	t.Helper()
+	for n := 0; ; n++ {
+		emit(n)
+		for _, k := range []int{n, n - 1} {
+			if k >= 0 && seen(k) {
+				return time.Since(start)
+			}
+		}
+		if time.Since(start) > within {
+			t.Fatalf("no probe captured within %v", within)
+		}
+	}
+}
+
+// TestAIOverridesTakeEffectInThePage: ws_mode and log_level set by the AI
+// change what an already-open page captures within a second; reset stops it.
+func TestAIOverridesTakeEffectInThePage(t *testing.T) {
+	r := newRig(t, "control-agent", map[string]any{}) // the user's defaults: errors only, WS lifecycle
+	r.open(t, "/capture.html")
+	waitFor(t, 10*time.Second, "the socket to open", func() bool {
+		return r.captured(t, map[string]any{"what": "websocket_events"}, "event", "open")
+	})
+	if r.captured(t, map[string]any{"what": "websocket_events"}, "data", "hello-ws") {
+		t.Fatal("payload captured under the default lifecycle mode")
+	}
+
+	t0 := time.Now()
+	configure(t, r, map[string]any{"ws_mode": "messages"})
+	took := r.probeUntilCaptured(t, t0, time.Second,
+		func(n int) { r.eval(t, fmt.Sprintf(`wsSend("probe-%d")`, n)) },
+		func(n int) bool {
+			return r.captured(t, map[string]any{"what": "websocket_events", "direction": "outgoing"}, "data", fmt.Sprintf("probe-%d", n))
+		})
+	t.Logf("ws_mode override took effect on an open socket in %v", took.Round(time.Millisecond))
+
+	t1 := time.Now()
+	configureAfterRateLimit(t, r, map[string]any{"log_level": "all"})
+	took = r.probeUntilCaptured(t, t1, 2*time.Second,
+		func(n int) { r.eval(t, fmt.Sprintf(`console.log("log-probe-%d")`, n)) },
+		func(n int) bool {
+			return r.captured(t, map[string]any{"what": "logs"}, "message", fmt.Sprintf("log-probe-%d", n))
+		})
+	t.Logf("log_level override took effect in %v (including the 1 s rate limit)", took.Round(time.Millisecond))
+
+	configureAfterRateLimit(t, r, "reset")
+	waitFor(t, time.Second, "the reset to reach the worker", func() bool {
+		ok, err := chromedp.Run(r.b.sw, chromedp.Evaluate[bool](`(async () => {
+			const e = (await chrome.storage.local.get('gasoline_effective')).gasoline_effective;
+			return e.ws_mode === 'lifecycle' && e.log_level === 'error'; })()`, chromedp.EvalAwaitPromise))
+		return err == nil && ok
+	})
+	// What the page does after the reset is not captured; a marker that is
+	// captured proves the pipeline had time to deliver it.
+	r.eval(t, `wsSend("after-reset"); console.log("log-after-reset"); console.error("marker-after-reset"); wsClose()`)
+	waitFor(t, 5*time.Second, "the markers", func() bool {
+		return r.captured(t, map[string]any{"what": "errors"}, "message", "marker-after-reset") &&
+			r.captured(t, map[string]any{"what": "websocket_events"}, "event", "close")
+	})
+	if r.captured(t, map[string]any{"what": "websocket_events"}, "data", "after-reset") ||
+		r.captured(t, map[string]any{"what": "logs"}, "message", "log-after-reset") {
+		t.Fatal("captured after reset")
+	}
+}
+
+// configureAfterRateLimit retries while the 1 s rate limit refuses.
+func configureAfterRateLimit(t testing.TB, r *rig, settings any) {
+	t.Helper()
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		out, isErr, err := callTool(r.ai, "configure", map[string]any{"action": "capture", "settings": settings})
+		if err == nil && !isErr {
+			return
+		}
+		if out["error"] != "rate_limited" || time.Now().After(deadline) {
+			t.Fatalf("configure %v: %v %v", settings, err, out)
+		}
+		time.Sleep(50 * time.Millisecond) // the limit is a wall-clock second
+	}
+}
+
+// TestHumanRevokesAnOverride: the human's veto stops the page capturing,
+// the AI is refused and told, and the audit log has the human's line.
+func TestHumanRevokesAnOverride(t *testing.T) {
+	r := newRig(t, "veto-agent", map[string]any{})
+	r.open(t, "/capture.html")
+	configure(t, r, map[string]any{"ws_mode": "messages"})
+	r.probeUntilCaptured(t, time.Now(), 2*time.Second,
+		func(n int) { r.eval(t, fmt.Sprintf(`wsSend("held-%d")`, n)) },
+		func(n int) bool {
+			return r.captured(t, map[string]any{"what": "websocket_events"}, "data", fmt.Sprintf("held-%d", n))
+		})
+	observe(t, r.ai, map[string]any{"what": "health"}) // take the change alert
+
+	resp, err := http.Post("http://127.0.0.1:"+strconv.Itoa(r.port)+"/api/overrides/revoke", "application/json", strings.NewReader(`{"setting":"ws_mode"}`))
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("revoke: %v %v", err, resp)
+	}
+	resp.Body.Close()
+	revoked := time.Now()
+	waitFor(t, time.Second, "the revoke to reach the worker", func() bool {
+		ok, err := chromedp.Run(r.b.sw, chromedp.Evaluate[bool](`(async () =>
+			(await chrome.storage.local.get('gasoline_effective')).gasoline_effective.ws_mode === 'lifecycle')()`, chromedp.EvalAwaitPromise))
+		return err == nil && ok
+	})
+	t.Logf("revoke reached the extension in %v", time.Since(revoked).Round(time.Millisecond))
+	r.eval(t, `wsSend("after-revoke"); wsClose()`)
+	waitFor(t, 5*time.Second, "the close event", func() bool {
+		return r.captured(t, map[string]any{"what": "websocket_events"}, "event", "close")
+	})
+	if r.captured(t, map[string]any{"what": "websocket_events"}, "data", "after-revoke") {
+		t.Fatal("payload captured after the human revoked ws_mode")
+	}
+
+	time.Sleep(time.Second) // past the rate limit, so only the veto refuses
+	out, isErr, _ := callTool(r.ai, "configure", map[string]any{"action": "capture", "settings": map[string]any{"ws_mode": "messages"}})
+	if !isErr || out["error"] != "revoked_by_user" {
+		t.Fatalf("configure after revoke: %v", out)
+	}
+	if a := mustJSON(observe(t, r.ai, map[string]any{"what": "logs"})["alerts"]); !strings.Contains(a, "capture_revoked") {
+		t.Fatalf("no revocation alert: %s", a)
+	}
+	audit, _ := os.ReadFile(filepath.Join(testHome, ".gasoline", "audit.jsonl"))
+	if !strings.Contains(string(audit), `"event":"capture_revoked","setting":"ws_mode"`) ||
+		!strings.Contains(string(audit), `"agent":"veto-agent"`) {
+		t.Fatalf("audit log lacks the human's line or the agent:\n%s", audit)
+	}
+}
+
+// TestScreenshotOnError: with screenshot_on_error on, a thrown error yields
+// a PNG on disk that observe names; with it off, none.
+func TestScreenshotOnError(t *testing.T) {
+	r := newRig(t, "shot-agent", map[string]any{})
+	r.open(t, "/capture.html")
+	dir := filepath.Join(testHome, ".gasoline", "screenshots")
+	before := countPNG(dir)
+
+	r.eval(t, `throwLater("no-shot-error")`)
+	waitFor(t, 5*time.Second, "the error without a screenshot", func() bool {
+		return findContains(entries(observe(t, r.ai, map[string]any{"what": "errors"})), "message", "no-shot-error") != nil
+	})
+	configure(t, r, map[string]any{"screenshot_on_error": true})
+	waitFor(t, time.Second, "the override to reach the worker", func() bool {
+		ok, err := chromedp.Run(r.b.sw, chromedp.Evaluate[bool](`(async () =>
+			(await chrome.storage.local.get('gasoline_effective')).gasoline_effective.screenshot_on_error === true)()`, chromedp.EvalAwaitPromise))
+		return err == nil && ok
+	})
+	r.eval(t, `throwLater("shot-error")`)
+	var shot string
+	waitFor(t, 10*time.Second, "the screenshot named on the error", func() bool {
+		e := findContains(entries(observe(t, r.ai, map[string]any{"what": "errors"})), "message", "shot-error")
+		if e == nil || e["screenshot"] == nil {
+			return false
+		}
+		shot = e["screenshot"].(string)
+		return true
+	})
+	b, err := os.ReadFile(shot)
+	if err != nil || !strings.HasPrefix(string(b), "\x89PNG") || filepath.Dir(shot) != dir {
+		t.Fatalf("screenshot %s: %v", shot, err)
+	}
+	// With the setting off there was none: the earlier error has no
+	// screenshot, and exactly one PNG is new (a stray one would also have
+	// throttled this one away).
+	if e := findContains(entries(observe(t, r.ai, map[string]any{"what": "errors"})), "message", "no-shot-error"); e["screenshot"] != nil {
+		t.Fatalf("screenshot while off: %v", e)
+	}
+	if n := countPNG(dir); n != before+1 {
+		t.Fatalf("%d new screenshots, want 1", n-before)
+	}
+}
+
+func countPNG(dir string) int {
+	m, _ := filepath.Glob(filepath.Join(dir, "*.png"))
+	return len(m)
+}
