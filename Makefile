@@ -39,7 +39,7 @@ e2e: $(AXE)
 	$(GO) test -count=1 -timeout 10m .
 
 bench: $(AXE)
-	$(GO) test -run '^$$' -bench . -benchtime 2s ./server/ .
+	$(GO) test -run '^$$' -bench . -benchtime 2s ./features/... ./server/ .
 
 clean:
 	rm -rf bin $(AXE)
