@@ -52,6 +52,7 @@ type Server struct {
 	control *capturectl.Controller
 	auditor *audit.Log
 	shots   *screenshots.Dir
+	events  *hub
 	mcp     *server.MCPServer
 	started time.Time
 	port    atomic.Int32
@@ -72,6 +73,7 @@ func New(cfg Config) *Server {
 		store:    capture.NewStore(),
 		queries:  query.NewBroker(),
 		audits:   a11y.NewCache(),
+		events:   newHub(),
 		started:  time.Now(),
 		sessions: make(map[string]*session),
 	}
@@ -88,6 +90,8 @@ func New(cfg Config) *Server {
 		defer cancel()
 		s.queries.Notify(ctx, Settings{Type: "settings", Connected: true, CaptureOverrides: v})
 	})
+	s.control.OnChange(func(map[string]any) { s.events.publish("overrides", s.Overrides()) })
+	s.store.Subscribe(func(e capture.Event) { s.events.publish("entry", e) })
 	s.mcp = s.newMCP()
 	return s
 }
@@ -118,6 +122,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /query-results", s.handleQueryResults)
 	mux.HandleFunc("POST /screenshots", s.handleScreenshot)
 	mux.HandleFunc("GET /api/overrides", s.handleOverrides)
+	mux.HandleFunc("GET /events/stream", s.handleEventStream)
 	mux.HandleFunc("POST /api/overrides/revoke", s.handleRevoke)
 	mux.HandleFunc("POST /api/overrides/allow", s.handleAllow)
 	return s.guard(s.noteContact(mux))

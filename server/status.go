@@ -27,8 +27,12 @@ type Health struct {
 	Extension ExtensionHealth `json:"extension"`
 	Clients   []string        `json:"mcp_clients,omitempty"`
 	// PendingQueries counts on-demand queries waiting for the page.
-	PendingQueries int                     `json:"pending_queries,omitempty"`
-	Buffers        map[string]capture.Fill `json:"buffers"`
+	PendingQueries int `json:"pending_queries,omitempty"`
+	// Page is the tab the extension tracks.
+	Page *capture.Page `json:"page,omitempty"`
+	// AuditLog is the audit file this server writes.
+	AuditLog string                  `json:"audit_log,omitempty"`
+	Buffers  map[string]capture.Fill `json:"buffers"`
 }
 
 // ExtensionHealth says whether the extension is talking to us.
@@ -51,6 +55,12 @@ func (s *Server) Health() Health {
 	}
 	if ago >= 0 {
 		h.Extension.LastSeenMS = ago.Milliseconds()
+	}
+	if p, ok := s.store.Page(); ok {
+		h.Page = &p
+	}
+	if s.auditor != nil {
+		h.AuditLog = s.auditor.Path()
 	}
 	return h
 }

@@ -39,6 +39,8 @@ type Store struct {
 	conns   map[string]*WSConnection
 	page    Page
 	now     func() time.Time
+
+	listeners []func(Event) // copy-on-write: add reads it under the lock
 }
 
 // NewStore returns an empty store. Cursors start from the current time in
@@ -83,10 +85,19 @@ type entry[T any] interface {
 // add sanitises (in place), validates, timestamps and stores a batch; also sees each
 // stored entry with its sequence number. Bad entries are reported, and cost
 // the good ones of their batch nothing.
-func add[T any, P entry[T]](s *Store, r *ring[T], items []T, also func(uint64, *T)) (int, []Rejection) {
+func add[T any, P entry[T]](s *Store, kind string, r *ring[T], items []T, also func(uint64, *T)) (int, []Rejection) {
 	var rej []Rejection
+	var stored []Event
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	listeners := s.listeners
+	defer func() {
+		s.mu.Unlock()
+		for _, ev := range stored {
+			for _, fn := range listeners {
+				fn(ev)
+			}
+		}
+	}()
 	n := 0
 	for i := range items {
 		e := P(&items[i])
@@ -103,15 +114,33 @@ func add[T any, P entry[T]](s *Store, r *ring[T], items []T, also func(uint64, *
 		if also != nil {
 			also(s.seq, &items[i])
 		}
+		if len(listeners) > 0 {
+			stored = append(stored, Event{Kind: kind, Seq: s.seq, Entry: items[i]})
+		}
 		n++
 	}
 	return n, rej
 }
 
+// Event is one stored entry, as Subscribe delivers it.
+type Event struct {
+	Kind  string `json:"kind"`
+	Seq   uint64 `json:"seq"`
+	Entry any    `json:"entry"`
+}
+
+// Subscribe calls fn with every entry stored from now on, after the store's
+// lock is released. fn must not block: it runs on the ingest path.
+func (s *Store) Subscribe(fn func(Event)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.listeners = append(s.listeners[:len(s.listeners):len(s.listeners)], fn)
+}
+
 // AddLogs stores console entries; errors also go to the error buffer so a
 // flood of console.log cannot evict them.
 func (s *Store) AddLogs(entries []LogEntry) (int, []Rejection) {
-	return add(s, s.logs, entries, func(seq uint64, e *LogEntry) {
+	return add(s, KindLogs, s.logs, entries, func(seq uint64, e *LogEntry) {
 		if e.Level == "error" {
 			s.errors.push(seq, *e)
 		}
@@ -120,24 +149,24 @@ func (s *Store) AddLogs(entries []LogEntry) (int, []Rejection) {
 
 // AddNetwork stores waterfall entries.
 func (s *Store) AddNetwork(entries []NetworkEntry) (int, []Rejection) {
-	return add(s, s.network, entries, nil)
+	return add(s, KindNetwork, s.network, entries, nil)
 }
 
 // AddBodies stores request/response payloads, truncated and with secret
 // headers removed.
 func (s *Store) AddBodies(bodies []NetworkBody) (int, []Rejection) {
-	return add(s, s.bodies, bodies, nil)
+	return add(s, KindBodies, s.bodies, bodies, nil)
 }
 
 // AddActions stores user actions; values of password-like fields are dropped.
 func (s *Store) AddActions(actions []Action) (int, []Rejection) {
-	return add(s, s.actions, actions, nil)
+	return add(s, KindActions, s.actions, actions, nil)
 }
 
 // AddWSEvents stores WebSocket events and updates the connection table,
 // which tracks at most WSConnCap sockets (the oldest opened is evicted).
 func (s *Store) AddWSEvents(events []WSEvent) (int, []Rejection) {
-	return add(s, s.ws, events, func(_ uint64, e *WSEvent) { s.track(*e) })
+	return add(s, KindWSEvents, s.ws, events, func(_ uint64, e *WSEvent) { s.track(*e) })
 }
 
 // SetPage records the tab the extension tracks.

@@ -222,3 +222,14 @@ func TestTimeAcceptsMillisAndRFC3339(t *testing.T) {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+func TestSubscribeSeesStoredEntriesOnly(t *testing.T) {
+	s := NewStore()
+	var got []Event
+	s.Subscribe(func(e Event) { got = append(got, e) })
+	s.AddLogs([]LogEntry{{Level: "log", Message: "a"}, {Level: "loud"}})
+	s.AddWSEvents([]WSEvent{{Event: "open", ID: "c"}})
+	if len(got) != 2 || got[0].Kind != KindLogs || got[0].Entry.(LogEntry).Message != "a" || got[1].Kind != KindWSEvents || got[1].Seq <= got[0].Seq {
+		t.Fatalf("%+v", got)
+	}
+}

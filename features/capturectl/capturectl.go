@@ -257,11 +257,13 @@ func (c *Controller) Allow(name string) error {
 		c.alerts = append(c.alerts, Alert{Level: "info", Type: "capture_allowed", Setting: name,
 			Message: fmt.Sprintf("The human allowed AI control of %s again.", name), Timestamp: stamp(now)})
 	}
+	values, listeners := c.valuesLocked(), slices.Clone(c.listeners)
 	c.mu.Unlock()
 	if !ok {
 		return problem.New(problem.NotFound, "%s is not revoked", name)
 	}
 	c.audit(audit.Event{Event: "capture_allowed", Setting: name, Source: "human", Agent: "human"})
+	notify(listeners, values)
 	return nil
 }
 

@@ -1,0 +1,80 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// sseReader yields (event, data) pairs from a text/event-stream.
+type sseReader struct{ sc *bufio.Scanner }
+
+func (r sseReader) next(t *testing.T) (string, string) {
+	t.Helper()
+	var event, data string
+	for r.sc.Scan() {
+		line := r.sc.Text()
+		switch {
+		case strings.HasPrefix(line, "event: "):
+			event = strings.TrimPrefix(line, "event: ")
+		case strings.HasPrefix(line, "data: "):
+			data = strings.TrimPrefix(line, "data: ")
+		case line == "" && event != "":
+			return event, data
+		}
+	}
+	t.Fatalf("stream ended: %v", r.sc.Err())
+	return "", ""
+}
+
+// until reads events until one named want arrives and has sub in its data.
+func (r sseReader) until(t *testing.T, want, sub string) string {
+	t.Helper()
+	for {
+		ev, data := r.next(t)
+		if ev == want && strings.Contains(data, sub) {
+			return data
+		}
+	}
+}
+
+func TestEventStream(t *testing.T) {
+	s, base := startServer(t)
+	do(t, base, call{method: "POST", path: "/logs", body: `{"entries":[{"level":"warn","message":"old-entry"}]}`})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", base+"/events/stream", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil || resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/event-stream" {
+		t.Fatalf("%v %v", err, resp)
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(nil, 1<<20)
+	r := sseReader{sc}
+
+	if ev, data := r.next(t); ev != "status" || !strings.Contains(data, `"service":"gasoline"`) {
+		t.Fatalf("first event %s %s", ev, data)
+	}
+	if ev, data := r.next(t); ev != "overrides" || !strings.Contains(data, `"name":"ws_mode"`) {
+		t.Fatalf("second event %s %s", ev, data)
+	}
+	r.until(t, "entry", "old-entry") // the backlog
+
+	do(t, base, call{method: "POST", path: "/logs", body: `{"entries":[{"level":"error","message":"live-entry"}]}`})
+	if data := r.until(t, "entry", "live-entry"); !strings.Contains(data, `"kind":"logs"`) {
+		t.Fatalf("entry: %s", data)
+	}
+	s.Control().Set("claude-code", map[string]any{"ws_mode": "messages"})
+	r.until(t, "overrides", `"value":"messages"`)
+	s.Control().Revoke("ws_mode")
+	r.until(t, "overrides", `"revoked":true`)
+	r.until(t, "status", `"uptime_s"`) // the periodic status
+
+	if code, _ := do(t, base, call{method: "GET", path: "/events/stream?backlog=x"}); code != 400 {
+		t.Fatalf("bad backlog: %d", code)
+	}
+}
