@@ -16,6 +16,8 @@ var httpStatus = map[problem.Code]int{
 	problem.ExtensionNotConnected: http.StatusServiceUnavailable,
 	problem.PilotDisabled:         http.StatusForbidden,
 	problem.RevokedByUser:         http.StatusForbidden,
+	problem.CSPBlocked:            http.StatusForbidden,
+	problem.ScriptError:           http.StatusUnprocessableEntity,
 	problem.TooLarge:              http.StatusRequestEntityTooLarge,
 	problem.Forbidden:             http.StatusForbidden,
 	problem.Internal:              http.StatusInternalServerError,

@@ -42,6 +42,9 @@ func (l *extLink) Notify(ctx context.Context, msg any) error { return l.write(ct
 // workerMessage is anything the worker sends on its socket.
 type workerMessage struct {
 	Type string `json:"type"`
+	// Pilot is the popup toggle, on "hello" and on "pilot" (sent the moment
+	// the human flips it).
+	Pilot *bool `json:"pilot"`
 	query.Response
 }
 
@@ -86,14 +89,21 @@ func (s *Server) handleExtensionSocket(w http.ResponseWriter, r *http.Request) {
 		if json.Unmarshal(b, &m) != nil {
 			continue
 		}
-		if m.Type == "result" {
+		switch {
+		case m.Type == "result":
 			s.queries.Resolve(m.Response)
+		case (m.Type == "hello" || m.Type == "pilot") && m.Pilot != nil:
+			s.pilot.Report(*m.Pilot)
+			s.events.publish("pilot", s.PilotStatus())
+		default:
+			s.pilot.Touch()
 		}
 	}
 }
 
 // handlePendingQueries is the polling fallback for a worker without a socket.
 func (s *Server) handlePendingQueries(w http.ResponseWriter, r *http.Request) {
+	s.notePilot(r)
 	writeJSON(w, http.StatusOK, map[string]any{"queries": nonNil(s.queries.Poll())})
 }
 

@@ -29,6 +29,7 @@ func (s *Server) newMCP() *server.MCPServer {
 	s.addTool(m, analyzeTool(), "target", s.analyzeModes())
 	s.addTool(m, generateTool(), "format", s.generateModes())
 	s.addTool(m, configureTool(), "action", s.configureModes())
+	s.addTool(m, interactTool(), "action", s.interactModes())
 	return m
 }
 

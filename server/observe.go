@@ -11,7 +11,7 @@ import (
 )
 
 var observeModes = []string{"logs", "errors", "network", "network_bodies", "websocket_events",
-	"websocket_status", "actions", "page", "health"}
+	"websocket_status", "actions", "page", "pilot", "health"}
 
 func observeTool() mcp.Tool {
 	return mcp.NewTool("observe",
@@ -81,6 +81,7 @@ func (s *Server) observeModes() []mode {
 		{"websocket_status", s.observeWSStatus},
 		{"actions", read(s.store.Actions)},
 		{"page", s.observePage},
+		{"pilot", func(context.Context, args) (any, error) { return s.PilotStatus(), nil }},
 		{"health", func(context.Context, args) (any, error) { return s.Health(), nil }},
 	}
 	// Alerts about capture changes ride along with whatever the AI observes next.

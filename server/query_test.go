@@ -118,6 +118,8 @@ func TestAnalyzeTimesOutAndHoldsNothing(t *testing.T) {
 	}
 }
 
+func waitReachableTick() { time.Sleep(5 * time.Millisecond) }
+
 func waitReachable(t *testing.T, s *Server) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)

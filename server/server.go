@@ -20,6 +20,7 @@ import (
 	"github.com/gasoline-dev/gasoline/features/audit"
 	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/capturectl"
+	"github.com/gasoline-dev/gasoline/features/pilot"
 	"github.com/gasoline-dev/gasoline/features/query"
 	"github.com/gasoline-dev/gasoline/features/screenshots"
 )
@@ -53,6 +54,7 @@ type Server struct {
 	auditor *audit.Log
 	shots   *screenshots.Dir
 	events  *hub
+	pilot   *pilot.Switch
 	mcp     *server.MCPServer
 	started time.Time
 	port    atomic.Int32
@@ -74,6 +76,7 @@ func New(cfg Config) *Server {
 		queries:  query.NewBroker(),
 		audits:   a11y.NewCache(),
 		events:   newHub(),
+		pilot:    pilot.New(nil),
 		started:  time.Now(),
 		sessions: make(map[string]*session),
 	}
@@ -123,6 +126,8 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /screenshots", s.handleScreenshot)
 	mux.HandleFunc("GET /api/overrides", s.handleOverrides)
 	mux.HandleFunc("GET /events/stream", s.handleEventStream)
+	mux.HandleFunc("GET /pilot-status", s.handlePilotStatus)
+	mux.HandleFunc("POST /api/pilot/block", s.handlePilotBlock)
 	mux.HandleFunc("POST /api/overrides/revoke", s.handleRevoke)
 	mux.HandleFunc("POST /api/overrides/allow", s.handleAllow)
 	return s.guard(s.noteContact(mux))

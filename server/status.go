@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/gasoline-dev/gasoline/features/capture"
+	"github.com/gasoline-dev/gasoline/features/pilot"
 )
 
 // Settings is what the extension's 5 s poll of GET /settings gets, and what
@@ -16,6 +17,7 @@ type Settings struct {
 }
 
 func (s *Server) handleSettings(w http.ResponseWriter, r *http.Request) {
+	s.notePilot(r)
 	writeJSON(w, http.StatusOK, Settings{Connected: true, CaptureOverrides: s.control.Values()})
 }
 
@@ -30,6 +32,8 @@ type Health struct {
 	PendingQueries int `json:"pending_queries,omitempty"`
 	// Page is the tab the extension tracks.
 	Page *capture.Page `json:"page,omitempty"`
+	// Pilot is the AI Web Pilot's state.
+	Pilot pilot.Status `json:"pilot"`
 	// AuditLog is the audit file this server writes.
 	AuditLog string                  `json:"audit_log,omitempty"`
 	Buffers  map[string]capture.Fill `json:"buffers"`
@@ -52,6 +56,7 @@ func (s *Server) Health() Health {
 		Clients:        s.clientNames(),
 		Buffers:        s.store.Stats(),
 		PendingQueries: s.queries.Held(),
+		Pilot:          s.PilotStatus(),
 	}
 	if ago >= 0 {
 		h.Extension.LastSeenMS = ago.Milliseconds()

@@ -19,6 +19,8 @@ const (
 	ExtensionNotConnected Code = "extension_not_connected"
 	PilotDisabled         Code = "ai_web_pilot_disabled"
 	RevokedByUser         Code = "revoked_by_user"
+	CSPBlocked            Code = "csp_blocked"
+	ScriptError           Code = "script_error"
 	TooLarge              Code = "too_large"
 	Forbidden             Code = "forbidden"
 	Internal              Code = "internal"

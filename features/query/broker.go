@@ -19,6 +19,7 @@ const (
 	KindDOM      = "dom"
 	KindPageInfo = "page_info"
 	KindA11y     = "a11y"
+	KindPilot    = "pilot"
 )
 
 // PollFresh is how recent a fallback poll must be for the extension to count
@@ -53,7 +54,7 @@ type PageError struct {
 // problem maps the extension's codes onto the server's stable ones.
 func (e *PageError) problem() *problem.Error {
 	switch c := problem.Code(e.Code); c {
-	case problem.InvalidParam, problem.NotFound, problem.Timeout:
+	case problem.InvalidParam, problem.NotFound, problem.Timeout, problem.PilotDisabled, problem.CSPBlocked, problem.ScriptError:
 		return &problem.Error{Code: c, Message: e.Message}
 	}
 	return &problem.Error{Code: problem.Internal, Message: "the extension failed: " + e.Message}

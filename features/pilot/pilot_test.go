@@ -1,0 +1,97 @@
+package pilot
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gasoline-dev/gasoline/features/problem"
+)
+
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) add(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+func TestFreshness(t *testing.T) {
+	ck := &clock{t: time.Unix(100, 0)}
+	s := New(ck.now)
+	if st := s.Status(false); st.Source != SourceNeverConnected || st.Enabled || st.ExtensionConnected || st.LastPollAgo != nil {
+		t.Fatalf("never: %+v", st)
+	}
+	s.Report(true)
+	ck.add(1200 * time.Millisecond)
+	if st := s.Status(false); st.Source != SourcePoll || !st.Enabled || !st.ExtensionConnected || *st.LastPollAgo != 1.2 {
+		t.Fatalf("fresh: %+v", st)
+	}
+	ck.add(2 * time.Second)
+	if st := s.Status(false); st.Source != SourceStale || st.ExtensionConnected {
+		t.Fatalf("stale: %+v", st)
+	}
+	if st := s.Status(true); st.Source != SourcePoll {
+		t.Fatalf("a live socket keeps it fresh: %+v", st)
+	}
+	s.Touch()
+	if st := s.Status(false); st.Source != SourcePoll {
+		t.Fatalf("touch: %+v", st)
+	}
+}
+
+func TestCheck(t *testing.T) {
+	ck := &clock{t: time.Unix(100, 0)}
+	s := New(ck.now)
+	err := s.Check(true)
+	if p := problem.From(err); p.Code != problem.PilotDisabled || p.Message != "Enable 'AI Web Pilot' in extension popup to use this tool" {
+		t.Fatalf("%v", err)
+	}
+	s.Report(true)
+	if err := s.Check(false); err != nil {
+		t.Fatal(err)
+	}
+	s.SetBlocked(true)
+	if p := problem.From(s.Check(true)); p.Code != problem.PilotDisabled || !strings.Contains(p.Message, "dashboard") {
+		t.Fatalf("blocked: %v", p)
+	}
+	s.SetBlocked(false)
+	ck.add(10 * time.Second)
+	if p := problem.From(s.Check(false)); p.Code != problem.ExtensionNotConnected {
+		t.Fatalf("stale: %v", p)
+	}
+}
+
+func TestThreadSafety(t *testing.T) {
+	s := New(nil)
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			for j := range 1000 {
+				switch (i + j) % 4 {
+				case 0:
+					s.Report(j%2 == 0)
+				case 1:
+					s.Status(j%2 == 0)
+				case 2:
+					s.SetBlocked(j%3 == 0)
+				default:
+					s.Touch()
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+func TestScriptDigest(t *testing.T) {
+	sum, head := ScriptDigest(strings.Repeat("é", 300))
+	if len(sum) != 64 || len([]rune(head)) != 200 {
+		t.Fatalf("%s %d", sum, len([]rune(head)))
+	}
+}
