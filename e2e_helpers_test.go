@@ -97,6 +97,19 @@ func fixtureServer(t testing.TB) string {
 			}
 		}
 	})
+	// An httpOnly session cookie, and a page that echoes the cookies it got.
+	mux.HandleFunc("/api/login", func(w http.ResponseWriter, r *http.Request) {
+		http.SetCookie(w, &http.Cookie{Name: "sid", Value: "server-secret", Path: "/", HttpOnly: true})
+		fmt.Fprint(w, "ok")
+	})
+	mux.HandleFunc("/api/cookies", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, r.Header.Get("Cookie"))
+	})
+	// A page whose CSP forbids eval.
+	mux.HandleFunc("/csp.html", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Security-Policy", "script-src 'self'")
+		fmt.Fprint(w, `<!doctype html><html><head><title>CSP</title></head><body><h1>strict</h1></body></html>`)
+	})
 	mux.Handle("/", http.FileServer(http.Dir("testdata/fixtures")))
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
