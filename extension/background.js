@@ -86,16 +86,42 @@ function sanitize(s, withServer) {
 
 const serverURL = () => effective.server_url || DEFAULT_SERVER_URL;
 
+// JSON of gasoline_effective as last read from or written to storage; null = unknown.
+let storedEffective = null;
+
+// Recomputes the effective settings and writes them to storage at once (no read first, no
+// debounce: content scripts follow gasoline_effective, so this is how a change reaches the pages).
+// Writes are issued in call order, so the last call's settings are what storage ends with.
 async function recomputeEffective() {
   const before = effective.server_url;
   effective = { ...DEFAULT_SETTINGS, ...sanitize(userSettings, true), ...sanitize(overrides, false) };
-  try {
-    const cur = (await chrome.storage.local.get('gasoline_effective')).gasoline_effective;
-    if (JSON.stringify(cur) !== JSON.stringify(effective)) {
+  const j = JSON.stringify(effective);
+  if (j !== storedEffective) {
+    storedEffective = j;
+    try {
       await chrome.storage.local.set({ gasoline_effective: effective });
+    } catch (_) {
+      storedEffective = null;
     }
-  } catch (_) { /* ignore */ }
+  }
   return before !== effective.server_url;
+}
+
+// Counts settings answers applied (polled or pushed): a poll answer that was in flight while a
+// pushed one was applied is older than it and is dropped.
+let settingsGen = 0;
+
+// Applies the server's answer to GET /settings, or the same object pushed on the socket
+// ({type:"settings", capture_overrides}): its overrides replace ours; empty or absent means the
+// user's own settings are in force again.
+function applyServerSettings(body) {
+  settingsGen++;
+  const co = body && body.capture_overrides;
+  const next = co && typeof co === 'object' && !Array.isArray(co) ? co : {};
+  if (JSON.stringify(next) === JSON.stringify(overrides)) return Promise.resolve(false);
+  overrides = next;
+  persistSoon();
+  return recomputeEffective();
 }
 
 async function loadUserSettings() {
@@ -142,17 +168,13 @@ async function pollSettings() {
   }
   polling = true;
   clearTimeout(pollTimer);
+  const gen = settingsGen;
   try {
     const res = await request('/settings', { method: 'GET' });
     if (!res.ok) throw new Error(`GET /settings: HTTP ${res.status}`);
     const body = await res.json();
-    const next = body && typeof body.capture_overrides === 'object' && body.capture_overrides ? body.capture_overrides : {};
     setConnected(true);
-    if (JSON.stringify(next) !== JSON.stringify(overrides)) {
-      overrides = next;
-      persistSoon();
-      await recomputeEffective();
-    }
+    if (settingsGen === gen) await applyServerSettings(body);
   } catch (err) {
     // Keep the last overrides: they are the server's session state, and a
     // short outage must not change what is captured.
@@ -170,7 +192,8 @@ async function pollSettings() {
 const queuedTotal = () => KINDS.reduce((n, k) => n + queues[k].length, 0);
 
 function enqueue(kind, data) {
-  queues[kind].push({ s: seq++, d: data });
+  const s = seq++;
+  queues[kind].push({ s, d: data });
   // Bounded: drop the oldest event of any kind.
   while (queuedTotal() > QUEUE_MAX) {
     let oldest = null;
@@ -181,6 +204,7 @@ function enqueue(kind, data) {
     queues[oldest].shift();
     counts[oldest].dropped++;
   }
+  return s;
 }
 
 function onEvents(events, sender) {
@@ -194,7 +218,8 @@ function onEvents(events, sender) {
       if (page) data.page = page;
     }
     if (typeof data.ts !== 'number') data.ts = Date.now();
-    enqueue(ev.kind, data);
+    const s = enqueue(ev.kind, data);
+    if (ev.kind === 'log' && isError(data)) onError(tab, data, s);
   }
   persistSoon();
   scheduleFlush(queuedTotal() >= FLUSH_AT ? 0 : FLUSH_MS);
@@ -256,9 +281,17 @@ function remove(kind, items) {
   queues[kind] = queues[kind].filter((it) => !gone.has(it));
 }
 
-async function flush() {
+let flushRun = null; // the flush in progress
+
+// Delivers the queues; resolves when this flush (or the one already running) ends.
+function flush() {
   clearTimeout(flushTimer);
   flushTimer = 0;
+  if (!flushRun) flushRun = flushQueues().finally(() => { flushRun = null; });
+  return flushRun;
+}
+
+async function flushQueues() {
   if (flushing) return;
   flushing = true;
   let failed = false;
@@ -317,6 +350,85 @@ async function errorText(res) {
   } catch (_) {
     return '';
   }
+}
+
+// ---- screenshots on error (screenshot_on_error) ---------------------------------------------------
+//
+// An error captured from a tab that is the active tab of its window: capture the window's visible
+// tab, deliver the queued logs (so the server holds the error the screenshot names), then POST
+// /screenshots. At most one every SHOT_INTERVAL_MS; failures are counted, never thrown.
+
+const SHOT_INTERVAL_MS = 5000;
+const SHOT_MAX_CHARS = 4.5 * 1024 * 1024; // the data URL must fit the server's 5 MiB body cap
+const shots = { sent: 0, attached: 0, skipped: 0, failed: 0, last_error: '', last_file: '' };
+let shotBusy = false;
+let lastShotAt = 0;
+
+const isError = (d) => d.kind === 'exception' || d.kind === 'rejection' || d.level === 'error';
+
+function onError(tab, data, s) {
+  if (effective.screenshot_on_error !== true || shotBusy) return;
+  if (!tab || typeof tab.id !== 'number' || tab.id < 0) return;
+  if (Date.now() - lastShotAt < SHOT_INTERVAL_MS) return;
+  shotBusy = true;
+  screenshot(tab.id, data.ts, s).catch((err) => {
+    shots.failed++;
+    shots.last_error = errText(err);
+  }).finally(() => { shotBusy = false; });
+}
+
+async function screenshot(tabId, ts, s) {
+  const tab = await chrome.tabs.get(tabId);
+  if (!tab.active) {
+    shots.skipped++; // another tab is showing in that window: not this error's page
+    return;
+  }
+  lastShotAt = Date.now();
+  let image = await chrome.tabs.captureVisibleTab(tab.windowId, { format: 'png' });
+  if (image.length > SHOT_MAX_CHARS) image = await shrinkPNG(image);
+  await deliverLogsThrough(s);
+  const res = await request('/screenshots', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ tab: tabId, ts, image }),
+  });
+  if (!res.ok) throw new Error(`POST /screenshots: HTTP ${res.status} ${await errorText(res)}`);
+  shots.sent++;
+  try {
+    const b = await res.json();
+    if (b && b.attached) shots.attached++;
+    if (b && typeof b.file === 'string') shots.last_file = b.file;
+  } catch (_) { /* stored all the same */ }
+}
+
+// Delivers the log queue up to and including event `s` (a few tries; the screenshot goes either way).
+async function deliverLogsThrough(s) {
+  const waiting = () => queues.log.some((it) => it.s <= s);
+  for (let i = 0; i < 3 && waiting(); i++) await flush();
+}
+
+// A screenshot too large for one POST (a huge, busy screen): scale it down until it fits.
+async function shrinkPNG(dataURL) {
+  const bitmap = await createImageBitmap(await (await fetch(dataURL)).blob());
+  let scale = Math.sqrt(SHOT_MAX_CHARS / dataURL.length) * 0.9;
+  for (let i = 0; i < 4; i++) {
+    const w = Math.max(1, Math.round(bitmap.width * scale));
+    const h = Math.max(1, Math.round(bitmap.height * scale));
+    const canvas = new OffscreenCanvas(w, h);
+    canvas.getContext('2d').drawImage(bitmap, 0, 0, w, h);
+    const blob = await canvas.convertToBlob({ type: 'image/png' });
+    const out = await blobToDataURL(blob);
+    if (out.length <= SHOT_MAX_CHARS) return out;
+    scale *= 0.7;
+  }
+  throw new Error('screenshot too large even scaled down');
+}
+
+async function blobToDataURL(blob) {
+  const bytes = new Uint8Array(await blob.arrayBuffer());
+  let bin = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+  return `data:${blob.type || 'image/png'};base64,${btoa(bin)}`;
 }
 
 // ---- tracked tab ------------------------------------------------------------------------------
@@ -420,6 +532,9 @@ function openSocket() {
     wsOpenedAt = Date.now();
     stopQueryPoll();
     sock.send(JSON.stringify({ type: 'hello', version: chrome.runtime.getManifest().version }));
+    // The server pushes settings only when they change: ask now what is in force (a restarted
+    // server has none; one we were cut off from may have changed them meanwhile).
+    if (loaded) pollSettings();
   };
   sock.onmessage = (e) => {
     if (ws === sock) onServerFrame(e.data);
@@ -463,6 +578,7 @@ function onServerFrame(data) {
   if (!m || typeof m !== 'object') return;
   if (m.type === 'ping') sendFrame({ type: 'pong' });
   else if (m.type === 'query') runQuery(m);
+  else if (m.type === 'settings') ready.then(() => applyServerSettings(m));
 }
 
 function sendFrame(m) {
@@ -904,8 +1020,10 @@ function status() {
     counts: perKind,
     queued: queuedTotal(),
     overrides,
+    settings: userSettings,
     effective,
     queries: wsOpen ? 'websocket' : 'polling',
+    screenshots: { ...shots },
   };
 }
 
@@ -985,6 +1103,10 @@ async function init() {
     }
   } catch (_) { /* ignore */ }
   await loadUserSettings();
+  try {
+    const cur = (await chrome.storage.local.get('gasoline_effective')).gasoline_effective;
+    if (cur) storedEffective = JSON.stringify(cur);
+  } catch (_) { /* ignore */ }
   await recomputeEffective();
   openSocket();
   loaded = true;

@@ -29,10 +29,21 @@ async function load() {
   const r = await chrome.runtime.sendMessage({ type: 'settings' });
   defaults = r.defaults;
   show({ ...r.defaults, ...r.settings });
-  const keys = Object.keys(r.overrides || {});
-  $('ai').hidden = keys.length === 0;
-  $('ai-list').textContent = keys.map((k) => `${k}: ${r.overrides[k]}`).join(', ');
+  showOverrides(r.overrides);
 }
+
+function showOverrides(overrides) {
+  const keys = Object.keys(overrides || {}).sort();
+  $('ai').hidden = keys.length === 0;
+  $('ai-list').textContent = keys.map((k) => `${k}: ${overrides[k]}`).join(', ');
+}
+
+// The AI's overrides come and go while this page is open (pushed by the server): keep the notice
+// current, leaving the form (the user's own settings, maybe being edited) alone.
+chrome.storage.onChanged.addListener((changes, area) => {
+  if (area !== 'local' || !changes.gasoline_effective) return;
+  chrome.runtime.sendMessage({ type: 'settings' }).then((r) => showOverrides(r && r.overrides), () => {});
+});
 
 $('form').addEventListener('submit', async (e) => {
   e.preventDefault();

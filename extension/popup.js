@@ -14,7 +14,7 @@ function render(s) {
   $('dot').classList.toggle('ok', !!s.connected);
   $('state').textContent = s.connected ? 'Connected' : 'Not connected';
   $('server').textContent = s.server_url || '';
-  $('ai').hidden = !s.overrides || Object.keys(s.overrides).length === 0;
+  renderOverrides(s.overrides || {}, s.settings || {});
   $('error').hidden = !s.last_error;
   $('error').textContent = s.last_error || '';
 
@@ -33,6 +33,19 @@ function render(s) {
   $('t-queued').textContent = s.queued ?? total.queued;
 }
 
+// "AI-controlled" and one line per override: `ws_mode: messages (yours: lifecycle)`.
+function renderOverrides(overrides, mine) {
+  const names = Object.keys(overrides).sort();
+  $('ai').hidden = names.length === 0;
+  $('overrides').hidden = names.length === 0;
+  $('overrides').replaceChildren(...names.map((k) => {
+    const li = document.createElement('li');
+    li.dataset.setting = k;
+    li.textContent = `${k}: ${String(overrides[k])}` + (k in mine ? ` (yours: ${String(mine[k])})` : '');
+    return li;
+  }));
+}
+
 async function refresh() {
   try {
     render(await chrome.runtime.sendMessage({ type: 'status' }));
@@ -48,3 +61,7 @@ $('options').addEventListener('click', (e) => {
 
 refresh();
 setInterval(refresh, 1000);
+// An override pushed by the server shows at once, not at the next tick.
+chrome.storage.onChanged.addListener((changes, area) => {
+  if (area === 'local' && changes.gasoline_effective) refresh();
+});
