@@ -8,7 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
+
+	"github.com/gasoline-dev/gasoline/features/capture"
 )
 
 // Limits of an audit result.
@@ -70,20 +71,10 @@ func (r *Result) Enforce() {
 				rl.Nodes = rl.Nodes[:MaxNodes]
 			}
 			for j := range rl.Nodes {
-				rl.Nodes[j].HTML = cut(rl.Nodes[j].HTML, MaxHTML)
+				rl.Nodes[j].HTML = capture.Truncate(rl.Nodes[j].HTML, MaxHTML)
 			}
 		}
 	}
-}
-
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }
 
 // Options are what an audit was asked for; results are cached per options.

@@ -36,7 +36,7 @@ func sanitizeHeaders(h map[string]string) map[string]string {
 		if SensitiveHeader(k) || len(out) >= MaxHeaders {
 			continue
 		}
-		out[strings.ToLower(truncate(k, 100))] = truncate(v, 500)
+		out[strings.ToLower(Truncate(k, 100))] = Truncate(v, 500)
 	}
 	if len(out) == 0 {
 		return nil
@@ -44,8 +44,9 @@ func sanitizeHeaders(h map[string]string) map[string]string {
 	return out
 }
 
-// truncate cuts s to at most n bytes without splitting a UTF-8 sequence.
-func truncate(s string, n int) string {
+// Truncate cuts s to at most n bytes without splitting a UTF-8 sequence;
+// every size limit in Gasoline cuts text this way.
+func Truncate(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
@@ -57,7 +58,7 @@ func truncate(s string, n int) string {
 
 // truncateFlag is truncate that also reports whether it cut.
 func truncateFlag(s string, n int) (string, bool) {
-	t := truncate(s, n)
+	t := Truncate(s, n)
 	return t, len(t) < len(s)
 }
 
@@ -84,15 +85,15 @@ var passwordish = regexp.MustCompile(`(?i)password|passwd|secret|token|cvv|cvc|c
 
 func (e *LogEntry) sanitize() {
 	e.Level = strings.ToLower(e.Level)
-	e.Message = truncate(e.Message, MaxMessage)
-	e.Stack = truncate(e.Stack, MaxStack)
-	e.Source = truncate(e.Source, MaxURL)
-	e.Page = truncate(e.Page, MaxURL)
+	e.Message = Truncate(e.Message, MaxMessage)
+	e.Stack = Truncate(e.Stack, MaxStack)
+	e.Source = Truncate(e.Source, MaxURL)
+	e.Page = Truncate(e.Page, MaxURL)
 	if len(e.Args) > MaxArgs {
 		e.Args = e.Args[:MaxArgs]
 	}
 	for i := range e.Args {
-		e.Args[i] = truncate(e.Args[i], MaxArg)
+		e.Args[i] = Truncate(e.Args[i], MaxArg)
 	}
 	if e.Kind == "console" {
 		e.Kind = "" // the common case goes unsaid in results
@@ -100,17 +101,17 @@ func (e *LogEntry) sanitize() {
 }
 
 func (e *NetworkEntry) sanitize() {
-	e.Method = strings.ToUpper(truncate(e.Method, 16))
-	e.URL = truncate(e.URL, MaxURL)
-	e.Error = truncate(e.Error, MaxText)
-	e.Page = truncate(e.Page, MaxURL)
+	e.Method = strings.ToUpper(Truncate(e.Method, 16))
+	e.URL = Truncate(e.URL, MaxURL)
+	e.Error = Truncate(e.Error, MaxText)
+	e.Page = Truncate(e.Page, MaxURL)
 }
 
 func (b *NetworkBody) sanitize() {
-	b.Method = strings.ToUpper(truncate(b.Method, 16))
-	b.URL = truncate(b.URL, MaxURL)
-	b.Page = truncate(b.Page, MaxURL)
-	b.ContentType = truncate(b.ContentType, MaxText)
+	b.Method = strings.ToUpper(Truncate(b.Method, 16))
+	b.URL = Truncate(b.URL, MaxURL)
+	b.Page = Truncate(b.Page, MaxURL)
+	b.ContentType = Truncate(b.ContentType, MaxText)
 	if binaryContentType(b.ContentType) && b.ResponseBody != "" && !strings.HasPrefix(b.ResponseBody, "[Binary:") {
 		b.ResponseBody = binarySummary(len(b.ResponseBody), b.ContentType)
 	}
@@ -123,10 +124,10 @@ func (b *NetworkBody) sanitize() {
 }
 
 func (e *WSEvent) sanitize() {
-	e.ID = truncate(e.ID, 64)
-	e.URL = truncate(e.URL, MaxURL)
-	e.Page = truncate(e.Page, MaxURL)
-	e.Reason = truncate(e.Reason, MaxText)
+	e.ID = Truncate(e.ID, 64)
+	e.URL = Truncate(e.URL, MaxURL)
+	e.Page = Truncate(e.Page, MaxURL)
+	e.Reason = Truncate(e.Reason, MaxText)
 	if e.Size == 0 && e.Data != "" {
 		e.Size = int64(len(e.Data))
 	}
@@ -136,15 +137,15 @@ func (e *WSEvent) sanitize() {
 }
 
 func (a *Action) sanitize() {
-	a.Type = strings.ToLower(truncate(a.Type, 32))
-	a.Selector = truncate(a.Selector, 500)
-	a.Text = truncate(a.Text, MaxText)
-	a.URL = truncate(a.URL, MaxURL)
-	a.Page = truncate(a.Page, MaxURL)
+	a.Type = strings.ToLower(Truncate(a.Type, 32))
+	a.Selector = Truncate(a.Selector, 500)
+	a.Text = Truncate(a.Text, MaxText)
+	a.URL = Truncate(a.URL, MaxURL)
+	a.Page = Truncate(a.Page, MaxURL)
 	if passwordish.MatchString(a.InputType) || passwordish.MatchString(a.Selector) {
 		a.Value = ""
 	}
-	a.Value = truncate(a.Value, MaxText)
+	a.Value = Truncate(a.Value, MaxText)
 }
 
 func (e *LogEntry) stamp() *Time     { return &e.TS }

@@ -171,8 +171,8 @@ func (s *Store) AddWSEvents(events []WSEvent) (int, []Rejection) {
 
 // SetPage records the tab the extension tracks.
 func (s *Store) SetPage(p Page) {
-	p.URL = truncate(p.URL, MaxURL)
-	p.Title = truncate(p.Title, MaxText)
+	p.URL = Truncate(p.URL, MaxURL)
+	p.Title = Truncate(p.Title, MaxText)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if p.TS.IsZero() {

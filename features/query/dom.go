@@ -2,8 +2,8 @@ package query
 
 import (
 	"strings"
-	"unicode/utf8"
 
+	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/problem"
 )
 
@@ -101,7 +101,7 @@ func (r *DOMResult) Enforce(depth int) {
 
 func (e *Element) enforce(depth int) {
 	if len(e.Text) > MaxElementText {
-		e.Text, e.TextTruncated = cut(e.Text, MaxElementText), true
+		e.Text, e.TextTruncated = capture.Truncate(e.Text, MaxElementText), true
 	}
 	if len(e.Attributes) > MaxAttributes {
 		n := 0
@@ -112,7 +112,7 @@ func (e *Element) enforce(depth int) {
 		}
 	}
 	for k, v := range e.Attributes {
-		e.Attributes[k] = cut(v, MaxAttributeLen)
+		e.Attributes[k] = capture.Truncate(v, MaxAttributeLen)
 	}
 	if depth <= 0 {
 		e.Children = nil
@@ -120,17 +120,6 @@ func (e *Element) enforce(depth int) {
 	for i := range e.Children {
 		e.Children[i].enforce(depth - 1)
 	}
-}
-
-// cut shortens s to at most n bytes on a rune boundary.
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }
 
 // Form is a form on the page: field names, never values.
@@ -168,6 +157,6 @@ func (p *PageInfo) Enforce() {
 		p.Headings = p.Headings[:MaxHeadings]
 	}
 	for i := range p.Headings {
-		p.Headings[i].Text = cut(p.Headings[i].Text, MaxHeadingText)
+		p.Headings[i].Text = capture.Truncate(p.Headings[i].Text, MaxHeadingText)
 	}
 }
