@@ -1,45 +1,18 @@
 package server
 
 import (
-	"context"
-	"encoding/json"
-	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/coder/websocket"
 )
 
 // pilotWorker plays an extension whose popup toggle is `on`; it answers
 // pilot queries by echoing their params.
-func pilotWorker(t *testing.T, base string, on bool) *websocket.Conn {
+func pilotWorker(t *testing.T, base string, on bool) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	c, _, err := websocket.Dial(ctx, strings.Replace(base, "http", "ws", 1)+"/ws/extension",
-		&websocket.DialOptions{HTTPHeader: http.Header{"Origin": {ExtensionOrigin}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hello, _ := json.Marshal(map[string]any{"type": "hello", "pilot": on})
-	c.Write(ctx, websocket.MessageText, hello)
-	go func() {
-		for {
-			_, b, err := c.Read(ctx)
-			if err != nil {
-				return
-			}
-			var q map[string]any
-			json.Unmarshal(b, &q)
-			if q["type"] != "query" {
-				continue
-			}
-			out, _ := json.Marshal(map[string]any{"type": "result", "id": q["id"], "tab": 5, "result": map[string]any{"success": true, "echo": q["params"]}})
-			c.Write(ctx, websocket.MessageText, out)
-		}
-	}()
-	t.Cleanup(func() { cancel(); c.CloseNow() })
-	return c
+	connectWorkerHello(t, base, map[string]any{"type": "hello", "pilot": on}, func(q map[string]any) map[string]any {
+		return map[string]any{"tab": 5, "result": map[string]any{"success": true, "echo": q["params"]}}
+	})
 }
 
 func TestPilotStatusEverywhere(t *testing.T) {

@@ -23,11 +23,21 @@ type fakeWorker struct {
 
 func connectWorker(t *testing.T, base string, answer func(q map[string]any) map[string]any) *fakeWorker {
 	t.Helper()
+	return connectWorkerHello(t, base, nil, answer)
+}
+
+// connectWorkerHello is connectWorker whose worker first says hello.
+func connectWorkerHello(t *testing.T, base string, hello map[string]any, answer func(q map[string]any) map[string]any) *fakeWorker {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	c, _, err := websocket.Dial(ctx, strings.Replace(base, "http", "ws", 1)+"/ws/extension",
 		&websocket.DialOptions{HTTPHeader: http.Header{"Origin": {ExtensionOrigin}}})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if hello != nil {
+		b, _ := json.Marshal(hello)
+		c.Write(ctx, websocket.MessageText, b)
 	}
 	w := &fakeWorker{c: c}
 	var wg sync.WaitGroup
