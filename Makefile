@@ -30,7 +30,7 @@ test: unit fuzz e2e
 
 unit: $(AXE)
 	$(GO) vet ./...
-	$(GO) test -race -count=1 ./features/... ./server/... ./extension/...
+	$(GO) test -race -count=1 ./features/... ./server/... ./extension/... ./tui/...
 
 fuzz:
 	$(GO) test ./server -run '^$$' -fuzz FuzzIngest -fuzztime 5s
@@ -39,7 +39,7 @@ e2e: $(AXE)
 	$(GO) test -count=1 -timeout 10m .
 
 bench: $(AXE)
-	$(GO) test -run '^$$' -bench . -benchtime 2s ./features/... ./server/ .
+	$(GO) test -run '^$$' -bench . -benchtime 2s ./features/... ./server/ ./tui/ .
 
 clean:
 	rm -rf bin $(AXE)

@@ -9,14 +9,20 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"strconv"
 	"syscall"
+	"time"
+
+	"github.com/charmbracelet/x/term"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/gasoline-dev/gasoline/extension"
 	"github.com/gasoline-dev/gasoline/server"
+	"github.com/gasoline-dev/gasoline/tui"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -25,7 +31,8 @@ var version = "0.1.0-dev"
 const usage = `Gasoline gives your AI coding assistant eyes in your browser.
 
 Usage:
-  gasoline [flags]             run the server on 127.0.0.1:PORT
+  gasoline [flags]             open the dashboard, with the server on 127.0.0.1:PORT
+                               (headless when stdout is not a terminal)
   gasoline --mcp [flags]       speak MCP over stdio (what an AI client starts);
                                relays to a running server, or runs one in-process
   gasoline extension DIR       write the Chrome extension to DIR ("Load unpacked")
@@ -87,10 +94,15 @@ func run(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr io.
 	case *mcpMode:
 		err = server.RunMCP(ctx, cfg, *port, stdin, stdout)
 	default:
-		// Until the dashboard lands, both modes serve in the foreground and
-		// report on stderr.
-		_ = headless
-		err = serve(ctx, cfg, *port, stderr)
+		switch {
+		case *headless:
+			err = serve(ctx, cfg, *port, stderr)
+		case !isTerminal(stdout):
+			fmt.Fprintln(stderr, "gasoline: stdout is not a terminal; running headless")
+			err = serve(ctx, cfg, *port, stderr)
+		default:
+			err = dashboard(ctx, cfg, *port, stderr)
+		}
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "gasoline:", err)
@@ -106,6 +118,67 @@ func serve(ctx context.Context, cfg server.Config, port int, stderr io.Writer) e
 	}
 	fmt.Fprintf(stderr, "gasoline %s: serving on http://%s — waiting for the extension\n", version, ln.Addr())
 	return server.New(cfg).Serve(ctx, ln)
+}
+
+// isTerminal reports whether w is a terminal the dashboard can draw on.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(f.Fd())
+}
+
+// dashboard runs the terminal dashboard. It hosts the server in this
+// process when the port is free, or attaches to the Gasoline server that
+// owns it; either way the dashboard talks to the server only over HTTP. If
+// an attached-to owner exits, the dashboard takes the port over.
+func dashboard(ctx context.Context, cfg server.Config, port int, stderr io.Writer) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	// The dashboard owns the terminal: the server's log goes to its
+	// status line, and to stderr again once it closes.
+	logs := tui.NewLogSink(stderr)
+	cfg.Log = logs
+	g, gctx := errgroup.WithContext(ctx)
+	// host is also the takeover: it runs inside the dashboard's goroutine,
+	// so adding the server to g there is safe.
+	host := func(ctx context.Context) (bool, error) {
+		ln, err := server.Listen(ctx, port)
+		switch {
+		case err == nil:
+			srv := server.New(cfg)
+			g.Go(func() error { return srv.Serve(gctx, ln) })
+			return true, nil
+		case errors.Is(err, server.ErrAlreadyRunning):
+			return false, nil
+		}
+		return false, err
+	}
+	hosting, err := startOrAttach(gctx, host)
+	if err != nil {
+		return err
+	}
+	g.Go(func() error {
+		defer cancel() // quitting the dashboard stops the in-process server
+		return tui.Run(gctx, tui.Options{Addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), Hosting: hosting,
+			Takeover: host, AuditLog: cfg.AuditLog, Logs: logs})
+	})
+	return g.Wait()
+}
+
+// startOrAttach retries while the port is changing hands (taken, but not
+// answering yet); another program on the port is an error at once.
+func startOrAttach(ctx context.Context, host func(context.Context) (bool, error)) (bool, error) {
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		hosting, err := host(ctx)
+		if err == nil || errors.Is(err, server.ErrForeignServer) || time.Now().After(deadline) {
+			return hosting, err
+		}
+		select {
+		case <-ctx.Done():
+			return false, ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }
 
 func subcommand(args []string, stdout, stderr io.Writer) int {

@@ -1,0 +1,186 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/gasoline-dev/gasoline/features/capture"
+)
+
+// Health is GET /health and the stream's status event, as the dashboard
+// reads them. Fields the dashboard does not show are left out.
+type Health struct {
+	Service   string `json:"service"`
+	Version   string `json:"version"`
+	UptimeS   int64  `json:"uptime_s"`
+	Extension struct {
+		Connected  bool  `json:"connected"`
+		LastSeenMS int64 `json:"last_seen_ms_ago"`
+	} `json:"extension"`
+	Clients        []string                `json:"mcp_clients"`
+	Buffers        map[string]capture.Fill `json:"buffers"`
+	Page           *capture.Page           `json:"page"`
+	AuditLog       string                  `json:"audit_log"`
+	PendingQueries int                     `json:"pending_queries"`
+	// Pilot is nil when the server predates the Web Pilot.
+	Pilot *Pilot `json:"pilot"`
+}
+
+// Pilot is the AI Web Pilot's state (GET /pilot-status).
+type Pilot struct {
+	Enabled            bool     `json:"enabled"`
+	Source             string   `json:"source"` // extension_poll, stale, never_connected
+	ExtensionConnected bool     `json:"extension_connected"`
+	LastPollAgo        *float64 `json:"last_poll_ago,omitempty"`
+	BlockedByUser      bool     `json:"blocked_by_user"`
+}
+
+// Overrides is GET /api/overrides: every capture setting, overridden or not.
+type Overrides struct {
+	Settings []Setting `json:"settings"`
+}
+
+// Setting is one capture setting with the AI's override, if any.
+type Setting struct {
+	Name      string     `json:"name"`
+	Default   any        `json:"default"`
+	Value     any        `json:"value,omitempty"`
+	Agent     string     `json:"agent,omitempty"`
+	ChangedAt *time.Time `json:"changed_at,omitempty"`
+	Revoked   bool       `json:"revoked,omitempty"`
+}
+
+// Overridden reports whether the AI holds an override of the setting.
+func (s Setting) Overridden() bool { return s.ChangedAt != nil }
+
+// APIError is a server's JSON problem answer.
+type APIError struct {
+	Status  int    `json:"-"`
+	Code    string `json:"error"`
+	Message string `json:"message"`
+}
+
+// Error says what the server answered.
+func (e *APIError) Error() string {
+	if e.Code == "" {
+		return fmt.Sprintf("HTTP %d", e.Status)
+	}
+	return e.Code + ": " + e.Message
+}
+
+// ErrNoPilot means the server has no pilot routes (it predates the Web Pilot).
+var ErrNoPilot = errors.New("this server has no Web Pilot control")
+
+// Client calls the server's HTTP API. It sends no Origin header: the server
+// refuses web pages' origins, and the dashboard is not one.
+type Client struct {
+	// Base is the server's root URL, e.g. http://127.0.0.1:7890.
+	Base string
+	// HTTP does the requests; its timeout bounds every call but the stream.
+	HTTP *http.Client
+}
+
+// NewClient returns a client of the server at base.
+func NewClient(base string) *Client {
+	return &Client{Base: base, HTTP: &http.Client{Timeout: 3 * time.Second}}
+}
+
+// Health is GET /health.
+func (c *Client) Health(ctx context.Context) (Health, error) {
+	var h Health
+	return h, c.do(ctx, http.MethodGet, "/health", nil, &h)
+}
+
+// Overrides is GET /api/overrides.
+func (c *Client) Overrides(ctx context.Context) (Overrides, error) {
+	var o Overrides
+	return o, c.do(ctx, http.MethodGet, "/api/overrides", nil, &o)
+}
+
+// vetoAnswer is what revoke and allow return: the new state of every setting.
+type vetoAnswer struct {
+	Revoked []string  `json:"revoked"`
+	State   Overrides `json:"state"`
+}
+
+// Revoke takes the setting back from the AI at once.
+func (c *Client) Revoke(ctx context.Context, setting string) (Overrides, error) {
+	var a vetoAnswer
+	err := c.do(ctx, http.MethodPost, "/api/overrides/revoke", map[string]any{"setting": setting}, &a)
+	return a.State, err
+}
+
+// RevokeAll takes every active override back from the AI and names the
+// settings it revoked.
+func (c *Client) RevokeAll(ctx context.Context) ([]string, Overrides, error) {
+	var a vetoAnswer
+	err := c.do(ctx, http.MethodPost, "/api/overrides/revoke", map[string]any{"all": true}, &a)
+	return a.Revoked, a.State, err
+}
+
+// Allow lifts the veto on a revoked setting.
+func (c *Client) Allow(ctx context.Context, setting string) (Overrides, error) {
+	var a vetoAnswer
+	err := c.do(ctx, http.MethodPost, "/api/overrides/allow", map[string]any{"setting": setting}, &a)
+	return a.State, err
+}
+
+// PilotStatus is GET /pilot-status; ErrNoPilot when the route is missing.
+func (c *Client) PilotStatus(ctx context.Context) (Pilot, error) {
+	var p Pilot
+	return p, noPilot(c.do(ctx, http.MethodGet, "/pilot-status", nil, &p))
+}
+
+// BlockPilot blocks (or unblocks) the Web Pilot for the AI.
+func (c *Client) BlockPilot(ctx context.Context, blocked bool) (Pilot, error) {
+	var p Pilot
+	return p, noPilot(c.do(ctx, http.MethodPost, "/api/pilot/block", map[string]any{"blocked": blocked}, &p))
+}
+
+func noPilot(err error) error {
+	var ae *APIError
+	if errors.As(err, &ae) && ae.Status == http.StatusNotFound && ae.Code == "" {
+		return ErrNoPilot
+	}
+	return err
+}
+
+// do sends one JSON request and decodes the JSON answer into out.
+func (c *Client) do(ctx context.Context, method, path string, in, out any) error {
+	var body io.Reader
+	if in != nil {
+		b, err := json.Marshal(in)
+		if err != nil {
+			return err
+		}
+		body = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, c.Base+path, body)
+	if err != nil {
+		return err
+	}
+	if in != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := c.HTTP.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode >= 300 {
+		ae := &APIError{Status: resp.StatusCode}
+		_ = json.Unmarshal(b, ae) // a plain-text 404 leaves Code empty
+		return ae
+	}
+	return json.Unmarshal(b, out)
+}

@@ -1,0 +1,162 @@
+package tui
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/gasoline-dev/gasoline/features/audit"
+	"github.com/gasoline-dev/gasoline/features/capture"
+)
+
+// sampleNow is the fixed clock of every golden.
+var sampleNow = time.Date(2026, 1, 24, 15, 32, 10, 0, time.UTC)
+
+func at(sec float64) capture.Time {
+	return capture.Time{Time: sampleNow.Add(time.Duration(sec * float64(time.Second)))}
+}
+
+// sampleModel is a dashboard at 100×30 showing a shop's checkout going
+// wrong while claude-code watches it.
+func sampleModel() *Model {
+	m := New(Config{Now: func() time.Time { return sampleNow }})
+	changed := sampleNow.Add(-2 * time.Minute)
+	pilot := &Pilot{Enabled: true, Source: "extension_poll", ExtensionConnected: true}
+	h := Health{Service: "gasoline", Version: "0.1.0", UptimeS: 600, Clients: []string{"claude-code", "cursor"},
+		Buffers: map[string]capture.Fill{"logs": {Count: 20, Cap: 1000}, "errors": {Count: 3, Cap: 200},
+			"network": {Count: 8, Cap: 500}, "websocket_events": {Count: 7, Cap: 200},
+			"network_bodies": {Count: 3, Cap: 100}, "actions": {Count: 12, Cap: 200}},
+		Page:     &capture.Page{TabID: 412, URL: "http://localhost:3000/checkout", Title: "Checkout"},
+		AuditLog: "/home/dev/.gasoline/audit.jsonl", Pilot: pilot}
+	h.Extension.Connected, h.Extension.LastSeenMS = true, 1800
+	msgs := []tea.Msg{
+		tea.WindowSizeMsg{Width: 100, Height: 30},
+		ConnMsg{Phase: Hosting, Addr: "127.0.0.1:7890"},
+		StatusMsg(h),
+		OverridesMsg{Settings: []Setting{
+			{Name: "log_level", Default: "error", Value: "all", Agent: "claude-code", ChangedAt: &changed},
+			{Name: "ws_mode", Default: "lifecycle", Value: "messages", Agent: "claude-code", ChangedAt: &changed},
+			{Name: "network_bodies", Default: true, Revoked: true},
+			{Name: "screenshot_on_error", Default: false},
+			{Name: "action_replay", Default: true},
+		}},
+		EntriesMsg{
+			Logs: []capture.LogEntry{
+				{TS: at(-19.6), Level: "debug", Message: "[vite] connecting..."},
+				{TS: at(-19.5), Level: "info", Message: "[vite] connected."},
+				{TS: at(-18.2), Level: "log", Message: "Router ready", Args: []string{"/cart"}},
+				{TS: at(-17.0), Level: "log", Message: "fetching cart for user", Args: []string{"u_8f2c"}},
+				{TS: at(-16.4), Level: "info", Message: "feature flags loaded", Args: []string{"{newCheckout: true, applePay: false}"}},
+				{TS: at(-15.9), Level: "warn", Message: "React Router Future Flag Warning: v7_startTransition"},
+				{TS: at(-14.1), Level: "log", Message: "Cart mounted (3 items)"},
+				{TS: at(-13.0), Level: "log", Message: "navigate /cart → /checkout"},
+				{TS: at(-12.2), Level: "debug", Message: "form state", Args: []string{"{email: 'dev@example.com', zip: '94107'}"}},
+				{TS: at(-11.7), Level: "log", Message: "shipping options requested for 94107"},
+				{TS: at(-10.4), Level: "warn", Message: "Stripe.js: you may test your integration over HTTP, live mode needs HTTPS"},
+				{TS: at(-9.8), Level: "info", Message: "[vite] hot updated: /src/Checkout.tsx"},
+				{TS: at(-9.1), Level: "debug", Message: "cart hydrated", Args: []string{"{items: 3}"}},
+				{TS: at(-8.4), Level: "log", Message: "Checkout mounted"},
+				{TS: at(-7.9), Level: "warn", Message: "Each child in a list should have a unique \"key\" prop.", Source: "http://localhost:3000/src/Cart.tsx:41:7"},
+				{TS: at(-6.2), Level: "log", Message: "applying coupon SAVE10"},
+				{TS: at(-5.0), Level: "error", Message: "POST /api/checkout 500 (Internal Server Error)"},
+				{TS: at(-4.9), Level: "error", Kind: "exception", Message: "TypeError: Cannot read properties of undefined (reading 'total')", Source: "http://localhost:3000/src/Checkout.tsx:88:21"},
+				{TS: at(-3.3), Level: "error", Kind: "rejection", Message: "Error: payment intent missing", Screenshot: "2026-01-24T15-32-06_tab412.png"},
+				{TS: at(-1.0), Level: "log", Message: "retrying in 2s\n(attempt 2)"},
+			},
+			Network: []capture.NetworkEntry{
+				{TS: at(-9.5), Method: "GET", URL: "http://localhost:3000/api/cart", Status: 200, DurationMS: 42},
+				{TS: at(-9.4), Method: "GET", URL: "http://localhost:3000/api/user/me", Status: 304, DurationMS: 8},
+				{TS: at(-8.0), Method: "GET", URL: "https://cdn.example.com/fonts/inter.woff2", Status: 200, DurationMS: 133},
+				{TS: at(-6.1), Method: "POST", URL: "http://localhost:3000/api/coupon", Status: 200, DurationMS: 87},
+				{TS: at(-5.1), Method: "POST", URL: "http://localhost:3000/api/checkout", Status: 500, DurationMS: 1240},
+				{TS: at(-4.0), Method: "GET", URL: "http://localhost:3000/api/shipping?zip=94107", Status: 404, DurationMS: 12},
+				{TS: at(-2.5), Method: "GET", URL: "https://analytics.example.com/collect", Failed: true, Error: "net::ERR_BLOCKED_BY_CLIENT"},
+				{TS: at(-1.2), Method: "POST", URL: "http://localhost:3000/api/checkout", Aborted: true, DurationMS: 300},
+			},
+			WS: []capture.WSEvent{
+				{TS: at(-9.0), Event: "open", ID: "ws-1", URL: "ws://localhost:3000/live"},
+				{TS: at(-8.9), Event: "message", ID: "ws-1", Direction: "outgoing", Data: `{"type":"subscribe","channel":"cart"}`, Size: 38},
+				{TS: at(-8.8), Event: "message", ID: "ws-1", Direction: "incoming", Data: `{"type":"cart","items":3,"total":59.97}`, Size: 39},
+				{TS: at(-7.0), Event: "open", ID: "ws-2", URL: "ws://localhost:3000/__vite_hmr"},
+				{TS: at(-5.5), Event: "message", ID: "ws-1", Direction: "incoming", Data: `{"type":"price","sku":"A-12","price":19.99}`, Size: 44},
+				{TS: at(-3.0), Event: "close", ID: "ws-2", Code: 1006, Reason: "abnormal"},
+				{TS: at(-2.0), Event: "message", ID: "ws-1", Direction: "incoming", Data: strings.Repeat("x", 60), Size: 4096, Truncated: true},
+			},
+		},
+		AuditMsg{Path: "/home/dev/.gasoline/audit.jsonl", Lines: []AuditLine{
+			auditLine(audit.Event{TS: "2026-01-24T15:29:58.120Z", Event: "capture_override", Setting: "network_bodies", From: true, To: false, Source: "ai", Agent: "claude-code"}),
+			auditLine(audit.Event{TS: "2026-01-24T15:30:02.440Z", Event: "capture_revoked", Setting: "network_bodies", From: false, To: true, Source: "human", Agent: "human"}),
+			auditLine(audit.Event{TS: "2026-01-24T15:30:10.003Z", Event: "capture_override", Setting: "log_level", From: "error", To: "all", Source: "ai", Agent: "claude-code"}),
+			auditLine(audit.Event{TS: "2026-01-24T15:30:10.003Z", Event: "capture_override", Setting: "ws_mode", From: "lifecycle", To: "messages", Source: "ai", Agent: "claude-code"}),
+			auditLine(audit.Event{TS: "2026-01-24T15:31:00.000Z", Event: "pilot_blocked", Source: "human", Agent: "human"}),
+			auditLine(audit.Event{TS: "2026-01-24T15:31:30.000Z", Event: "pilot_unblocked", Source: "human", Agent: "human"}),
+			auditLine(audit.Event{TS: "2026-01-24T15:31:45.500Z", Event: "interact", Action: "click", Selector: "button#pay", Result: "ok", Source: "ai", Agent: "cursor"}),
+			auditLine(audit.Event{TS: "2026-01-24T15:31:50.000Z", Event: "capture_reset", Reason: "session_end", Source: "server"}),
+			ParseAuditLine("not json at all"),
+		}},
+	}
+	for _, msg := range msgs {
+		m.Update(msg)
+	}
+	return m
+}
+
+func auditLine(e audit.Event) AuditLine {
+	return AuditLine{Raw: "(sample)", Event: e, Parsed: true}
+}
+
+// TestGoldenPanes renders every pane at 100×30 with fixed data.
+func TestGoldenPanes(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		keys []string
+	}{
+		{"console", nil},
+		{"network", []string{"2"}},
+		{"websocket", []string{"3"}},
+		{"overrides", []string{"4", "down"}},
+		{"audit", []string{"5"}},
+		{"help", []string{"?"}},
+		{"filter", []string{"2", "/", "c", "h", "e", "c", "k"}},
+		{"paused", []string{"space"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := sampleModel()
+			for _, k := range tc.keys {
+				m.Update(keyMsg(k))
+			}
+			if tc.name == "paused" {
+				m.Update(EntriesMsg{Logs: []capture.LogEntry{{TS: at(0), Level: "error", Message: "arrived while paused"}}})
+			}
+			got := plainView(m.View())
+			if n := strings.Count(got, "\n") + 1; n != 30 {
+				t.Errorf("%d lines, want 30", n)
+			}
+			golden(t, "pane_"+tc.name, got)
+		})
+	}
+}
+
+// TestREADMEShowsTheRealDashboard keeps the README's captures honest: the
+// console golden verbatim, and the table of the Overrides golden.
+func TestREADMEShowsTheRealDashboard(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	console, err := os.ReadFile("../testdata/tui/pane_console.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	overrides, err := os.ReadFile("../testdata/tui/pane_overrides.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	table := strings.Join(strings.Split(string(overrides), "\n")[3:12], "\n")
+	if !strings.Contains(string(readme), string(console)) || !strings.Contains(string(readme), table) {
+		t.Errorf("README.md's dashboard captures are not testdata/tui/pane_console.golden and pane_overrides.golden; paste them in")
+	}
+}

@@ -1,0 +1,95 @@
+package tui
+
+import "github.com/charmbracelet/bubbles/key"
+
+// KeyMap is every key of the dashboard; the help bar is built from it.
+type KeyMap struct {
+	NextPane key.Binding
+	PrevPane key.Binding
+	// Panes jumps to pane 1–5 by its number.
+	Panes    key.Binding
+	Up       key.Binding
+	Down     key.Binding
+	PageUp   key.Binding
+	PageDown key.Binding
+	Top      key.Binding
+	Bottom   key.Binding
+
+	Revoke    key.Binding
+	RevokeAll key.Binding
+	Allow     key.Binding
+	Pilot     key.Binding
+
+	Pause  key.Binding
+	Clear  key.Binding
+	Filter key.Binding
+	Help   key.Binding
+	Quit   key.Binding
+
+	// While typing a filter.
+	Apply  key.Binding
+	Cancel key.Binding
+}
+
+// DefaultKeyMap is the dashboard's keys.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		NextPane: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
+		PrevPane: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous pane")),
+		Panes:    key.NewBinding(key.WithKeys("1", "2", "3", "4", "5"), key.WithHelp("1-5", "pane")),
+		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
+		Top:      key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("home", "oldest")),
+		Bottom:   key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("end", "newest, follow")),
+
+		Revoke:    key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "revoke")),
+		RevokeAll: key.NewBinding(key.WithKeys("X"), key.WithHelp("X", "revoke all")),
+		Allow:     key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "allow again")),
+		Pilot:     key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "block/unblock pilot")),
+
+		Pause:  key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "pause")),
+		Clear:  key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "clear view")),
+		Filter: key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+		Help:   key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Quit:   key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+
+		Apply:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
+		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "drop filter")),
+	}
+}
+
+// paneHelp adapts the KeyMap to bubbles/help for the pane in view: each
+// pane's bar lists the keys that do something there.
+type paneHelp struct {
+	k         KeyMap
+	veto      bool // the Overrides pane
+	filtering bool
+}
+
+// ShortHelp is the one-line bar.
+func (h paneHelp) ShortHelp() []key.Binding {
+	k := h.k
+	switch {
+	case h.filtering:
+		return []key.Binding{k.Apply, k.Cancel}
+	case h.veto:
+		return []key.Binding{k.Revoke, k.RevokeAll, k.Allow, k.Pilot, k.NextPane, k.Help, k.Quit}
+	}
+	return []key.Binding{k.Pause, k.Filter, k.Clear, k.Pilot, k.NextPane, k.Help, k.Quit}
+}
+
+// FullHelp is the `?` view: every key, in groups.
+func (h paneHelp) FullHelp() [][]key.Binding {
+	k := h.k
+	if h.filtering {
+		return [][]key.Binding{{k.Apply, k.Cancel}}
+	}
+	return [][]key.Binding{
+		{k.NextPane, k.PrevPane, k.Panes},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{k.Revoke, k.RevokeAll, k.Allow, k.Pilot},
+		{k.Pause, k.Clear, k.Filter, k.Help, k.Quit},
+	}
+}

@@ -1,0 +1,229 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+)
+
+// overridesPane lists every capture setting with the AI's override and
+// the human's veto, and revokes or allows with one key.
+type overridesPane struct {
+	client   *Client
+	now      func() time.Time
+	settings []Setting
+	cursor   int // index into the shown (filtered) settings
+	filter   string
+	width    int
+	height   int
+}
+
+func newOverridesPane(c *Client, now func() time.Time) *overridesPane {
+	return &overridesPane{client: c, now: now}
+}
+
+// Title names the pane with the count of active overrides.
+func (p *overridesPane) Title() string {
+	if n := p.active(); n > 0 {
+		return fmt.Sprintf("Overrides (%d)", n)
+	}
+	return "Overrides"
+}
+
+func (p *overridesPane) active() int {
+	n := 0
+	for _, s := range p.settings {
+		if s.Overridden() {
+			n++
+		}
+	}
+	return n
+}
+
+// set replaces the settings, keeping the selection on the same one.
+func (p *overridesPane) set(o Overrides) {
+	var sel string
+	if cur, ok := p.selected(); ok {
+		sel = cur.Name
+	}
+	p.settings = o.Settings
+	p.cursor = 0
+	for i, s := range p.shown() {
+		if s.Name == sel {
+			p.cursor = i
+		}
+	}
+}
+
+func (p *overridesPane) shown() []Setting {
+	if p.filter == "" {
+		return p.settings
+	}
+	var out []Setting
+	for _, s := range p.settings {
+		if strings.Contains(strings.ToLower(s.Name+" "+s.Agent+" "+show(s.Value)), p.filter) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func (p *overridesPane) selected() (Setting, bool) {
+	sh := p.shown()
+	if p.cursor < 0 || p.cursor >= len(sh) {
+		return Setting{}, false
+	}
+	return sh[p.cursor], true
+}
+
+// SetSize gives the pane its share of the screen.
+func (p *overridesPane) SetSize(w, h int) { p.width, p.height = w, h }
+
+// SetFilter shows the settings whose name, agent or value contain s.
+func (p *overridesPane) SetFilter(s string) {
+	p.filter = strings.ToLower(s)
+	p.cursor = 0
+}
+
+// Filter is the pane's filter.
+func (p *overridesPane) Filter() string { return p.filter }
+
+// Clear does nothing: the pane is state, not a stream.
+func (p *overridesPane) Clear() {}
+
+func (p *overridesPane) sync() {}
+
+// Status counts what the AI holds and what the human revoked.
+func (p *overridesPane) Status() string {
+	rev := 0
+	for _, s := range p.settings {
+		if s.Revoked {
+			rev++
+		}
+	}
+	return fmt.Sprintf("%d AI override(s) · %d revoked", p.active(), rev)
+}
+
+// Update moves the selection, revokes and allows. Revoking asks nothing:
+// the veto must be one key.
+func (p *overridesPane) Update(msg tea.KeyMsg, k KeyMap) tea.Cmd {
+	n := len(p.shown())
+	switch {
+	case key.Matches(msg, k.Up):
+		p.cursor = max(0, p.cursor-1)
+	case key.Matches(msg, k.Down):
+		p.cursor = max(0, min(n-1, p.cursor+1))
+	case key.Matches(msg, k.Top, k.PageUp):
+		p.cursor = 0
+	case key.Matches(msg, k.Bottom, k.PageDown):
+		p.cursor = max(0, n-1)
+	case key.Matches(msg, k.Revoke):
+		s, ok := p.selected()
+		if !ok {
+			return nil
+		}
+		if s.Revoked {
+			return notice(s.Name + " is already revoked; a allows the AI to set it again")
+		}
+		return p.call(func(ctx context.Context) actionMsg {
+			o, err := p.client.Revoke(ctx, s.Name)
+			return actionMsg{note: "revoked " + s.Name + ": the AI can no longer set it", err: err, overrides: &o}
+		})
+	case key.Matches(msg, k.RevokeAll):
+		return p.call(func(ctx context.Context) actionMsg {
+			done, o, err := p.client.RevokeAll(ctx)
+			note := "nothing to revoke: the AI holds no override"
+			if len(done) > 0 {
+				note = "revoked " + strings.Join(done, ", ")
+			}
+			return actionMsg{note: note, err: err, overrides: &o}
+		})
+	case key.Matches(msg, k.Allow):
+		s, ok := p.selected()
+		if !ok {
+			return nil
+		}
+		if !s.Revoked {
+			return notice(s.Name + " is not revoked")
+		}
+		return p.call(func(ctx context.Context) actionMsg {
+			o, err := p.client.Allow(ctx, s.Name)
+			return actionMsg{note: "the AI may set " + s.Name + " again", err: err, overrides: &o}
+		})
+	}
+	return nil
+}
+
+func (p *overridesPane) call(fn func(context.Context) actionMsg) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		return fn(ctx)
+	}
+}
+
+const overridesFormat = "%s %-20s %-10s %-10s %-16s %-9s %s"
+
+// View renders the settings as a table, the selected one highlighted.
+func (p *overridesPane) View() string {
+	var b strings.Builder
+	b.WriteString(styleColHead.Render(fit(fmt.Sprintf(overridesFormat, " ", "SETTING", "VALUE", "DEFAULT", "AGENT", "CHANGED", "STATE"), p.width)))
+	sh := p.shown()
+	if len(p.settings) == 0 {
+		b.WriteString("\n" + styleDim.Render("Waiting for the server's capture settings…"))
+	} else if len(sh) == 0 {
+		b.WriteString("\n" + styleDim.Render(fmt.Sprintf("nothing matches %q", p.filter)))
+	}
+	for i, s := range sh {
+		c, state := dim, "your setting"
+		value, agent, changed := "·", "", ""
+		if s.Overridden() {
+			c, state = ai, "AI override"
+			value, agent, changed = show(s.Value), s.Agent, ago(p.now().Sub(*s.ChangedAt))
+		}
+		if s.Revoked {
+			c, state = human, "REVOKED by you (a allows)"
+		}
+		mark := " "
+		if i == p.cursor {
+			mark = "›"
+		}
+		line := fit(fmt.Sprintf(overridesFormat, mark, s.Name, clean(value), show(s.Default), clean(agent), changed, state), p.width)
+		if i == p.cursor {
+			line = styleSelected.Render(line)
+		} else {
+			line = c.style().Render(line)
+		}
+		b.WriteString("\n" + line)
+	}
+	b.WriteString("\n\n" + styleDim.Render(fit("x revokes the selected setting at once, X all; a revoked one stays yours until a allows it.", p.width)))
+	return lipgloss.NewStyle().Height(p.height).MaxHeight(p.height).Render(b.String())
+}
+
+// show renders a setting's value.
+func show(v any) string {
+	if v == nil {
+		return ""
+	}
+	return fmt.Sprint(v)
+}
+
+// ago is a short age: 5s, 3m, 2h, 4d.
+func ago(d time.Duration) string {
+	switch {
+	case d < 0:
+		return "now"
+	case d < time.Minute:
+		return fmt.Sprintf("%ds ago", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm ago", int(d.Minutes()))
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%dh ago", int(d.Hours()))
+	}
+	return fmt.Sprintf("%dd ago", int(d.Hours()/24))
+}

@@ -1,0 +1,135 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/gasoline-dev/gasoline/features/capture"
+)
+
+// pane is one tab of the dashboard: a small component with its own keys.
+type pane interface {
+	Title() string
+	// Update handles a key the root model did not take.
+	Update(msg tea.KeyMsg, k KeyMap) tea.Cmd
+	SetSize(w, h int)
+	SetFilter(s string)
+	Filter() string
+	Clear()
+	// Status is the pane's state for the right of the tab bar.
+	Status() string
+	View() string
+	sync()
+}
+
+// The panes, in tab order; keys 1–5 pick them.
+const (
+	paneConsole = iota
+	paneNetwork
+	paneWS
+	paneOverrides
+	paneAudit
+	paneCount
+)
+
+func newConsolePane() *streamPane {
+	return newStreamPane("Console", fmt.Sprintf(consoleFormat, "TIME", " ", "LEVEL", "MESSAGE"),
+		"No console output yet. Errors and warnings appear here as the page logs them.")
+}
+
+func newNetworkPane() *streamPane {
+	return newStreamPane("Network", fmt.Sprintf(netFormat, "TIME", " ", "METHOD", "STATUS", "TOOK", "URL"),
+		"No requests yet. The page's fetch and XHR calls appear here.")
+}
+
+func newAuditPane() *streamPane {
+	return newStreamPane("Audit", fmt.Sprintf(auditFormat, "TIME", "WHO", "WHAT"),
+		"No audit events yet. Every change the AI makes and every veto of yours appears here.")
+}
+
+// maxSockets bounds the connections the WebSocket pane remembers.
+const maxSockets = 64
+
+// wsPane is the WebSocket stream with a line of the connections above it.
+type wsPane struct {
+	*streamPane
+	socks []*socket // oldest first
+}
+
+type socket struct {
+	id, url string
+	open    bool
+	msgs    int
+}
+
+func newWSPane() *wsPane {
+	return &wsPane{streamPane: newStreamPane("WebSocket", fmt.Sprintf(wsFormat, "TIME", "EVENT", "SOCKET", "DATA"),
+		"No WebSocket traffic yet. Connections appear here; messages too when ws_mode is \"messages\".")}
+}
+
+func (p *wsPane) addEvents(es []capture.WSEvent) {
+	rows := make([]row, len(es))
+	for i, e := range es {
+		rows[i] = wsRow(e)
+		s := p.socket(e.ID)
+		if e.URL != "" {
+			s.url = e.URL
+		}
+		switch e.Event {
+		case "open":
+			s.open = true
+		case "close", "error":
+			s.open = false
+		case "message":
+			s.open = true
+			s.msgs++
+		}
+	}
+	p.add(rows)
+}
+
+func (p *wsPane) socket(id string) *socket {
+	for _, s := range p.socks {
+		if s.id == id {
+			return s
+		}
+	}
+	s := &socket{id: id}
+	p.socks = append(p.socks, s)
+	if len(p.socks) > maxSockets {
+		p.socks = p.socks[1:]
+	}
+	return s
+}
+
+// SetSize leaves a line for the connections.
+func (p *wsPane) SetSize(w, h int) { p.streamPane.SetSize(w, h-1) }
+
+// Clear forgets closed connections along with the rows.
+func (p *wsPane) Clear() {
+	p.streamPane.Clear()
+	open := p.socks[:0]
+	for _, s := range p.socks {
+		if s.open {
+			open = append(open, s)
+		}
+	}
+	p.socks = open
+}
+
+// View puts the open connections above the stream.
+func (p *wsPane) View() string {
+	var open []string
+	for _, s := range p.socks {
+		if s.open {
+			open = append(open, fmt.Sprintf("%s %s (%d msgs)", clean(s.id), clean(s.url), s.msgs))
+		}
+	}
+	head := styleDim.Render("no open connections")
+	if len(open) > 0 {
+		head = styleOK.Render(fit(fmt.Sprintf("%d open: %s", len(open), strings.Join(open, " · ")), p.width))
+	}
+	return head + "\n" + p.streamPane.View()
+}

@@ -1,0 +1,215 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/gasoline-dev/gasoline/features/audit"
+	"github.com/gasoline-dev/gasoline/features/capture"
+)
+
+// maxRowText bounds what a row keeps of a long message; the pane cuts it
+// to the terminal's width anyway.
+const maxRowText = 400
+
+// Row layouts, shared by the rows and their panes' column titles.
+const (
+	consoleFormat = "%-12s %s %-9s %s"
+	netFormat     = "%-12s %s %-7s %6s %7s  %s"
+	wsFormat      = "%-12s %-7s %-10s %s"
+	auditFormat   = "%-12s  %-20s %s"
+)
+
+// clean makes page-controlled text safe to print: a console message may
+// carry escape sequences meant to rewrite the human's terminal, so every
+// control character (newlines included: one entry, one line) becomes a space.
+func clean(s string) string {
+	if len(s) > maxRowText*4 {
+		s = s[:maxRowText*4]
+	}
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			return ' '
+		}
+		return r
+	}, s)
+	if r := []rune(s); len(r) > maxRowText {
+		s = string(r[:maxRowText-1]) + "…"
+	}
+	return s
+}
+
+// stamp is an entry's wall-clock time, to the millisecond.
+func stamp(t time.Time) string {
+	if t.IsZero() {
+		return "--:--:--.---"
+	}
+	return t.Local().Format("15:04:05.000")
+}
+
+// consoleRow renders one console entry; errors, exceptions and rejections
+// are marked and red.
+func consoleRow(e capture.LogEntry) row {
+	level := e.Level
+	c, mark := plain, " "
+	switch {
+	case e.Level == "error" || e.Kind == "exception" || e.Kind == "rejection":
+		c, mark = bad, "✖"
+		if e.Kind == "exception" || e.Kind == "rejection" {
+			level = e.Kind[:min(len(e.Kind), 9)]
+		}
+	case e.Level == "warn":
+		c, mark = warn, "▲"
+	case e.Level == "info":
+		c = info
+	case e.Level == "debug":
+		c = dim
+	}
+	text := e.Message
+	if len(e.Args) > 0 {
+		text += " " + strings.Join(e.Args, " ")
+	}
+	line := fmt.Sprintf(consoleFormat, stamp(e.TS.Time), mark, level, clean(text))
+	if e.Source != "" {
+		line += "  @ " + clean(e.Source)
+	}
+	if e.Screenshot != "" {
+		line += "  [screenshot " + clean(e.Screenshot) + "]"
+	}
+	return newRow(c, line)
+}
+
+// networkRow renders one request; failures (4xx, 5xx, no response,
+// aborted) are marked and red.
+func networkRow(e capture.NetworkEntry) row {
+	c, mark := plain, " "
+	status := fmt.Sprint(e.Status)
+	switch {
+	case e.Aborted:
+		c, mark, status = warn, "▲", "abort"
+	case e.Failed || e.Status == 0:
+		c, mark, status = bad, "✖", "fail"
+	case e.Status >= 400:
+		c, mark = bad, "✖"
+	case e.Status >= 300:
+		c = info
+	}
+	took := duration(e.DurationMS)
+	if e.DurationMS == 0 && status == "fail" {
+		took = "-"
+	}
+	line := fmt.Sprintf(netFormat, stamp(e.TS.Time), mark, clean(e.Method), status, took, clean(e.URL))
+	if e.Error != "" {
+		line += "  (" + clean(e.Error) + ")"
+	}
+	return newRow(c, line)
+}
+
+func duration(ms float64) string {
+	switch {
+	case ms >= 10000:
+		return fmt.Sprintf("%.0fs", ms/1000)
+	case ms >= 1000:
+		return fmt.Sprintf("%.2fs", ms/1000)
+	}
+	return fmt.Sprintf("%.0fms", ms)
+}
+
+// wsRow renders one WebSocket event: lifecycle events by name, messages
+// by direction with their payload.
+func wsRow(e capture.WSEvent) row {
+	c, what, text := plain, e.Event, ""
+	switch e.Event {
+	case "open":
+		c, what, text = ok, "● open", e.URL
+	case "close":
+		c, what = dim, "○ close"
+		text = fmt.Sprintf("code %d", e.Code)
+		if e.Reason != "" {
+			text += " " + e.Reason
+		}
+	case "error":
+		c, what, text = bad, "✖ error", e.Reason
+	case "message":
+		what = "? msg"
+		switch e.Direction {
+		case "incoming":
+			what = "↓ in"
+		case "outgoing":
+			what, c = "↑ out", info
+		}
+		text = e.Data
+		if e.Truncated {
+			text += "…"
+		}
+		if e.Size > 0 {
+			text += fmt.Sprintf("  (%d B)", e.Size)
+		}
+	}
+	return newRow(c, fmt.Sprintf(wsFormat, stamp(e.TS.Time), what, clean(e.ID), clean(text)))
+}
+
+// auditRow renders one audit line readably: who (the AI by its client's
+// name, you, or the server), then what changed. The AI's lines are marked.
+func auditRow(l AuditLine) row {
+	if !l.Parsed {
+		return newRow(dim, "? "+clean(l.Raw))
+	}
+	e := l.Event
+	when := "--:--:--.---"
+	if t, err := time.Parse(time.RFC3339Nano, e.TS); err == nil {
+		when = stamp(t)
+	}
+	c, who := plain, e.Source
+	switch e.Source {
+	case "ai":
+		c, who = ai, "AI ▶ "+e.Agent
+	case "human":
+		c, who = human, "you"
+	case "server":
+		c, who = dim, "server"
+	}
+	return newRow(c, fmt.Sprintf(auditFormat, when, clean(who), clean(auditWhat(e))))
+}
+
+// auditWhat says what an audit event did, in words.
+func auditWhat(e audit.Event) string {
+	switch e.Event {
+	case "capture_override":
+		return fmt.Sprintf("set %s: %v → %v", e.Setting, e.From, e.To)
+	case "capture_reset":
+		return "reset capture settings" + paren(e.Reason)
+	case "capture_revoked":
+		if e.From != nil {
+			return fmt.Sprintf("revoked %s: %v → %v", e.Setting, e.From, e.To)
+		}
+		return fmt.Sprintf("revoked %s (stays %v)", e.Setting, e.To)
+	case "capture_allowed":
+		return "allowed the AI to set " + e.Setting + " again"
+	case "pilot_blocked":
+		return "blocked the Web Pilot"
+	case "pilot_unblocked":
+		return "unblocked the Web Pilot"
+	}
+	// Pilot actions and anything newer: the event and its details.
+	parts := []string{e.Event}
+	for _, kv := range [][2]string{{"action", e.Action}, {"selector", e.Selector}, {"name", e.Name},
+		{"setting", e.Setting}, {"result", e.Result}, {"error", e.Error}, {"reason", e.Reason}} {
+		if kv[1] != "" {
+			parts = append(parts, kv[0]+"="+kv[1])
+		}
+	}
+	if e.Script != "" {
+		parts = append(parts, "script="+e.Script)
+	}
+	return strings.Join(parts, " ")
+}
+
+func paren(s string) string {
+	if s == "" {
+		return ""
+	}
+	return " (" + s + ")"
+}
