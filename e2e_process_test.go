@@ -217,3 +217,31 @@ func TestOnDemandWithoutExtensionFailsFast(t *testing.T) {
 		}
 	}
 }
+
+// TestPipelinedInitializeKeepsTheAgentName: a client that sends initialize
+// and a tool call without waiting is still audited under its own name.
+func TestPipelinedInitializeKeepsTheAgentName(t *testing.T) {
+	port := freePort(t)
+	startOwner(t, port)
+	cmd := exec.Command(binPath, "--mcp", "--port", strconv.Itoa(port))
+	cmd.Stdin = strings.NewReader(strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"eager-agent","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"configure","arguments":{"action":"capture","settings":{"log_level":"all"}}}}`,
+	}, "\n") + "\n")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	resp, err := http.Get("http://127.0.0.1:" + strconv.Itoa(port) + "/api/overrides")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var view struct {
+		Settings []struct{ Name, Agent string }
+	}
+	json.NewDecoder(resp.Body).Decode(&view)
+	if view.Settings[0].Name != "log_level" || view.Settings[0].Agent != "eager-agent" {
+		t.Fatalf("agent: %+v", view.Settings)
+	}
+}

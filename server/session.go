@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -123,11 +124,17 @@ func (s *Server) ServeSession(ctx context.Context, conn msgConn) error {
 		if err != nil {
 			break
 		}
-		wg.Go(func() {
+		handle := func() {
 			if resp := s.mcp.HandleMessage(hctx, raw); resp != nil {
 				write(resp)
 			}
-		})
+		}
+		// initialize sets who the client is; nothing may overtake it.
+		if isInitialize(raw) {
+			handle()
+			continue
+		}
+		wg.Go(handle)
 	}
 	cancel()
 	wg.Wait()
@@ -151,4 +158,14 @@ func (s *Server) clientNames() []string {
 	}
 	slices.Sort(names)
 	return names
+}
+
+func isInitialize(raw []byte) bool {
+	if !bytes.Contains(raw, []byte(`"initialize"`)) {
+		return false
+	}
+	var e struct {
+		Method string `json:"method"`
+	}
+	return json.Unmarshal(raw, &e) == nil && e.Method == "initialize"
 }
