@@ -3,7 +3,9 @@ const DEFAULT_SERVER_URL = 'http://127.0.0.1:7890';
 // Gasoline service worker: queues what the content scripts capture, delivers it
 // to the local Gasoline server in order, polls the server's capture settings,
 // reports the tracked tab and answers the server's on-demand queries (DOM, page
-// info, accessibility audit) pushed over a WebSocket. See PROTOCOL.md.
+// info, accessibility audit) pushed over a WebSocket. It also holds the human's
+// AI Web Pilot switch and carries out pilot actions while (and only while) it is
+// on. See PROTOCOL.md.
 
 const DEFAULT_SETTINGS = Object.freeze({
   server_url: DEFAULT_SERVER_URL,
@@ -170,7 +172,7 @@ async function pollSettings() {
   clearTimeout(pollTimer);
   const gen = settingsGen;
   try {
-    const res = await request('/settings', { method: 'GET' });
+    const res = await request(`/settings?pilot=${pilotEnabled}`, { method: 'GET' });
     if (!res.ok) throw new Error(`GET /settings: HTTP ${res.status}`);
     const body = await res.json();
     setConnected(true);
@@ -484,6 +486,14 @@ if (chrome.windows) {
     focusedWindow = windowId;
     chrome.tabs.query({ active: true, windowId }).then(([tab]) => reportTab(tab), () => {});
   });
+  // The focused window closed (e.g. the popup opened as a window): Chromium 156 headless fires no
+  // onFocusChanged for the window that is focused now, so ask which one it is.
+  chrome.windows.onRemoved.addListener((windowId) => {
+    if (windowId !== focusedWindow) return;
+    focusedWindow = chrome.windows.WINDOW_ID_NONE;
+    trackedTab = -1;
+    reportActiveTab();
+  });
 }
 
 // ---- on-demand queries: the WebSocket channel ------------------------------------------------------
@@ -497,8 +507,8 @@ const WS_BACKOFF_MIN = 100;
 const WS_BACKOFF_MAX = 2000;
 const WS_STABLE_MS = 2000; // a socket open this long counts as a success: backoff starts over
 const QUERY_POLL_MS = 1000;
-const QUERY_KINDS = new Set(['dom', 'page_info', 'a11y']);
-const QUERY_DEFAULT_MS = { dom: 10000, page_info: 10000, a11y: 30000 };
+const QUERY_KINDS = new Set(['dom', 'page_info', 'a11y', 'pilot']);
+const QUERY_DEFAULT_MS = { dom: 10000, page_info: 10000, a11y: 30000, pilot: 10000 };
 const QUERY_MAX_MS = 120000;
 
 let ws = null; // the current socket (connecting or open)
@@ -531,7 +541,13 @@ function openSocket() {
     wsOpen = true;
     wsOpenedAt = Date.now();
     stopQueryPoll();
-    sock.send(JSON.stringify({ type: 'hello', version: chrome.runtime.getManifest().version }));
+    // The hello carries the pilot switch, so it waits for the worker to have read it from storage.
+    pilotReady.then(() => {
+      if (ws !== sock || !wsOpen) return;
+      try {
+        sock.send(JSON.stringify({ type: 'hello', version: chrome.runtime.getManifest().version, pilot: pilotEnabled }));
+      } catch (_) { /* onclose follows */ }
+    });
     // The server pushes settings only when they change: ask now what is in force (a restarted
     // server has none; one we were cut off from may have changed them meanwhile).
     if (loaded) pollSettings();
@@ -607,7 +623,7 @@ async function pollQueries() {
   if (wsOpen) return;
   queryPolling = true;
   try {
-    const res = await request('/pending-queries', { method: 'GET' });
+    const res = await request(`/pending-queries?pilot=${pilotEnabled}`, { method: 'GET' });
     if (res.ok) {
       const body = await res.json();
       if (body && Array.isArray(body.queries)) for (const q of body.queries) runQuery(q);
@@ -858,9 +874,11 @@ async function onDocument(tabId, job, attempt) {
   }
 }
 
-function askContent(tabId, q, job) {
+// `check`, if given, runs before every attempt (the pilot re-checks its switch).
+function askContent(tabId, q, job, check) {
   const msg = { type: 'query', id: q.id, kind: q.kind, params: q.params, deadline: job.deadline };
   return onDocument(tabId, job, async () => {
+    if (check) check();
     const ans = await chrome.tabs.sendMessage(tabId, msg, { frameId: 0 });
     if (!ans || typeof ans !== 'object') throw new QueryError('internal', 'the content script did not answer the query');
     return ans;
@@ -962,6 +980,706 @@ async function audit(tabId, q, job) {
   });
 }
 
+// ---- AI Web Pilot: the human's switch ---------------------------------------------------------------------
+//
+// Off by default; only the popup (an extension page) turns it on, with an explicit message. The value
+// lives in chrome.storage.sync (authoritative) with local and session as write-through copies; on
+// worker start sync wins. The server hears it in the socket hello, in a pushed {type:"pilot"} frame on
+// every flip and as ?pilot= on every poll — but the worker never takes the server's word: it checks its
+// own switch before every pilot action.
+
+const PILOT_KEY = 'aiWebPilotEnabled';
+const PILOT_OFF = "Enable 'AI Web Pilot' in extension popup to use this tool";
+const PILOT_AREAS = ['sync', 'local', 'session'];
+
+let pilotEnabled = false;
+let pilotGen = 0; // bumped by every flip from the popup: a slower read at start-up must not undo it
+let pilotWrites = Promise.resolve(); // storage writes of the switch, in order
+
+// Writes the switch to every area that does not hold it yet (all three when `areas` is absent).
+function writePilot(value, areas) {
+  const run = pilotWrites.then(() => Promise.allSettled((areas || PILOT_AREAS).map(
+    (a) => chrome.storage[a].set({ [PILOT_KEY]: value }),
+  )));
+  pilotWrites = run.then(() => {}, () => {});
+  return run;
+}
+
+// Start-up reconciliation: sync > local > session. A readable sync area decides (absent there = off);
+// only if sync cannot be read at all does local, then session, stand in. The others are overwritten.
+async function reconcilePilot() {
+  const gen = pilotGen;
+  const got = {};
+  for (const a of PILOT_AREAS) {
+    try {
+      got[a] = { ok: true, v: (await chrome.storage[a].get(PILOT_KEY))[PILOT_KEY] };
+    } catch (_) {
+      got[a] = { ok: false };
+    }
+  }
+  let value = false;
+  if (got.sync.ok) value = got.sync.v === true;
+  else if (got.local.ok && typeof got.local.v === 'boolean') value = got.local.v;
+  else if (got.session.ok && typeof got.session.v === 'boolean') value = got.session.v;
+  if (gen !== pilotGen) return; // the popup flipped it meanwhile: that is newer
+  pilotEnabled = value;
+  const stale = PILOT_AREAS.filter((a) => got[a].ok && got[a].v !== value);
+  if (stale.length) await writePilot(value, stale);
+}
+
+const pilotReady = reconcilePilot().catch(() => {});
+
+// The popup's flip. Returns the confirmed state once the three storage areas hold it.
+async function setPilot(enabled) {
+  pilotEnabled = enabled; // synchronously: the next pilot query already sees it
+  pilotGen++;
+  if (!enabled) clearHighlights();
+  // Tell the server at once: on the socket, else with an immediate poll (which carries ?pilot=).
+  ready.then(() => {
+    if (pilotEnabled === enabled && !sendFrame({ type: 'pilot', pilot: enabled })) pollSettings();
+  });
+  await writePilot(enabled);
+  const confirmed = { type: 'pilotStatusChanged', enabled: pilotEnabled };
+  // Other open extension pages (a second popup, the options page) follow too.
+  try {
+    chrome.runtime.sendMessage(confirmed).catch(() => {});
+  } catch (_) { /* no other page */ }
+  return confirmed;
+}
+
+// The pilot switch as the worker sees it, checked before every action and again right before the
+// action touches the page.
+function assertPilot() {
+  if (!pilotEnabled) throw new QueryError('ai_web_pilot_disabled', PILOT_OFF);
+}
+
+function defaultQueryMS(q) {
+  if (q.kind === 'pilot' && q.params && q.params.action === 'execute_js') return scriptTimeout(q.params) + 3000;
+  return QUERY_DEFAULT_MS[q.kind] || 10000;
+}
+
+// ---- AI Web Pilot: actions (query kind "pilot") --------------------------------------------------------------
+
+const SNAPSHOTS_KEY = 'gasoline_snapshots';
+const SNAPSHOT_NAME_MAX = 50;
+const HIGHLIGHT_DEFAULT_MS = 5000;
+const HIGHLIGHT_MAX_MS = 60000;
+const SCRIPT_DEFAULT_MS = 5000;
+const SCRIPT_MAX_MS = 60000;
+const RESULT_MAX_BYTES = 64 * 1024;
+const SERIALIZE_MS = 1000; // turning the script's value into JSON (its own time limit)
+const DETACH_WAIT_MS = 1000;
+
+async function runPilot(q, p, job) {
+  await pilotReady;
+  assertPilot(); // whatever the server believes
+  switch (p.action) {
+    case 'list_states':
+      return { result: await listStates() };
+    case 'delete_state':
+      return { result: await deleteState(p) };
+    case 'highlight':
+    case 'save_state':
+    case 'load_state':
+    case 'execute_js':
+      break;
+    default:
+      throw new QueryError('invalid_param', `unknown pilot action ${JSON.stringify(p.action)}`);
+  }
+  job.tab = await resolveTab(q.tab);
+  switch (p.action) {
+    case 'highlight':
+      return highlight(job.tab, q, p, job);
+    case 'save_state':
+      return saveState(job.tab, p, job);
+    case 'load_state':
+      return loadState(job.tab, p, job);
+    default:
+      return executeJS(job.tab, p, job);
+  }
+}
+
+// -- highlight: the content script draws #gasoline-highlighter in the page's DOM
+
+let highlightedTabs = new Set();
+
+async function highlight(tabId, q, p, job) {
+  const selector = typeof p.selector === 'string' ? p.selector.trim() : '';
+  if (!selector) throw new QueryError('invalid_param', 'selector is required');
+  let ms = Math.floor(Number(p.duration_ms));
+  ms = Number.isFinite(ms) && ms > 0 ? Math.min(ms, HIGHLIGHT_MAX_MS) : HIGHLIGHT_DEFAULT_MS;
+  const query = { id: q.id, kind: 'pilot', params: { action: 'highlight', selector, duration_ms: ms } };
+  const out = await askContent(tabId, query, job, assertPilot);
+  if (out && out.result) {
+    highlightedTabs.add(tabId);
+    setTimeout(() => highlightedTabs.delete(tabId), ms);
+  }
+  return out;
+}
+
+// The switch went off: take every highlight down now.
+function clearHighlights() {
+  for (const tabId of highlightedTabs) {
+    chrome.tabs.sendMessage(tabId, { type: 'query', id: '', kind: 'pilot', params: { action: 'unhighlight' } }, { frameId: 0 })
+      .catch(() => {});
+  }
+  highlightedTabs = new Set();
+}
+
+// -- snapshots: chrome.storage.local gasoline_snapshots {name: snapshot}
+
+let snapshotChain = Promise.resolve();
+
+// Runs fn(snapshots) with the stored map, one at a time; fn returns true to write the map back.
+function withSnapshots(fn) {
+  const run = snapshotChain.then(async () => {
+    const all = (await chrome.storage.local.get(SNAPSHOTS_KEY))[SNAPSHOTS_KEY] || {};
+    const r = await fn(all);
+    if (r && r.write) {
+      try {
+        await chrome.storage.local.set({ [SNAPSHOTS_KEY]: all });
+      } catch (err) {
+        throw new QueryError('internal', `the snapshot could not be stored: ${errText(err)}`);
+      }
+    }
+    return r && r.value;
+  });
+  snapshotChain = run.catch(() => {});
+  return run;
+}
+
+function snapshotName(p) {
+  const name = typeof p.snapshot_name === 'string' ? p.snapshot_name.trim() : '';
+  if (!name) throw new QueryError('invalid_param', 'snapshot_name is required');
+  if ([...name].length > SNAPSHOT_NAME_MAX) throw new QueryError('invalid_param', `snapshot_name is longer than ${SNAPSHOT_NAME_MAX} characters`);
+  return name;
+}
+
+const hasOwn = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+
+function listStates() {
+  return withSnapshots((all) => ({
+    value: {
+      snapshots: Object.keys(all).sort().map((name) => ({
+        name, url: all[name].url, timestamp: all[name].timestamp, size_bytes: all[name].size_bytes,
+      })),
+    },
+  }));
+}
+
+function deleteState(p) {
+  const name = snapshotName(p);
+  return withSnapshots((all) => {
+    if (!hasOwn(all, name)) throw new QueryError('not_found', `no snapshot named ${JSON.stringify(name)}`);
+    delete all[name];
+    return { write: true, value: { success: true, snapshot_name: name } };
+  });
+}
+
+// Runs in the page (isolated world: the page's own storage, read with untouched built-ins).
+function readPageStorage() {
+  const dump = (s) => {
+    const o = {};
+    for (let i = 0; i < s.length; i++) {
+      const k = s.key(i);
+      if (k !== null) o[k] = s.getItem(k);
+    }
+    return o;
+  };
+  try {
+    return { url: location.href, origin: location.origin, local: dump(localStorage), session: dump(sessionStorage) };
+  } catch (e) {
+    return { url: location.href, origin: location.origin, error: String((e && e.message) || e) };
+  }
+}
+
+// Runs in the page: clears both storages, then writes the snapshot's entries.
+function writePageStorage(local, session) {
+  const out = { url: location.href, origin: location.origin, local: 0, session: 0, errors: [] };
+  try {
+    localStorage.clear();
+    sessionStorage.clear();
+  } catch (e) {
+    return { url: location.href, origin: location.origin, error: String((e && e.message) || e) };
+  }
+  for (const [store, entries, key] of [[localStorage, local, 'local'], [sessionStorage, session, 'session']]) {
+    for (const k of Object.keys(entries || {})) {
+      try {
+        store.setItem(k, String(entries[k]));
+        out[key]++;
+      } catch (e) {
+        out.errors.push(`${key}Storage ${k}: ${String((e && e.message) || e)}`);
+      }
+    }
+  }
+  return out;
+}
+
+const webURL = (u) => /^https?:/i.test(u || '');
+const originOf = (u) => {
+  try {
+    return new URL(u).origin;
+  } catch (_) {
+    return '';
+  }
+};
+
+// The cookie store of the tab (an incognito tab has its own).
+async function cookieStoreOf(tabId) {
+  try {
+    for (const store of await chrome.cookies.getAllCookieStores()) if (store.tabIds.includes(tabId)) return store.id;
+  } catch (_) { /* the default store */ }
+  return undefined;
+}
+
+const cookieURL = (c) => `http${c.secure ? 's' : ''}://${String(c.domain).replace(/^\./, '')}${c.path || '/'}`;
+
+function keepCookie(c) {
+  const o = { name: c.name, value: c.value, domain: c.domain, hostOnly: c.hostOnly, path: c.path, secure: c.secure,
+    httpOnly: c.httpOnly, sameSite: c.sameSite, session: c.session };
+  if (!c.session && typeof c.expirationDate === 'number') o.expirationDate = c.expirationDate;
+  if (c.partitionKey) o.partitionKey = c.partitionKey;
+  return o;
+}
+
+// Runs fn against the tab's current document and checks its answer.
+function inPage(tabId, job, func, args, check) {
+  return onDocument(tabId, job, async () => {
+    if (check) check();
+    const [res] = await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, world: 'ISOLATED', func, args: args || [] });
+    const r = res && res.result;
+    if (!r || typeof r !== 'object') throw new QueryError('internal', 'the page gave no answer');
+    if (r.error) throw new QueryError('internal', `the page's storage cannot be used: ${r.error}`);
+    return r;
+  });
+}
+
+async function saveState(tabId, p, job) {
+  const name = snapshotName(p);
+  const page = await inPage(tabId, job, readPageStorage, [], assertPilot);
+  if (!page) return null;
+  let cookies = [];
+  if (webURL(page.url)) {
+    const storeId = await cookieStoreOf(tabId);
+    cookies = (await chrome.cookies.getAll(storeId ? { url: page.url, storeId } : { url: page.url })).map(keepCookie);
+  }
+  const snap = {
+    url: page.url,
+    timestamp: Date.now(),
+    include_url: p.include_url !== false,
+    localStorage: page.local,
+    sessionStorage: page.session,
+    cookies,
+  };
+  snap.size_bytes = new TextEncoder().encode(JSON.stringify(snap)).length;
+  await withSnapshots((all) => {
+    all[name] = snap;
+    return { write: true };
+  });
+  return {
+    result: {
+      success: true,
+      snapshot_name: name,
+      size_bytes: snap.size_bytes,
+      url: snap.url,
+      saved: { localStorage: Object.keys(page.local).length, sessionStorage: Object.keys(page.session).length, cookies: cookies.length },
+    },
+  };
+}
+
+// Starts a navigation of the tab and marks it navigating, so whatever asks next waits for the new page.
+async function navigateTab(tabId, url) {
+  const t = await chrome.tabs.get(tabId);
+  const s = tabState(tabId);
+  const cur = t.url || '';
+  const sameDoc = cur !== url && cur.split('#')[0] === url.split('#')[0] && url.includes('#');
+  if (!sameDoc) {
+    s.navigating = true;
+    s.navURL = url;
+    s.navSeq++;
+  }
+  if (cur === url) await chrome.tabs.reload(tabId);
+  else await chrome.tabs.update(tabId, { url });
+}
+
+async function loadState(tabId, p, job) {
+  const name = snapshotName(p);
+  const snap = await withSnapshots((all) => ({ value: hasOwn(all, name) ? all[name] : null }));
+  if (!snap) throw new QueryError('not_found', `no snapshot named ${JSON.stringify(name)}`);
+  const navigate = p.include_url !== false && snap.include_url !== false;
+  const origin = originOf(snap.url);
+  // The storages belong to the snapshot's origin: restore them in a document of that origin.
+  let here = await inPage(tabId, job, () => ({ url: location.href, origin: location.origin }), [], assertPilot);
+  if (!here) return null;
+  if (here.origin !== origin) {
+    if (!navigate) {
+      throw new QueryError('invalid_param', `the tab shows ${here.origin}, the snapshot is of ${origin}: load it with include_url to go there`);
+    }
+    assertPilot();
+    await navigateTab(tabId, snap.url);
+    here = await inPage(tabId, job, () => ({ url: location.href, origin: location.origin }), [], assertPilot);
+    if (!here) return null;
+    if (here.origin !== origin) throw new QueryError('internal', `the tab went to ${here.origin}, not ${origin}`);
+  }
+  assertPilot();
+  const errors = [];
+  let cookies = 0;
+  if (webURL(snap.url)) {
+    const storeId = await cookieStoreOf(tabId);
+    const inStore = (o) => (storeId ? { ...o, storeId } : o);
+    for (const c of await chrome.cookies.getAll(inStore({ url: snap.url }))) {
+      const d = inStore({ url: cookieURL(c), name: c.name });
+      if (c.partitionKey) d.partitionKey = c.partitionKey;
+      try {
+        await chrome.cookies.remove(d);
+      } catch (err) {
+        errors.push(`cookie ${c.name}: ${errText(err)}`);
+      }
+    }
+    const now = Date.now() / 1000;
+    for (const c of snap.cookies || []) {
+      if (!c.session && typeof c.expirationDate === 'number' && c.expirationDate <= now) {
+        errors.push(`cookie ${c.name}: expired`);
+        continue;
+      }
+      const d = inStore({ url: cookieURL(c), name: c.name, value: c.value, path: c.path, secure: c.secure, httpOnly: c.httpOnly, sameSite: c.sameSite });
+      if (!c.hostOnly) d.domain = c.domain;
+      if (!c.session && typeof c.expirationDate === 'number') d.expirationDate = c.expirationDate;
+      if (c.partitionKey) d.partitionKey = c.partitionKey;
+      try {
+        if (await chrome.cookies.set(d)) cookies++;
+        else errors.push(`cookie ${c.name}: refused`);
+      } catch (err) {
+        errors.push(`cookie ${c.name}: ${errText(err)}`);
+      }
+    }
+  }
+  const w = await inPage(tabId, job, writePageStorage, [snap.localStorage || {}, snap.sessionStorage || {}], assertPilot);
+  if (!w) return null;
+  errors.push(...w.errors);
+  const result = {
+    success: true,
+    snapshot_name: name,
+    restored: { localStorage: w.local, sessionStorage: w.session, cookies },
+  };
+  if (navigate) {
+    await navigateTab(tabId, snap.url);
+    result.url = snap.url;
+  }
+  if (errors.length) result.errors = errors.slice(0, 20);
+  return { result };
+}
+
+// -- execute_js: chrome.debugger → Runtime.evaluate in the page's main world
+
+function scriptTimeout(p) {
+  const ms = Math.floor(Number(p.timeout_ms));
+  return Number.isFinite(ms) && ms > 0 ? Math.min(ms, SCRIPT_MAX_MS) : SCRIPT_DEFAULT_MS;
+}
+
+// One debugger session per tab at a time (a second attach would fail as "another debugger").
+const tabLocks = new Map();
+function withTabLock(tabId, fn) {
+  const run = (tabLocks.get(tabId) || Promise.resolve()).then(fn, fn);
+  const tail = run.then(() => {}, () => {});
+  tabLocks.set(tabId, tail);
+  tail.then(() => { if (tabLocks.get(tabId) === tail) tabLocks.delete(tabId); });
+  return run;
+}
+
+// Waits until the tab is not navigating: a script runs once, in the page that is there.
+async function settled(tabId, job) {
+  const s = tabState(tabId);
+  while (s.navigating && !job.done) await nextWake(s, job);
+  if (!tabStates.has(tabId)) throw new QueryError('not_found', `tab ${tabId} was closed`);
+}
+
+class ScriptTimeout extends QueryError {
+  constructor(ms) {
+    super('timeout', `the script did not finish within ${ms} ms`);
+  }
+}
+
+// Rejects with ScriptTimeout once `at` (epoch ms) has passed.
+function before(at, ms, promise) {
+  let timer;
+  const t = new Promise((_, reject) => { timer = setTimeout(() => reject(new ScriptTimeout(ms)), Math.max(0, at - Date.now())); });
+  return Promise.race([promise, t]).finally(() => clearTimeout(timer));
+}
+
+async function executeJS(tabId, p, job) {
+  if (typeof p.script !== 'string' || !p.script.trim()) throw new QueryError('invalid_param', 'script is required');
+  const ms = scriptTimeout(p);
+  await settled(tabId, job);
+  return withTabLock(tabId, async () => {
+    if (job.done) return null; // the query ended while an earlier script held the tab: never run late
+    assertPilot();
+    const target = { tabId };
+    try {
+      await chrome.debugger.attach(target, '1.3');
+    } catch (err) {
+      const m = errText(err);
+      if (/No tab with/i.test(m)) throw new QueryError('not_found', `no tab with id ${tabId}`);
+      if (/Cannot access|Cannot attach|chrome:\/\/|chrome-extension:\/\//i.test(m) && !/another debugger/i.test(m)) {
+        throw new QueryError('not_found', `tab ${tabId} cannot be scripted: ${m}`);
+      }
+      return runInMainWorld(tabId, p.script, ms, job); // DevTools or another debugger holds the tab
+    }
+    try {
+      return await evaluateAttached(target, p.script, ms);
+    } finally {
+      await before(Date.now() + DETACH_WAIT_MS, DETACH_WAIT_MS, chrome.debugger.detach(target)).catch(() => {});
+    }
+  });
+}
+
+// V8 reports a bare top-level `return` as a compile error: no stack, nothing ran.
+const illegalReturn = (r) => {
+  const d = r && r.exceptionDetails;
+  return !!d && !d.stackTrace && d.exception && d.exception.className === 'SyntaxError' &&
+    /Illegal return statement/.test(d.exception.description || '');
+};
+
+function scriptError(d) {
+  const e = d.exception || {};
+  let message;
+  if (e.type === 'object' && e.description) message = e.description; // "<Name>: <message>\n    at …"
+  else if ('value' in e) message = `Uncaught ${typeof e.value === 'string' ? e.value : JSON.stringify(e.value)}`;
+  else message = e.unserializableValue ? `Uncaught ${e.unserializableValue}` : (e.description || d.text || 'Uncaught');
+  if (!/\n\s+at /.test(message) && d.stackTrace && Array.isArray(d.stackTrace.callFrames)) {
+    for (const f of d.stackTrace.callFrames.slice(0, 10)) {
+      message += `\n    at ${f.functionName || '<anonymous>'} (${f.url || '<anonymous>'}:${f.lineNumber + 1}:${f.columnNumber + 1})`;
+    }
+  }
+  return new QueryError('script_error', message);
+}
+
+async function evaluateAttached(target, script, ms) {
+  const send = (method, params) => chrome.debugger.sendCommand(target, method, params);
+  const t0 = Date.now();
+  const end = t0 + ms;
+  const evaluate = async (expression, replMode) => {
+    const left = Math.max(1, end - Date.now());
+    try {
+      return await before(end + 250, ms, send('Runtime.evaluate', {
+        expression, replMode, awaitPromise: true, returnByValue: false, timeout: left, userGesture: true, objectGroup: 'gasoline',
+      }));
+    } catch (err) {
+      if (err instanceof QueryError) throw err;
+      // V8 ends a script at `timeout` and the protocol answers "Internal error".
+      if (Date.now() >= end - 10) throw new ScriptTimeout(ms);
+      throw new QueryError('internal', `Runtime.evaluate: ${errText(err)}`);
+    }
+  };
+  // The script as it is (expression or statements: its completion value; top-level await works), else
+  // as an async function body when it uses a bare `return`.
+  let r = await evaluate(script, true);
+  if (illegalReturn(r)) r = await evaluate(`(async () => {\n${script}\n})()`, false);
+  if (r.exceptionDetails) throw scriptError(r.exceptionDetails);
+  let v = r.result || { type: 'undefined' };
+  if (v.type === 'object' && v.subtype === 'promise' && v.objectId) {
+    // A promise as the completion value: await it (an awaited promise is outside V8's timeout).
+    r = await before(end, ms, send('Runtime.awaitPromise', { promiseObjectId: v.objectId, returnByValue: false }));
+    if (r.exceptionDetails) throw scriptError(r.exceptionDetails);
+    v = r.result || { type: 'undefined' };
+  }
+  if (v.type === 'undefined') return scriptResult('null');
+  if ('unserializableValue' in v) return scriptResult(JSON.stringify(String(v.unserializableValue)));
+  if (v.type === 'symbol') return scriptResult(JSON.stringify(v.description || 'Symbol()'));
+  if (v.type !== 'object' && v.type !== 'function') return scriptResult(JSON.stringify(v.value === undefined ? null : v.value));
+  if (v.subtype === 'null' || !v.objectId) return scriptResult('null');
+  // An object: park it under a random global key, then serialize it with a page-side walker that
+  // runs under V8's timeout too (a getter that loops forever is ended, not left hanging).
+  const key = `__gasoline_${crypto.randomUUID().replace(/-/g, '')}`;
+  await send('Runtime.callFunctionOn', {
+    objectId: v.objectId,
+    functionDeclaration: 'function (k) { Object.defineProperty(globalThis, k, {value: this, configurable: true, writable: true}); }',
+    arguments: [{ value: key }],
+    silent: true,
+  });
+  let s;
+  try {
+    s = await before(Date.now() + SERIALIZE_MS + 250, SERIALIZE_MS, send('Runtime.evaluate', {
+      expression: `(${serializeParked.toString()})(${JSON.stringify(key)}, ${RESULT_MAX_BYTES})`,
+      returnByValue: true, timeout: SERIALIZE_MS, silent: true,
+    }));
+  } catch (err) {
+    // V8 ends the walker at SERIALIZE_MS (a getter that never returns) and the protocol says so.
+    if (err instanceof QueryError || /terminated|Internal error/i.test(errText(err))) {
+      throw new QueryError('timeout', `the script's value could not be turned into JSON within ${SERIALIZE_MS} ms`);
+    }
+    throw new QueryError('internal', `the script's value could not be turned into JSON: ${errText(err)}`);
+  }
+  if (s.exceptionDetails) throw new QueryError('internal', `the script's value could not be turned into JSON: ${scriptError(s.exceptionDetails).message}`);
+  const out = s.result && s.result.value;
+  if (!out || typeof out.json !== 'string') throw new QueryError('internal', "the script's value could not be turned into JSON");
+  return scriptResult(out.json, out.cut);
+}
+
+// Runs in the page: turns the value parked at globalThis[key] into JSON text of at most about `max`
+// characters ({json, cut}). Cycles become "[Circular]", functions "[Function: name]", DOM nodes a short
+// description, Map/Set arrays, Errors {name, message, stack}; undefined in objects is left out as JSON does.
+function serializeParked(key, max) {
+  const root = globalThis[key];
+  try { delete globalThis[key]; } catch (_) { /* ignore */ }
+  const parts = [];
+  let size = 0;
+  let cut = false;
+  const stack = [];
+  const put = (s) => {
+    if (cut) return;
+    parts.push(s);
+    size += s.length;
+    if (size > max) cut = true;
+  };
+  const str = (s) => put(JSON.stringify(s.length > max ? s.slice(0, max + 1) : s));
+  const isNode = (x) => typeof x.nodeType === 'number' && typeof x.nodeName === 'string' && typeof x.cloneNode === 'function';
+  const nodeText = (n) => {
+    if (n.nodeType !== 1) return `[${n.nodeName}]`;
+    let d = `<${String(n.nodeName).toLowerCase()}`;
+    if (n.id) d += ` id="${n.id}"`;
+    if (typeof n.className === 'string' && n.className) d += ` class="${n.className}"`;
+    return `${d}>`;
+  };
+  const walk = (x, depth) => {
+    if (cut) return;
+    switch (typeof x) {
+      case 'string': return str(x);
+      case 'number': return put(Number.isFinite(x) ? String(x) : JSON.stringify(String(x)));
+      case 'boolean': return put(String(x));
+      case 'bigint': return str(`${x}n`);
+      case 'undefined': return put('null');
+      case 'symbol': return str(String(x));
+      case 'function': return str(`[Function${x.name ? `: ${x.name}` : ''}]`);
+      default: break;
+    }
+    if (x === null) return put('null');
+    if (stack.includes(x)) return str('[Circular]');
+    if (depth > 100) return str('[Too deep]');
+    if (x === globalThis) return str('[Window]');
+    if (isNode(x)) return str(nodeText(x));
+    const tag = Object.prototype.toString.call(x);
+    stack.push(x);
+    try {
+      if (tag === '[object Error]' || x instanceof Error) return walk({ name: x.name, message: x.message, stack: x.stack }, depth + 1);
+      if (typeof x.toJSON === 'function') {
+        const j = x.toJSON();
+        if (j !== x) return walk(j, depth + 1);
+      }
+      if (tag === '[object Map]') return walk(Array.from(x.entries()), depth + 1);
+      if (tag === '[object Set]') return walk(Array.from(x.values()), depth + 1);
+      if (tag === '[object RegExp]') return str(String(x));
+      if (tag === '[object Promise]') return str('[Promise]');
+      if (ArrayBuffer.isView(x) && typeof x.length === 'number') return walk(Array.from(x.subarray(0, max)), depth + 1);
+      if (Array.isArray(x)) {
+        put('[');
+        for (let i = 0; i < x.length && !cut; i++) {
+          if (i) put(',');
+          walk(x[i], depth + 1);
+        }
+        return put(']');
+      }
+      put('{');
+      let first = true;
+      for (const k of Object.keys(x)) {
+        if (cut) break;
+        let val;
+        try {
+          val = x[k];
+        } catch (e) {
+          val = `[Threw: ${(e && e.message) || e}]`;
+        }
+        if (val === undefined) continue;
+        if (!first) put(',');
+        first = false;
+        put(`${JSON.stringify(k)}:`);
+        walk(val, depth + 1);
+      }
+      return put('}');
+    } finally {
+      stack.pop();
+    }
+  };
+  walk(root, 0);
+  return { json: parts.join(''), cut };
+}
+
+// The answer for a value given as JSON text: cut at RESULT_MAX_BYTES, then a string preview.
+function scriptResult(json, cut) {
+  const bytes = new TextEncoder().encode(json);
+  if (!cut && bytes.length <= RESULT_MAX_BYTES) {
+    try {
+      return { result: { success: true, result: JSON.parse(json) } };
+    } catch (_) { /* not JSON after all: preview it */ }
+  }
+  let preview = new TextDecoder().decode(bytes.slice(0, RESULT_MAX_BYTES));
+  if (preview.endsWith('\uFFFD')) preview = preview.slice(0, -1); // a character cut in half
+  return { result: { success: true, truncated: true, result: preview } };
+}
+
+// Fallback when chrome.debugger cannot attach: the page's main world through chrome.scripting. Subject to
+// the page's CSP (no eval → csp_blocked at once), and a synchronous endless loop cannot be stopped.
+// The script is tried as an expression, else as an async function body (statements need `return`).
+async function runInMainWorld(tabId, script, ms, job) {
+  const key = `__gasoline_${crypto.randomUUID().replace(/-/g, '')}`;
+  const target = { tabId, frameIds: [0] };
+  const end = Date.now() + ms;
+  let res;
+  try {
+    [res] = await before(end + 250, ms, chrome.scripting.executeScript({ target, world: 'MAIN', func: runParked, args: [script, key, ms] }));
+  } catch (err) {
+    if (err instanceof QueryError) throw err;
+    const m = errText(err);
+    if (NO_ACCESS.test(m)) throw new QueryError('not_found', `tab ${tabId} cannot be scripted: ${m}`);
+    throw new QueryError('internal', m);
+  }
+  const r = res && res.result;
+  if (!r || typeof r !== 'object') throw new QueryError('internal', 'the page gave no answer');
+  if (r.code) throw new QueryError(r.code, r.message || '');
+  if (job.done) return null;
+  let s;
+  try {
+    [s] = await before(Date.now() + SERIALIZE_MS, SERIALIZE_MS, chrome.scripting.executeScript({ target, world: 'MAIN', func: serializeParked, args: [key, RESULT_MAX_BYTES] }));
+  } catch (err) {
+    throw new QueryError(err instanceof QueryError ? 'timeout' : 'internal', `the script's value could not be turned into JSON: ${errText(err)}`);
+  }
+  const out = s && s.result;
+  if (!out || typeof out.json !== 'string') throw new QueryError('internal', "the script's value could not be turned into JSON");
+  return scriptResult(out.json, out.cut);
+}
+
+// Runs in the page's main world (the fallback): compiles the script with the page's own Function (which
+// its CSP may forbid), runs it, and parks the value at globalThis[key].
+async function runParked(script, key, ms) {
+  let fn;
+  try {
+    try {
+      fn = new Function(`return (\n${script}\n);`);
+    } catch (e) {
+      if (!(e instanceof SyntaxError)) throw e;
+      fn = new (Object.getPrototypeOf(async () => {}).constructor)(script);
+    }
+  } catch (e) {
+    if (e && e.name === 'EvalError') return { code: 'csp_blocked', message: `the page's Content-Security-Policy forbids running the script: ${e.message}` };
+    return { code: 'script_error', message: String((e && e.stack) || e) };
+  }
+  let timer;
+  try {
+    const v = await Promise.race([
+      Promise.resolve().then(() => fn.call(globalThis)),
+      new Promise((_, reject) => { timer = setTimeout(() => reject(Object.assign(new Error('timeout'), { gasolineTimeout: true })), ms); }),
+    ]);
+    Object.defineProperty(globalThis, key, { value: v, configurable: true, writable: true });
+    return { ok: true };
+  } catch (e) {
+    if (e && e.gasolineTimeout) return { code: 'timeout', message: `the script did not finish within ${ms} ms` };
+    const message = e instanceof Error ? String(e.stack || `${e.name}: ${e.message}`) : `Uncaught ${String(e)}`;
+    return { code: 'script_error', message };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 // ---- one query, start to answer ------------------------------------------------------------------------
 
 const inflight = new Map(); // id → job
@@ -970,7 +1688,7 @@ async function runQuery(q) {
   if (!q || typeof q !== 'object' || typeof q.id !== 'string' || !q.id || inflight.has(q.id)) return;
   const now = Date.now();
   let deadline = Number(q.deadline);
-  if (!Number.isFinite(deadline) || deadline <= 0) deadline = now + (QUERY_DEFAULT_MS[q.kind] || 10000);
+  if (!Number.isFinite(deadline) || deadline <= 0) deadline = now + defaultQueryMS(q);
   deadline = Math.min(deadline, now + QUERY_MAX_MS);
   const job = { id: q.id, tab: typeof q.tab === 'number' ? q.tab : 0, deadline, done: false, cancels: [], timer: 0 };
   inflight.set(q.id, job);
@@ -980,9 +1698,14 @@ async function runQuery(q) {
   try {
     if (!QUERY_KINDS.has(q.kind)) throw new QueryError('invalid_param', `unknown query kind ${JSON.stringify(q.kind)}`);
     const params = q.params && typeof q.params === 'object' && !Array.isArray(q.params) ? q.params : {};
-    job.tab = await resolveTab(q.tab);
-    const query = { id: q.id, kind: q.kind, params };
-    const out = q.kind === 'a11y' ? await audit(job.tab, query, job) : await askContent(job.tab, query, job);
+    let out;
+    if (q.kind === 'pilot') {
+      out = await runPilot(q, params, job);
+    } else {
+      job.tab = await resolveTab(q.tab);
+      const query = { id: q.id, kind: q.kind, params };
+      out = q.kind === 'a11y' ? await audit(job.tab, query, job) : await askContent(job.tab, query, job);
+    }
     if (out) finishQuery(job, out);
   } catch (err) {
     if (!job.done) finishQuery(job, { error: { code: err instanceof QueryError ? err.code : 'internal', message: errText(err) } });
@@ -1024,6 +1747,7 @@ function status() {
     effective,
     queries: wsOpen ? 'websocket' : 'polling',
     screenshots: { ...shots },
+    pilot: pilotEnabled,
   };
 }
 
@@ -1049,10 +1773,20 @@ chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
       // For the options page: the user's settings, the defaults and what is in force.
       ready.then(() => sendResponse({ settings: userSettings, defaults: DEFAULT_SETTINGS, effective, overrides }));
       return true;
+    case 'setAiWebPilotEnabled':
+      // Only the extension's own pages (the popup) may flip the switch; never a content script.
+      if (typeof msg.enabled !== 'boolean' || !extensionPage(sender)) return false;
+      setPilot(msg.enabled).then(sendResponse, () => sendResponse({ type: 'pilotStatusChanged', enabled: pilotEnabled }));
+      return true;
     default:
       return false;
   }
 });
+
+function extensionPage(sender) {
+  const base = chrome.runtime.getURL('');
+  return typeof sender.url === 'string' && sender.url.startsWith(base) && (!sender.origin || `${sender.origin}/` === base);
+}
 
 chrome.storage.onChanged.addListener((changes, area) => {
   if (area !== 'sync' || !changes.gasoline_settings) return;
@@ -1108,6 +1842,7 @@ async function init() {
     if (cur) storedEffective = JSON.stringify(cur);
   } catch (_) { /* ignore */ }
   await recomputeEffective();
+  await pilotReady; // the hello and every poll carry the switch as reconciled from storage
   openSocket();
   loaded = true;
   for (const [events, sender] of early.splice(0)) onEvents(events, sender);

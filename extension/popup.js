@@ -1,4 +1,5 @@
-// Gasoline popup: connection state and per-kind counters, from the worker.
+// Gasoline popup: connection state and per-kind counters, from the worker, and
+// the AI Web Pilot switch.
 'use strict';
 
 const LABELS = { log: 'Logs', network: 'Network', body: 'Bodies', ws: 'WebSocket', action: 'Actions' };
@@ -10,7 +11,9 @@ function cell(text) {
   return td;
 }
 
-function render(s) {
+function render(s, seq) {
+  // A status asked for before a flip must not undo what the flip confirmed.
+  if (typeof s.pilot === 'boolean' && !pilotBusy && seq === pilotSeq) showPilot(s.pilot);
   $('dot').classList.toggle('ok', !!s.connected);
   $('state').textContent = s.connected ? 'Connected' : 'Not connected';
   $('server').textContent = s.server_url || '';
@@ -47,12 +50,56 @@ function renderOverrides(overrides, mine) {
 }
 
 async function refresh() {
+  const seq = pilotSeq;
   try {
-    render(await chrome.runtime.sendMessage({ type: 'status' }));
+    render(await chrome.runtime.sendMessage({ type: 'status' }), seq);
   } catch (err) {
     render({ connected: false, last_error: String(err && err.message || err) });
   }
 }
+
+// ---- AI Web Pilot: the box shows only what the worker confirmed -------------------------------
+
+const PILOT_KEY = 'aiWebPilotEnabled';
+let pilotBusy = false; // a flip is on its way to the worker
+let pilotSeq = 0; // counts flips and confirmations
+let pilotConfirmed = false;
+
+function showPilot(enabled) {
+  pilotSeq++;
+  pilotConfirmed = enabled;
+  $('pilot').checked = enabled;
+}
+
+// Active sync (PROTOCOL.md, "AI Web Pilot"): write all three storage areas, tell the worker, and show
+// the state the worker answers with.
+async function flipPilot() {
+  const want = $('pilot').checked;
+  $('pilot').checked = pilotConfirmed; // not on until the worker says so
+  if (pilotBusy) return;
+  pilotBusy = true;
+  pilotSeq++;
+  $('pilot').disabled = true;
+  try {
+    await Promise.allSettled(['sync', 'local', 'session'].map((a) => chrome.storage[a].set({ [PILOT_KEY]: want })));
+    const r = await chrome.runtime.sendMessage({ type: 'setAiWebPilotEnabled', enabled: want });
+    if (r && r.type === 'pilotStatusChanged' && typeof r.enabled === 'boolean') showPilot(r.enabled);
+  } catch (err) {
+    $('error').hidden = false;
+    $('error').textContent = `AI Web Pilot: ${String((err && err.message) || err)}`;
+  } finally {
+    pilotBusy = false;
+    $('pilot').disabled = false;
+  }
+}
+
+$('pilot').addEventListener('change', flipPilot);
+
+// A flip made elsewhere (another popup, the options page) is broadcast by the worker.
+chrome.runtime.onMessage.addListener((msg, sender) => {
+  if (sender.id !== chrome.runtime.id || !msg || msg.type !== 'pilotStatusChanged' || typeof msg.enabled !== 'boolean') return;
+  if (!pilotBusy) showPilot(msg.enabled);
+});
 
 $('options').addEventListener('click', (e) => {
   e.preventDefault();
