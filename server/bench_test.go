@@ -34,6 +34,7 @@ func BenchmarkIngestLogs(b *testing.B) {
 	_, base := startServer(b)
 	body := logBatch()
 	tr := &http.Transport{MaxIdleConnsPerHost: 16}
+	b.Cleanup(tr.CloseIdleConnections)
 	client := &http.Client{Transport: tr}
 	b.SetParallelism(2)
 	b.ResetTimer()

@@ -194,3 +194,15 @@ func TestSettingsMarksExtensionConnected(t *testing.T) {
 		t.Fatalf("health: %v", h)
 	}
 }
+
+// A client that opens a connection and never sends a request must not stop
+// the server from shutting down.
+func TestShutdownWithAStuckClient(t *testing.T) {
+	s, base := startServer(t)
+	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	stopServer(t, s) // fails the test if Serve returns an error
+}

@@ -176,7 +176,14 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		<-gctx.Done()
 		shutCtx, done := context.WithTimeout(context.Background(), 3*time.Second)
 		defer done()
-		return hs.Shutdown(shutCtx)
+		if err := hs.Shutdown(shutCtx); errors.Is(err, context.DeadlineExceeded) {
+			// A client that holds a connection open past the grace period
+			// must not keep the port, or make exiting fail.
+			return hs.Close()
+		} else if err != nil {
+			return fmt.Errorf("shut down http: %w", err)
+		}
+		return nil
 	})
 	g.Go(func() error { s.reportExtension(gctx); return nil })
 	err := g.Wait()
