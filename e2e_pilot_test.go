@@ -68,6 +68,14 @@ func TestPilotOptIn(t *testing.T) {
 		}
 	}
 	r.setPilot(t, true)
+	// ADR: the flip is written to sync, local and session alike.
+	areas, err := chromedp.Run(r.b.sw, chromedp.Evaluate[string](`(async () => [
+		(await chrome.storage.sync.get('aiWebPilotEnabled')).aiWebPilotEnabled,
+		(await chrome.storage.local.get('aiWebPilotEnabled')).aiWebPilotEnabled,
+		(await chrome.storage.session.get('aiWebPilotEnabled')).aiWebPilotEnabled].join())()`, chromedp.EvalAwaitPromise))
+	if err != nil || areas != "true,true,true" {
+		t.Fatalf("storage areas after the flip: %q %v", areas, err)
+	}
 	if _, isErr := interact(t, r, map[string]any{"action": "execute_js", "script": "1 + 1"}); isErr {
 		t.Fatal("refused after the human enabled the pilot")
 	}
