@@ -84,37 +84,8 @@ func (s *Server) withAlerts(v any) (any, error) {
 	return obj, nil
 }
 
-// OverridesView is the veto API's picture: every setting with its default,
-// the AI's override if any, and whether the human revoked it.
-type OverridesView struct {
-	Settings []SettingView `json:"settings"`
-}
-
-// SettingView is one capture setting as the dashboard shows it.
-type SettingView struct {
-	Name      string     `json:"name"`
-	Default   any        `json:"default"`
-	Value     any        `json:"value,omitempty"`
-	Agent     string     `json:"agent,omitempty"`
-	ChangedAt *time.Time `json:"changed_at,omitempty"`
-	Revoked   bool       `json:"revoked,omitempty"`
-}
-
 // Overrides lists every setting's state.
-func (s *Server) Overrides() OverridesView {
-	st := s.control.State()
-	var out OverridesView
-	for _, def := range capturectl.Settings {
-		v := SettingView{Name: def.Name, Default: def.Default}
-		if o, ok := st.Overrides[def.Name]; ok {
-			at := o.ChangedAt
-			v.Value, v.Agent, v.ChangedAt = o.Value, o.Agent, &at
-		}
-		_, v.Revoked = st.Revoked[def.Name]
-		out.Settings = append(out.Settings, v)
-	}
-	return out
-}
+func (s *Server) Overrides() capturectl.View { return s.control.View() }
 
 func (s *Server) handleOverrides(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, s.Overrides())

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/gasoline-dev/gasoline/features/capture"
+	"github.com/gasoline-dev/gasoline/features/capturectl"
+	"github.com/gasoline-dev/gasoline/features/pilot"
 )
 
 // Health is GET /health and the stream's status event, as the dashboard
@@ -33,31 +35,13 @@ type Health struct {
 }
 
 // Pilot is the AI Web Pilot's state (GET /pilot-status).
-type Pilot struct {
-	Enabled            bool     `json:"enabled"`
-	Source             string   `json:"source"` // extension_poll, stale, never_connected
-	ExtensionConnected bool     `json:"extension_connected"`
-	LastPollAgo        *float64 `json:"last_poll_ago,omitempty"`
-	BlockedByUser      bool     `json:"blocked_by_user"`
-}
+type Pilot = pilot.Status
 
 // Overrides is GET /api/overrides: every capture setting, overridden or not.
-type Overrides struct {
-	Settings []Setting `json:"settings"`
-}
+type Overrides = capturectl.View
 
 // Setting is one capture setting with the AI's override, if any.
-type Setting struct {
-	Name      string     `json:"name"`
-	Default   any        `json:"default"`
-	Value     any        `json:"value,omitempty"`
-	Agent     string     `json:"agent,omitempty"`
-	ChangedAt *time.Time `json:"changed_at,omitempty"`
-	Revoked   bool       `json:"revoked,omitempty"`
-}
-
-// Overridden reports whether the AI holds an override of the setting.
-func (s Setting) Overridden() bool { return s.ChangedAt != nil }
+type Setting = capturectl.SettingView
 
 // APIError is a server's JSON problem answer.
 type APIError struct {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gasoline-dev/gasoline/features/capturectl"
 	"github.com/gasoline-dev/gasoline/features/problem"
 	"github.com/gasoline-dev/gasoline/server"
 )
@@ -48,7 +49,7 @@ func attach(t *testing.T, addr string, takeover Takeover) *driver {
 	return d
 }
 
-func setting(t *testing.T, s *server.Server, name string) server.SettingView {
+func setting(t *testing.T, s *server.Server, name string) capturectl.SettingView {
 	t.Helper()
 	for _, v := range s.Overrides().Settings {
 		if v.Name == name {
@@ -56,7 +57,7 @@ func setting(t *testing.T, s *server.Server, name string) server.SettingView {
 		}
 	}
 	t.Fatalf("no setting %s", name)
-	return server.SettingView{}
+	return capturectl.SettingView{}
 }
 
 // aiSet changes settings as the AI would, waiting out the one-second rate

@@ -325,3 +325,38 @@ func notify(listeners []func(map[string]any), values map[string]any) {
 }
 
 func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+
+// View is every setting as the human's veto API shows it: its default, the
+// AI's override if any, and whether the human revoked it.
+type View struct {
+	Settings []SettingView `json:"settings"`
+}
+
+// SettingView is one capture setting in a View.
+type SettingView struct {
+	Name      string     `json:"name"`
+	Default   any        `json:"default"`
+	Value     any        `json:"value,omitempty"`
+	Agent     string     `json:"agent,omitempty"`
+	ChangedAt *time.Time `json:"changed_at,omitempty"`
+	Revoked   bool       `json:"revoked,omitempty"`
+}
+
+// Overridden reports whether the AI holds an override of the setting.
+func (s SettingView) Overridden() bool { return s.ChangedAt != nil }
+
+// View returns every setting's state, in the fixed order of Settings.
+func (c *Controller) View() View {
+	st := c.State()
+	var out View
+	for _, def := range Settings {
+		v := SettingView{Name: def.Name, Default: def.Default}
+		if o, ok := st.Overrides[def.Name]; ok {
+			at := o.ChangedAt
+			v.Value, v.Agent, v.ChangedAt = o.Value, o.Agent, &at
+		}
+		_, v.Revoked = st.Revoked[def.Name]
+		out.Settings = append(out.Settings, v)
+	}
+	return out
+}
