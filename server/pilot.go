@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -12,17 +11,6 @@ import (
 	"github.com/gasoline-dev/gasoline/features/pilot"
 	"github.com/gasoline-dev/gasoline/features/problem"
 	"github.com/gasoline-dev/gasoline/features/query"
-)
-
-// Limits of pilot actions.
-const (
-	pilotTimeout     = 10 * time.Second
-	defaultScriptMS  = 5000
-	maxScriptMS      = 60000
-	maxScriptBytes   = 64 << 10
-	maxHighlightMS   = 60000
-	maxSnapshotName  = 50
-	scriptReplyGrace = 3 * time.Second
 )
 
 // PilotStatus is the pilot's state as every surface reports it.
@@ -88,11 +76,11 @@ func interactTool() mcp.Tool {
 		mcp.WithOpenWorldHintAnnotation(false),
 		mcp.WithString("action", mcp.Required(), mcp.Enum("highlight", "save_state", "load_state", "list_states", "delete_state", "execute_js")),
 		mcp.WithString("selector", mcp.Description("highlight: CSS selector")),
-		mcp.WithInteger("duration_ms", mcp.Description("highlight: default 5000"), mcp.Min(1), mcp.Max(maxHighlightMS)),
-		mcp.WithString("snapshot_name", mcp.Description("*_state: name"), mcp.MaxLength(maxSnapshotName)),
+		mcp.WithInteger("duration_ms", mcp.Description("highlight: default 5000"), mcp.Min(1), mcp.Max(pilot.MaxHighlightMS)),
+		mcp.WithString("snapshot_name", mcp.Description("*_state: name"), mcp.MaxLength(pilot.MaxSnapshotName)),
 		mcp.WithBoolean("include_url", mcp.Description("save/load_state: the URL too (default true)")),
 		mcp.WithString("script", mcp.Description("execute_js: JavaScript; its value (or awaited promise) is returned")),
-		mcp.WithInteger("timeout_ms", mcp.Description("execute_js: default 5000"), mcp.Min(1), mcp.Max(maxScriptMS)),
+		mcp.WithInteger("timeout_ms", mcp.Description("execute_js: default 5000"), mcp.Min(1), mcp.Max(pilot.MaxScriptMS)),
 		mcp.WithInteger("tab_id", mcp.Description("Act on this tab instead")),
 	)
 }
@@ -105,25 +93,14 @@ func (s *Server) interactModes() []mode {
 	return modes
 }
 
-// pilotParams is what the extension gets for one pilot action.
-type pilotParams struct {
-	Action       string `json:"action"`
-	Selector     string `json:"selector,omitempty"`
-	DurationMS   int    `json:"duration_ms,omitempty"`
-	SnapshotName string `json:"snapshot_name,omitempty"`
-	IncludeURL   *bool  `json:"include_url,omitempty"`
-	Script       string `json:"script,omitempty"`
-	TimeoutMS    int    `json:"timeout_ms,omitempty"`
-}
-
 func (s *Server) interact(ctx context.Context, action string, a args) (any, error) {
-	p := pilotParams{Action: action}
+	p := pilot.Action{Name: action}
 	var errs [7]error
 	p.Selector, errs[0] = a.str("selector")
-	p.DurationMS, errs[1] = a.int("duration_ms", 1, maxHighlightMS)
+	p.DurationMS, errs[1] = a.int("duration_ms", 1, pilot.MaxHighlightMS)
 	p.SnapshotName, errs[2] = a.str("snapshot_name")
 	p.Script, errs[3] = a.str("script")
-	p.TimeoutMS, errs[4] = a.int("timeout_ms", 1, maxScriptMS)
+	p.TimeoutMS, errs[4] = a.int("timeout_ms", 1, pilot.MaxScriptMS)
 	tab, err := a.int("tab_id", 0, 1<<31-1)
 	errs[5] = err
 	if _, ok := a["include_url"]; ok {
@@ -133,11 +110,11 @@ func (s *Server) interact(ctx context.Context, action string, a args) (any, erro
 	if err := firstErr(errs[:]...); err != nil {
 		return nil, err
 	}
-	if err := p.check(); err != nil {
+	if err := p.Check(); err != nil {
 		return nil, err
 	}
-	ev := audit.Event{Event: "pilot_action", Action: action, Selector: p.Selector, Name: p.SnapshotName, Source: "ai", Agent: agent(ctx)}
-	if action == "execute_js" {
+	ev := audit.Event{Event: "pilot_action", Action: p.Name, Selector: p.Selector, Name: p.SnapshotName, Source: "ai", Agent: agent(ctx)}
+	if p.Name == "execute_js" {
 		ev.SHA256, ev.Script = pilot.ScriptDigest(p.Script)
 	}
 	res, err := s.runPilot(ctx, tab, p)
@@ -150,44 +127,11 @@ func (s *Server) interact(ctx context.Context, action string, a args) (any, erro
 	return res, err
 }
 
-func (p *pilotParams) check() error {
-	switch p.Action {
-	case "highlight":
-		if p.Selector == "" {
-			return problem.New(problem.InvalidParam, "selector is required for highlight")
-		}
-		if p.DurationMS == 0 {
-			p.DurationMS = 5000
-		}
-	case "save_state", "load_state", "delete_state":
-		if p.SnapshotName == "" {
-			return problem.New(problem.InvalidParam, "snapshot_name is required for %s", p.Action)
-		}
-		if len([]rune(p.SnapshotName)) > maxSnapshotName {
-			return problem.New(problem.InvalidParam, "snapshot_name is longer than %d characters", maxSnapshotName)
-		}
-	case "execute_js":
-		if p.Script == "" {
-			return problem.New(problem.InvalidParam, "script is required for execute_js")
-		}
-		if len(p.Script) > maxScriptBytes {
-			return problem.New(problem.InvalidParam, "script is longer than %d bytes", maxScriptBytes)
-		}
-		if p.TimeoutMS == 0 {
-			p.TimeoutMS = defaultScriptMS
-		}
-	}
-	return nil
-}
-
-func (s *Server) runPilot(ctx context.Context, tab int, p pilotParams) (any, error) {
+func (s *Server) runPilot(ctx context.Context, tab int, p pilot.Action) (any, error) {
 	if err := s.pilot.Check(s.queries.Reachable()); err != nil {
 		return nil, err
 	}
-	timeout := pilotTimeout
-	if p.Action == "execute_js" {
-		timeout = time.Duration(p.TimeoutMS)*time.Millisecond + scriptReplyGrace
-	}
+	timeout := p.Timeout()
 	resp, err := s.queries.Ask(ctx, query.KindPilot, tab, p, timeout)
 	if err != nil {
 		return nil, err

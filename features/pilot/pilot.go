@@ -118,3 +118,69 @@ func ScriptDigest(script string) (sum, head string) {
 	}
 	return hex.EncodeToString(h[:]), string(r)
 }
+
+// Limits of pilot actions.
+const (
+	DefaultHighlightMS = 5000
+	MaxHighlightMS     = 60000
+	DefaultScriptMS    = 5000
+	MaxScriptMS        = 60000
+	MaxScriptBytes     = 64 << 10
+	MaxSnapshotName    = 50
+	actionTimeout      = 10 * time.Second
+	scriptReplyGrace   = 3 * time.Second
+)
+
+// Action is one thing the AI asks the pilot to do, as the extension gets it.
+type Action struct {
+	Name         string `json:"action"`
+	Selector     string `json:"selector,omitempty"`
+	DurationMS   int    `json:"duration_ms,omitempty"`
+	SnapshotName string `json:"snapshot_name,omitempty"`
+	IncludeURL   *bool  `json:"include_url,omitempty"`
+	Script       string `json:"script,omitempty"`
+	TimeoutMS    int    `json:"timeout_ms,omitempty"`
+}
+
+// Check validates an action and fills in its defaults.
+func (a *Action) Check() error {
+	switch a.Name {
+	case "highlight":
+		if a.Selector == "" {
+			return problem.New(problem.InvalidParam, "selector is required for highlight")
+		}
+		if a.DurationMS == 0 {
+			a.DurationMS = DefaultHighlightMS
+		}
+	case "save_state", "load_state", "delete_state":
+		if a.SnapshotName == "" {
+			return problem.New(problem.InvalidParam, "snapshot_name is required for %s", a.Name)
+		}
+		if len([]rune(a.SnapshotName)) > MaxSnapshotName {
+			return problem.New(problem.InvalidParam, "snapshot_name is longer than %d characters", MaxSnapshotName)
+		}
+	case "execute_js":
+		if a.Script == "" {
+			return problem.New(problem.InvalidParam, "script is required for execute_js")
+		}
+		if len(a.Script) > MaxScriptBytes {
+			return problem.New(problem.InvalidParam, "script is longer than %d bytes", MaxScriptBytes)
+		}
+		if a.TimeoutMS == 0 {
+			a.TimeoutMS = DefaultScriptMS
+		}
+	case "list_states":
+	default:
+		return problem.New(problem.InvalidParam, "unknown pilot action %q", a.Name)
+	}
+	return nil
+}
+
+// Timeout is how long the server waits for the page: a script's own
+// timeout plus time to report it, else a fixed bound.
+func (a *Action) Timeout() time.Duration {
+	if a.Name == "execute_js" {
+		return time.Duration(a.TimeoutMS)*time.Millisecond + scriptReplyGrace
+	}
+	return actionTimeout
+}

@@ -95,3 +95,26 @@ func TestScriptDigest(t *testing.T) {
 		t.Fatalf("%s %d", sum, len([]rune(head)))
 	}
 }
+
+func TestActionCheck(t *testing.T) {
+	for _, c := range []struct {
+		a    Action
+		want string
+	}{
+		{Action{Name: "highlight"}, "selector is required"},
+		{Action{Name: "save_state"}, "snapshot_name is required"},
+		{Action{Name: "load_state", SnapshotName: strings.Repeat("n", 51)}, "longer than 50"},
+		{Action{Name: "execute_js"}, "script is required"},
+		{Action{Name: "execute_js", Script: strings.Repeat("x", MaxScriptBytes+1)}, "longer than"},
+		{Action{Name: "launch_missiles"}, "unknown pilot action"},
+	} {
+		if err := c.a.Check(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: %v", c.a.Name, err)
+		}
+	}
+	h := Action{Name: "highlight", Selector: "#go"}
+	js := Action{Name: "execute_js", Script: "1"}
+	if h.Check() != nil || h.DurationMS != DefaultHighlightMS || js.Check() != nil || js.Timeout() != 8*time.Second || h.Timeout() != 10*time.Second {
+		t.Fatalf("defaults: %+v %+v %v", h, js, js.Timeout())
+	}
+}
