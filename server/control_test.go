@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,12 +15,28 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// auditedServer runs a real server whose audit log is in a temp dir.
-func auditedServer(t *testing.T) (*Server, string, string) {
+// testClock is a settable clock, so tests step past the 1 s rate limit
+// instead of waiting for it.
+type testClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *testClock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *testClock) advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+// auditedServer runs a real server whose audit log is in a temp dir and
+// whose capture control runs on a test clock.
+func auditedServer(t *testing.T) (*Server, string, string, *testClock) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "audit.jsonl")
-	s, base := startServerWith(t, Config{Version: "test", AuditLog: path, ScreenshotDir: filepath.Join(t.TempDir(), "shots")})
-	return s, base, path
+	ck := &testClock{t: time.Date(2026, 1, 24, 15, 32, 0, 0, time.UTC)}
+	s, base := startServerWith(t, Config{Version: "test", AuditLog: path, ScreenshotDir: filepath.Join(t.TempDir(), "shots"), Clock: ck.now})
+	return s, base, path, ck
 }
 
 func clientNamed(t *testing.T, s *Server, name string) *client.Client {
@@ -59,7 +76,7 @@ func readAudit(t *testing.T, path string) []map[string]any {
 
 // Spec scenarios 1, 2, 7, 8, 16, 19 and 20 through MCP and HTTP.
 func TestConfigureCaptureEndToEnd(t *testing.T) {
-	s, base, path := auditedServer(t)
+	s, base, path, clock := auditedServer(t)
 	a, b := clientNamed(t, s, "claude-code"), clientNamed(t, s, "cursor")
 	ext := map[string]string{"Origin": ExtensionOrigin}
 
@@ -112,7 +129,7 @@ func TestConfigureCaptureEndToEnd(t *testing.T) {
 	if out, isErr := callTool(t, b, "configure", map[string]any{"action": "capture", "settings": map[string]any{"network_bodies": false}}); !isErr || out["error"] != "rate_limited" {
 		t.Fatalf("rate limit: %v", out)
 	}
-	time.Sleep(time.Second) // the rate limit is a wall-clock second by spec
+	clock.advance(time.Second)
 	if _, isErr := callTool(t, b, "configure", map[string]any{"action": "capture", "settings": map[string]any{"network_bodies": false}}); isErr {
 		t.Fatal("second agent refused after the interval")
 	}
@@ -133,7 +150,7 @@ func TestConfigureCaptureEndToEnd(t *testing.T) {
 }
 
 func TestHumanVetoAPI(t *testing.T) {
-	s, base, path := auditedServer(t)
+	s, base, path, clock := auditedServer(t)
 	ai := clientNamed(t, s, "claude-code")
 	if _, isErr := callTool(t, ai, "configure", map[string]any{"action": "capture", "settings": map[string]any{"ws_mode": "messages"}}); isErr {
 		t.Fatal("configure failed")
@@ -151,7 +168,7 @@ func TestHumanVetoAPI(t *testing.T) {
 	if _, st := do(t, base, call{method: "GET", path: "/settings"}); mustJSON(st["capture_overrides"]) != `{}` {
 		t.Fatalf("settings after revoke: %v", st)
 	}
-	time.Sleep(time.Second) // past the AI's rate limit, so only the veto can refuse
+	clock.advance(time.Second) // past the AI's rate limit, so only the veto can refuse
 	res, isErr := callTool(t, ai, "configure", map[string]any{"action": "capture", "settings": map[string]any{"ws_mode": "messages"}})
 	if !isErr || res["error"] != "revoked_by_user" || !strings.Contains(res["message"].(string), "Ask them") {
 		t.Fatalf("configure after revoke: %v", res)

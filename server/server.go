@@ -42,6 +42,8 @@ type Config struct {
 	AuditLog string
 	// ScreenshotDir keeps screenshots taken on errors; empty disables them.
 	ScreenshotDir string
+	// Clock is the time source of capture control (tests); nil: time.Now.
+	Clock func() time.Time
 }
 
 // Server is one Gasoline server: capture state, HTTP routes and MCP tools.
@@ -86,7 +88,7 @@ func New(cfg Config) *Server {
 	if cfg.ScreenshotDir != "" {
 		s.shots = screenshots.New(cfg.ScreenshotDir)
 	}
-	s.control = capturectl.New(s.auditor, nil)
+	s.control = capturectl.New(s.auditor, cfg.Clock)
 	// Beat the 5 s poll: a change reaches the extension over its socket now.
 	s.control.OnChange(func(v map[string]any) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)

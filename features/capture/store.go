@@ -46,9 +46,11 @@ type Store struct {
 // NewStore returns an empty store. Cursors start from the current time in
 // microseconds, so a cursor handed out by an earlier server process is always
 // older than anything this one holds and never hides new entries.
-func NewStore() *Store {
+func NewStore() *Store { return newStoreAt(time.Now()) }
+
+func newStoreAt(start time.Time) *Store {
 	return &Store{
-		seq:     uint64(time.Now().UnixMicro()),
+		seq:     uint64(start.UnixMicro()),
 		logs:    newRing[LogEntry](LogCap),
 		errors:  newRing[LogEntry](ErrorCap),
 		network: newRing[NetworkEntry](NetworkCap),

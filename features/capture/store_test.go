@@ -33,11 +33,11 @@ func TestRingKeepsNewestAndCursorReturnsOnlyNew(t *testing.T) {
 }
 
 func TestCursorFromEarlierProcessHidesNothing(t *testing.T) {
-	old := NewStore()
+	start := time.Now()
+	old := newStoreAt(start)
 	old.AddLogs([]LogEntry{{Level: "log", Message: "a"}, {Level: "log", Message: "b"}})
 	cur := old.Logs(Query{}).Cursor
-	time.Sleep(2 * time.Microsecond) // a new process starts later
-	s := NewStore()
+	s := newStoreAt(start.Add(time.Millisecond)) // a process started later
 	s.AddLogs([]LogEntry{{Level: "log", Message: "fresh"}})
 	if r := s.Logs(Query{After: cur}); len(r.Entries) != 1 {
 		t.Fatalf("stale cursor hid new entries: %+v", r)
