@@ -86,7 +86,7 @@ var passwordish = regexp.MustCompile(`(?i)password|passwd|secret|token|cvv|cvc|c
 func (e *LogEntry) sanitize() {
 	e.Level = strings.ToLower(e.Level)
 	e.Message = Truncate(e.Message, MaxMessage)
-	e.Stack = Truncate(e.Stack, MaxStack)
+	e.Stack = Truncate(trimStackHead(e.Stack, e.Message), MaxStack)
 	e.Source = Truncate(e.Source, MaxURL)
 	e.Page = Truncate(e.Page, MaxURL)
 	if len(e.Args) > MaxArgs {
@@ -190,4 +190,17 @@ func (e *WSEvent) check() string {
 		return oneOf("direction", e.Direction, "incoming", "outgoing")
 	}
 	return ""
+}
+
+// trimStackHead drops a JS stack's first line when it only restates the
+// message ("TypeError: x" above "    at f (...)"): the AI reads it once.
+func trimStackHead(stack, message string) string {
+	head, rest, ok := strings.Cut(stack, "\n")
+	if !ok || strings.HasPrefix(strings.TrimSpace(head), "at ") {
+		return stack
+	}
+	if h := strings.TrimSpace(head); h != "" && (strings.Contains(message, h) || strings.Contains(h, message)) {
+		return rest
+	}
+	return stack
 }

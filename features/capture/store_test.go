@@ -233,3 +233,16 @@ func TestSubscribeSeesStoredEntriesOnly(t *testing.T) {
 		t.Fatalf("%+v", got)
 	}
 }
+
+func TestStackDoesNotRepeatTheMessage(t *testing.T) {
+	s := NewStore()
+	s.AddLogs([]LogEntry{
+		{Level: "error", Kind: "exception", Message: "Uncaught TypeError: x is undefined", Stack: "TypeError: x is undefined\n    at f (a.js:1:2)"},
+		{Level: "error", Message: "boom", Stack: "    at g (b.js:3:4)\n    at h (b.js:5:6)"},
+		{Level: "error", Message: "other", Stack: "RangeError: too deep\n    at k (c.js:1:1)"},
+	})
+	e := s.Errors(Query{}).Entries
+	if e[2].Stack != "    at f (a.js:1:2)" || e[1].Stack != "    at g (b.js:3:4)\n    at h (b.js:5:6)" || e[0].Stack != "RangeError: too deep\n    at k (c.js:1:1)" {
+		t.Fatalf("%q | %q | %q", e[2].Stack, e[1].Stack, e[0].Stack)
+	}
+}
