@@ -65,10 +65,21 @@ func (s *Server) configureCapture(ctx context.Context, a args) (any, error) {
 	return nil, problem.New(problem.InvalidParam, `settings is required: an object such as {"ws_mode":"messages"}, or "reset"`)
 }
 
-// withAlerts adds pending capture alerts to an observe result, each
-// delivered exactly once.
-func (s *Server) withAlerts(v any) (any, error) {
-	alerts := s.control.DrainAlerts()
+// withAlerts adds the capture alerts this MCP session has not seen to an
+// observe result: each alert reaches every session exactly once.
+func (s *Server) withAlerts(ctx context.Context, v any) (any, error) {
+	sess := server.ClientSessionFromContext(ctx)
+	if sess == nil {
+		return v, nil
+	}
+	s.alertMu.Lock()
+	cursor, ok := s.alertCursors[sess.SessionID()]
+	if !ok {
+		cursor = s.control.AlertCursor()
+	}
+	alerts, next := s.control.AlertsSince(cursor)
+	s.alertCursors[sess.SessionID()] = next
+	s.alertMu.Unlock()
 	if len(alerts) == 0 {
 		return v, nil
 	}

@@ -119,6 +119,18 @@ func TestConfigureCaptureEndToEnd(t *testing.T) {
 	if obs2, _ := callTool(t, a, "observe", map[string]any{"what": "errors"}); obs2["alerts"] != nil {
 		t.Fatalf("alerts delivered twice: %v", obs2)
 	}
+	// The other agent learns of the change too, once.
+	if obsB, _ := callTool(t, b, "observe", map[string]any{"what": "logs"}); !strings.Contains(mustJSON(obsB["alerts"]), "AI changed ws_mode") {
+		t.Fatalf("second agent not told: %v", obsB)
+	}
+	if obsB2, _ := callTool(t, b, "observe", map[string]any{"what": "logs"}); obsB2["alerts"] != nil {
+		t.Fatalf("second agent told twice: %v", obsB2)
+	}
+	// An agent that joins later is not told about what happened before it.
+	late := clientNamed(t, s, "late-agent")
+	if obsL, _ := callTool(t, late, "observe", map[string]any{"what": "logs"}); obsL["alerts"] != nil {
+		t.Fatalf("late agent got old alerts: %v", obsL)
+	}
 	page, _ := callTool(t, a, "observe", map[string]any{"what": "page"})
 	ov := page["capture_overrides"].(map[string]any)["ws_mode"].(map[string]any)
 	if ov["value"] != "messages" || ov["default"] != "lifecycle" || ov["changed_at"] == nil {

@@ -21,9 +21,22 @@ type mode struct {
 }
 
 func (s *Server) newMCP() *server.MCPServer {
+	// Every session reads capture alerts from where it joined.
+	hooks := &server.Hooks{}
+	hooks.AddOnRegisterSession(func(_ context.Context, c server.ClientSession) {
+		s.alertMu.Lock()
+		defer s.alertMu.Unlock()
+		s.alertCursors[c.SessionID()] = s.control.AlertCursor()
+	})
+	hooks.AddOnUnregisterSession(func(_ context.Context, c server.ClientSession) {
+		s.alertMu.Lock()
+		defer s.alertMu.Unlock()
+		delete(s.alertCursors, c.SessionID())
+	})
 	m := server.NewMCPServer(Service, s.cfg.Version,
 		server.WithToolCapabilities(false),
 		server.WithInstructions(instructions),
+		server.WithHooks(hooks),
 	)
 	s.addTool(m, observeTool(), "what", s.observeModes())
 	s.addTool(m, analyzeTool(), "target", s.analyzeModes())

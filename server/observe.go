@@ -92,7 +92,7 @@ func (s *Server) observeModes() []mode {
 			if err != nil {
 				return nil, err
 			}
-			return s.withAlerts(v)
+			return s.withAlerts(ctx, v)
 		}
 	}
 	return modes

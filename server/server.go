@@ -63,6 +63,9 @@ type Server struct {
 
 	lastContact atomic.Int64 // unix nanos of the extension's last request
 
+	alertMu      sync.Mutex
+	alertCursors map[string]uint64 // MCP session id → next capture alert to deliver
+
 	sessMu   sync.Mutex
 	sessions map[string]*session
 }
@@ -81,6 +84,8 @@ func New(cfg Config) *Server {
 		pilot:    pilot.New(nil),
 		started:  time.Now(),
 		sessions: make(map[string]*session),
+
+		alertCursors: make(map[string]uint64),
 	}
 	if cfg.AuditLog != "" {
 		s.auditor = audit.Open(cfg.AuditLog, cfg.Log)

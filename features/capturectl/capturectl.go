@@ -5,6 +5,7 @@
 package capturectl
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -61,8 +62,12 @@ type Override struct {
 	Agent     string    `json:"agent,omitempty"`
 }
 
-// Alert tells the AI, once, what changed.
+// maxAlerts bounds the alerts kept for sessions that have not read them.
+const maxAlerts = 100
+
+// Alert tells each AI session, once, what changed.
 type Alert struct {
+	seq       uint64
 	Level     string `json:"level"`
 	Type      string `json:"type"`
 	Message   string `json:"message"`
@@ -81,7 +86,8 @@ type Controller struct {
 	overrides  map[string]Override
 	revoked    map[string]time.Time
 	lastChange time.Time
-	alerts     []Alert
+	alerts     []Alert // newest last, at most maxAlerts
+	alertSeq   uint64
 	listeners  []func(map[string]any)
 }
 
@@ -164,7 +170,7 @@ func (c *Controller) Set(agent string, changes map[string]any) ([]Change, error)
 		to := parsed[name]
 		c.overrides[name] = Override{Value: to, Default: s.Default, ChangedAt: now, Agent: agent}
 		out = append(out, Change{name, from, to})
-		c.alerts = append(c.alerts, Alert{Level: "info", Type: "capture_override", Setting: name, From: from, To: to,
+		c.raise(Alert{Level: "info", Type: "capture_override", Setting: name, From: from, To: to,
 			Message: fmt.Sprintf("AI changed %s: %v → %v", name, from, to), Timestamp: stamp(now)})
 	}
 	values, listeners := c.valuesLocked(), slices.Clone(c.listeners)
@@ -195,7 +201,7 @@ func (c *Controller) Reset(agent string) error {
 	had := len(c.overrides)
 	clear(c.overrides)
 	if had > 0 {
-		c.alerts = append(c.alerts, Alert{Level: "info", Type: "capture_reset", Message: "AI reset capture settings to the user's defaults", Timestamp: stamp(now)})
+		c.raise(Alert{Level: "info", Type: "capture_reset", Message: "AI reset capture settings to the user's defaults", Timestamp: stamp(now)})
 	}
 	values, listeners := c.valuesLocked(), slices.Clone(c.listeners)
 	c.mu.Unlock()
@@ -234,7 +240,7 @@ func (c *Controller) Revoke(name string) ([]string, error) {
 			ev.From = from.Value
 		}
 		events = append(events, ev)
-		c.alerts = append(c.alerts, Alert{Level: "warning", Type: "capture_revoked", Setting: n, From: ev.From, To: s.Default, Message: msg, Timestamp: stamp(now)})
+		c.raise(Alert{Level: "warning", Type: "capture_revoked", Setting: n, From: ev.From, To: s.Default, Message: msg, Timestamp: stamp(now)})
 	}
 	values, listeners := c.valuesLocked(), slices.Clone(c.listeners)
 	c.mu.Unlock()
@@ -254,7 +260,7 @@ func (c *Controller) Allow(name string) error {
 	delete(c.revoked, name)
 	now := c.now()
 	if ok {
-		c.alerts = append(c.alerts, Alert{Level: "info", Type: "capture_allowed", Setting: name,
+		c.raise(Alert{Level: "info", Type: "capture_allowed", Setting: name,
 			Message: fmt.Sprintf("The human allowed AI control of %s again.", name), Timestamp: stamp(now)})
 	}
 	values, listeners := c.valuesLocked(), slices.Clone(c.listeners)
@@ -303,13 +309,31 @@ func (c *Controller) State() State {
 	return State{Overrides: maps.Clone(c.overrides), Revoked: maps.Clone(c.revoked)}
 }
 
-// DrainAlerts returns the pending alerts, each exactly once.
-func (c *Controller) DrainAlerts() []Alert {
+// raise records an alert for every session to read once. The caller
+// holds c.mu.
+func (c *Controller) raise(a Alert) {
+	c.alertSeq++
+	a.seq = c.alertSeq
+	c.alerts = append(c.alerts, a)
+	if len(c.alerts) > maxAlerts {
+		c.alerts = slices.Delete(c.alerts, 0, len(c.alerts)-maxAlerts)
+	}
+}
+
+// AlertCursor is where a session that starts now begins reading alerts.
+func (c *Controller) AlertCursor() uint64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	a := c.alerts
-	c.alerts = nil
-	return a
+	return c.alertSeq
+}
+
+// AlertsSince returns the alerts raised after cursor, oldest first, and the
+// cursor to read from next time.
+func (c *Controller) AlertsSince(cursor uint64) ([]Alert, uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	i, _ := slices.BinarySearchFunc(c.alerts, cursor+1, func(a Alert, seq uint64) int { return cmp.Compare(a.seq, seq) })
+	return slices.Clone(c.alerts[i:]), c.alertSeq
 }
 
 func (c *Controller) audit(e audit.Event) {

@@ -54,12 +54,12 @@ func TestSetStoresAndAlerts(t *testing.T) {
 	if v["ws_mode"] != "messages" || v["log_level"] != "all" || v["network_bodies"] != false {
 		t.Fatalf("values: %v", v)
 	}
-	alerts := c.DrainAlerts()
+	alerts, next := c.AlertsSince(0)
 	if len(alerts) != 3 || alerts[2].Message != "AI changed ws_mode: lifecycle → messages" || alerts[2].From != "lifecycle" || alerts[2].To != "messages" {
 		t.Fatalf("alerts: %+v", alerts)
 	}
-	if len(c.DrainAlerts()) != 0 {
-		t.Fatal("alerts delivered twice")
+	if again, _ := c.AlertsSince(next); len(again) != 0 {
+		t.Fatal("alerts delivered twice to one reader")
 	}
 	// Scenario 19: every setting its own audit line, with the agent.
 	lines := auditLines(t, path)
@@ -128,7 +128,7 @@ func TestRevokeAndAllow(t *testing.T) {
 	var pushed []map[string]any
 	c.OnChange(func(v map[string]any) { pushed = append(pushed, v) })
 	c.Set("agent-x", map[string]any{"ws_mode": "messages", "log_level": "all"})
-	c.DrainAlerts()
+	cursor := c.AlertCursor()
 	done, err := c.Revoke("ws_mode")
 	if err != nil || len(done) != 1 {
 		t.Fatal(err)
@@ -139,7 +139,7 @@ func TestRevokeAndAllow(t *testing.T) {
 	if last := pushed[len(pushed)-1]; len(last) != 1 {
 		t.Fatalf("revoke not pushed: %v", pushed)
 	}
-	a := c.DrainAlerts()
+	a, _ := c.AlertsSince(cursor)
 	if len(a) != 1 || a[0].Type != "capture_revoked" || a[0].Setting != "ws_mode" {
 		t.Fatalf("alert: %+v", a)
 	}
@@ -194,5 +194,26 @@ func TestWorksWithoutAuditLog(t *testing.T) {
 	c := New(nil, nil)
 	if _, err := c.Set("a", map[string]any{"ws_mode": "messages"}); err != nil || c.Values()["ws_mode"] != "messages" {
 		t.Fatal(err)
+	}
+}
+
+func TestAlertsAreBoundedAndReadPerCursor(t *testing.T) {
+	c, ck, _ := newCtl(t)
+	first := c.AlertCursor()
+	for i := range maxAlerts + 10 {
+		ck.advance(time.Second)
+		if _, err := c.Set("a", map[string]any{"ws_mode": []string{"off", "messages"}[i%2]}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	all, next := c.AlertsSince(first)
+	if len(all) != maxAlerts || next != c.AlertCursor() {
+		t.Fatalf("%d alerts kept, cursor %d", len(all), next)
+	}
+	late := c.AlertCursor()
+	ck.advance(time.Second)
+	c.Reset("a")
+	if got, _ := c.AlertsSince(late); len(got) != 1 || got[0].Type != "capture_reset" {
+		t.Fatalf("a later reader: %+v", got)
 	}
 }
