@@ -181,8 +181,17 @@ func launch(t testing.TB, extDir string) *browser {
 	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
 		t.Fatalf("start chromium: %v", err)
 	}
-	var swID target.ID
+	// Attach to the extension's service worker once its extension APIs are
+	// usable: a worker found while it is still starting may not have them.
+	var (
+		swID     target.ID
+		sw       context.Context
+		cancelSW context.CancelFunc
+	)
 	waitFor(t, 15*time.Second, "the extension's service worker", func() bool {
+		if cancelSW != nil {
+			cancelSW()
+		}
 		targets, err := chromedp.Targets(ctx)
 		if err != nil {
 			return false
@@ -190,12 +199,15 @@ func launch(t testing.TB, extDir string) *browser {
 		for _, ti := range targets {
 			if ti.Type == "service_worker" && strings.HasPrefix(ti.URL, server.ExtensionOrigin+"/") {
 				swID = ti.TargetID
-				return true
 			}
 		}
-		return false
+		if swID == "" {
+			return false
+		}
+		sw, cancelSW = chromedp.NewContext(ctx, chromedp.WithTargetID(swID), chromedp.WithDetachOnCancel())
+		ok, err := chromedp.Run(sw, chromedp.Evaluate[bool](`typeof chrome === "object" && !!chrome.storage && !!chrome.storage.sync`))
+		return err == nil && ok
 	})
-	sw, cancelSW := chromedp.NewContext(ctx, chromedp.WithTargetID(swID), chromedp.WithDetachOnCancel())
 	t.Cleanup(cancelSW)
 	return &browser{ctx: ctx, sw: sw, swID: swID, swCancel: cancelSW}
 }
