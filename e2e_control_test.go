@@ -162,7 +162,7 @@ func TestHumanRevokesAnOverride(t *testing.T) {
 		t.Fatal("payload captured after the human revoked ws_mode")
 	}
 
-	time.Sleep(time.Second) // past the rate limit, so only the veto refuses
+	// The veto is checked before the rate limit, so no need to wait it out.
 	out, isErr, _ := callTool(r.ai, "configure", map[string]any{"action": "capture", "settings": map[string]any{"ws_mode": "messages"}})
 	if !isErr || out["error"] != "revoked_by_user" {
 		t.Fatalf("configure after revoke: %v", out)

@@ -225,8 +225,9 @@ func TestForgedPilotReportEnablesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
+	// Precondition: the server believes it, so only the extension can refuse.
 	if st := observe(t, r.ai, map[string]any{"what": "pilot"}); st["enabled"] != true {
-		t.Skipf("the forged report did not even fool the server: %v", st)
+		t.Fatalf("the forged report did not reach the server, so this test proves nothing: %v", st)
 	}
 	out, _ := interact(t, r, map[string]any{"action": "execute_js", "script": "document.cookie"})
 	if out["error"] != "ai_web_pilot_disabled" {

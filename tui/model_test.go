@@ -174,8 +174,8 @@ func errString(err error) string {
 func TestPilotKeyBlocksThePilot(t *testing.T) {
 	_, addr := startServer(t)
 	var p Pilot
-	if code := getJSON(t, "http://"+addr+"/pilot-status", &p); code == http.StatusNotFound {
-		t.Skip("PENDING: this server has no GET /pilot-status yet")
+	if code := getJSON(t, "http://"+addr+"/pilot-status", &p); code != http.StatusOK || p.BlockedByUser {
+		t.Fatalf("GET /pilot-status before P: %d %+v", code, p)
 	}
 	d := attach(t, addr, nil)
 	d.press("P")
