@@ -1,0 +1,122 @@
+package main
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/gasoline-dev/gasoline/server"
+)
+
+// openExtensionPage opens one of the extension's own pages in a new tab.
+func (r *rig) openExtensionPage(t testing.TB, page string) context.Context {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(r.b.ctx)
+	t.Cleanup(cancel)
+	if err := chromedp.Do(ctx, chromedp.Navigate(server.ExtensionOrigin+"/"+page)); err != nil {
+		t.Fatal(err)
+	}
+	return ctx
+}
+
+// TestPopupListsTheAIsOverrides: while the AI holds overrides the popup says
+// so and lists each with the user's own value; after a reset it says nothing.
+func TestPopupListsTheAIsOverrides(t *testing.T) {
+	r := newRig(t, "popup-agent", map[string]any{})
+	configure(t, r, map[string]any{"ws_mode": "messages", "log_level": "all"})
+	popup := r.openExtensionPage(t, "popup.html")
+	waitFor(t, 5*time.Second, "the popup's override list", func() bool {
+		got, err := chromedp.Run(popup, chromedp.Evaluate[string](`[!document.getElementById('ai').hidden,
+			...[...document.querySelectorAll('#overrides li')].map(li => li.textContent)].join('|')`))
+		return err == nil && got == "true|log_level: all (yours: error)|ws_mode: messages (yours: lifecycle)"
+	})
+	configureAfterRateLimit(t, r, "reset")
+	waitFor(t, 5*time.Second, "the popup to drop the list", func() bool {
+		got, err := chromedp.Run(popup, chromedp.Evaluate[bool](`document.getElementById('ai').hidden && document.getElementById('overrides').hidden`))
+		return err == nil && got
+	})
+}
+
+// TestOptionsPageSavesSettings: the human's settings page changes what the
+// page captures, and refuses a server address that is not loopback.
+func TestOptionsPageSavesSettings(t *testing.T) {
+	r := newRig(t, "options-agent", map[string]any{})
+	url := r.open(t, "/capture.html")
+	opts := r.openExtensionPage(t, "options.html")
+	waitFor(t, 5*time.Second, "the options form", func() bool {
+		v, err := chromedp.Run(opts, chromedp.Evaluate[string](`document.getElementById('log_level').value`))
+		return err == nil && v == "error"
+	})
+	// A non-loopback address is refused on the page, synchronously.
+	bad, err := chromedp.Run(opts, chromedp.Evaluate[string](`(() => {
+		document.getElementById('server_url').value = 'http://example.com:80';
+		document.getElementById('form').requestSubmit();
+		return document.getElementById('status').textContent; })()`))
+	if err != nil || !strings.Contains(bad, "must be http://127.0.0.1:PORT") {
+		t.Fatalf("a non-loopback server address was not refused: %q %v", bad, err)
+	}
+	if _, err := chromedp.Run(opts, chromedp.Evaluate[bool](`(() => {
+		document.getElementById('server_url').value = 'http://127.0.0.1:`+strconv.Itoa(r.port)+`';
+		document.getElementById('log_level').value = 'all';
+		document.getElementById('form').requestSubmit(); return true; })()`)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 5*time.Second, "console.log to be captured after saving log_level all", func() bool {
+		if err := chromedp.Do(r.b.ctx, chromedp.Evaluate[chromedp.Void](`console.log("saved-by-options")`)); err != nil {
+			return false
+		}
+		return r.captured(t, map[string]any{"what": "logs", "url_filter": url}, "message", "saved-by-options")
+	})
+}
+
+// socketlessProxy forwards everything to the server except the extension's
+// socket, which it refuses, as a proxy or firewall in the way might.
+func socketlessProxy(t testing.TB, port int) string {
+	t.Helper()
+	target, _ := url.Parse("http://127.0.0.1:" + strconv.Itoa(port))
+	rp := httputil.NewSingleHostReverseProxy(target)
+	direct := rp.Director
+	rp.Director = func(r *http.Request) {
+		direct(r)
+		r.Host = target.Host // the server answers only its own loopback Host
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/ws/extension" {
+			http.Error(w, "no sockets here", http.StatusNotFound)
+			return
+		}
+		rp.ServeHTTP(w, r)
+	})}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	return "http://" + ln.Addr().String()
+}
+
+// TestQueriesFallBackToPolling: with the socket refused, the worker polls
+// for queries and on-demand answers still arrive.
+func TestQueriesFallBackToPolling(t *testing.T) {
+	port := freePort(t)
+	r := &rig{port: port, ai: mcpStdio(t, port, "poll-agent"), site: fixtureServer(t)}
+	r.b = launch(t, extensionFor(t, socketlessProxy(t, port)))
+	r.open(t, "/dom.html")
+	res := analyze(t, r.ai, map[string]any{"target": "dom", "selector": "#list > li"})
+	if res["matchCount"] != float64(60) {
+		t.Fatalf("over polling: %v", res)
+	}
+	mode, err := chromedp.Run(r.b.sw, chromedp.Evaluate[string](`String(status().queries)`))
+	if err != nil || !strings.Contains(mode, "polling") {
+		t.Fatalf("the worker is not polling (%q %v), so the socket was not refused", mode, err)
+	}
+}
