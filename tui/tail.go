@@ -128,6 +128,9 @@ func (t *tailer) poll(first bool) []string {
 			}
 			return lines
 		}
+		// The writer may have appended after our read and before rotating:
+		// drain the old file once more, now that it can grow no further.
+		lines = t.read(lines)
 		t.close()
 		if err == nil {
 			lines = t.readRotated(have, cur, lines)
