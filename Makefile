@@ -30,16 +30,16 @@ test: unit fuzz e2e
 
 unit: $(AXE)
 	$(GO) vet ./...
-	$(GO) test -race -count=1 ./features/... ./server/... ./extension/... ./tui/...
+	$(GO) test -race -count=1 ./...
 
 fuzz:
 	$(GO) test ./server -run '^$$' -fuzz FuzzIngest -fuzztime 5s
 
 e2e: $(AXE)
-	$(GO) test -count=1 -timeout 10m .
+	$(GO) test -tags e2e -count=1 -timeout 15m ./e2e/
 
 bench: $(AXE)
-	$(GO) test -run '^$$' -bench . -benchtime 2s ./features/... ./server/ ./tui/ .
+	$(GO) test -tags e2e -run '^$$' -bench . -benchtime 2s ./features/... ./server/ ./tui/ ./e2e/
 
 clean:
 	rm -rf bin $(AXE)

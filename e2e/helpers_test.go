@@ -1,4 +1,6 @@
-package main
+//go:build e2e
+
+package e2e
 
 import (
 	"context"
@@ -38,7 +40,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binPath = filepath.Join(dir, "gasoline")
-	if out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", binPath, "..").CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "build gasoline: %v\n%s", err, out)
 		os.Exit(1)
 	}
@@ -110,7 +112,7 @@ func fixtureServer(t testing.TB) string {
 		w.Header().Set("Content-Security-Policy", "script-src 'self'")
 		fmt.Fprint(w, `<!doctype html><html><head><title>CSP</title></head><body><h1>strict</h1></body></html>`)
 	})
-	mux.Handle("/", http.FileServer(http.Dir("testdata/fixtures")))
+	mux.Handle("/", http.FileServer(http.Dir("../testdata/fixtures")))
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

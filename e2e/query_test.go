@@ -1,4 +1,6 @@
-package main
+//go:build e2e
+
+package e2e
 
 import (
 	"encoding/json"
@@ -182,7 +184,7 @@ func TestAccessibilityAuditAndSARIF(t *testing.T) {
 // validateSARIF checks a document against the official SARIF 2.1.0 schema.
 func validateSARIF(t *testing.T, doc map[string]any) {
 	t.Helper()
-	f, err := os.Open("node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json")
+	f, err := os.Open("../node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json")
 	if err != nil {
 		t.Fatalf("SARIF schema missing (run npm ci): %v", err)
 	}
