@@ -80,3 +80,28 @@ func TestEndpointPath(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkNormalize(b *testing.B) {
+	msg := "TypeError 7: cannot read 'x' of user 10007 (order 3f2a9c4e-1b2d-4e5f-8a9b-000000000007) at 2026-01-20T14:07:00Z in https://app.test/static/main.js:7:7 " + strings.Repeat("context ", 12)
+	for b.Loop() {
+		Normalize(msg)
+	}
+}
+
+// Normalize runs on whatever a page logs: it must never panic, must stay
+// within MaxMessage, and must be a fixed point (a normalised message
+// matches itself when normalised again).
+func FuzzNormalize(f *testing.F) {
+	for _, s := range []string{"line 42, column", "id=", "#", "/9", "a.js:", "x.js:1:", "2025-01-20T14:30", "1737383400", "line 1:", "ID 7 at http://h:80/a.tsx?x=1:2:3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := Normalize(s)
+		if len(got) > MaxMessage {
+			t.Fatalf("len %d", len(got))
+		}
+		if again := Normalize(got); again != got && len(got) < MaxMessage-8 { // a cut can end a word early
+			t.Fatalf("not a fixed point: %q → %q → %q", s, got, again)
+		}
+	})
+}

@@ -190,7 +190,10 @@ func (r *Reader) Take(w Window) Snapshot {
 	q.Limit = MaxConsole
 	errs := r.src.Errors(q)
 	snap.Errors = group(errs.Entries)
-	q.Limit, q.Level = capture.MaxLimit, "warn" // errors are in this buffer too
+	// Errors are in the log buffer too. Among its newest 2×MaxConsole entries
+	// at warn or above, either there are MaxConsole errors (and no room for
+	// warnings) or there are warnings enough to fill the room.
+	q.Limit, q.Level = 2*MaxConsole, "warn"
 	logs := r.src.Logs(q)
 	var warns []capture.LogEntry
 	for _, e := range logs.Entries {
