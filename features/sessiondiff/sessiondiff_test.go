@@ -259,3 +259,16 @@ func TestStorageLimits(t *testing.T) {
 		t.Fatalf("after every TTL: %s", got)
 	}
 }
+
+func TestEveryResultHasABrief(t *testing.T) {
+	r := newRig()
+	r.errs("boom")
+	var got []string
+	for _, req := range []Request{{Action: "capture", Name: "a"}, {Action: "compare", Name: "a"}, {Action: "list"}, {Action: "delete", Name: "a"}} {
+		got = append(got, r.do(t, req).(Brief).Brief())
+	}
+	want := "captured a: 1 console errors, 0 requests|a vs current: unchanged (0 new errors, 0 resolved, 0 new network errors, 0 performance regressions)|1 snapshots|deleted a"
+	if strings.Join(got, "|") != want {
+		t.Fatalf("briefs\n%s\nwant\n%s", strings.Join(got, "|"), want)
+	}
+}

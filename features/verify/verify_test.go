@@ -154,6 +154,9 @@ func TestVerdicts(t *testing.T) {
 		{"different_issue: console fixed, a request that worked now fails",
 			state{[]string{errUser}, []string{"GET /api/me 200"}}, state{nil, []string{"GET /api/me 500"}},
 			DifferentIssue, "resolved console | new network"},
+		{"different_issue: console fixed, a never-seen endpoint fails",
+			state{[]string{errUser}, nil}, state{nil, []string{"GET /api/new 404"}},
+			DifferentIssue, "resolved console | new network"},
 		{"regressed: old error stays, a new one too",
 			state{[]string{errUser}, nil}, state{[]string{errUser, errNew}, nil},
 			Regressed, "unchanged console | new console"},
@@ -341,5 +344,31 @@ func TestEmptyBaselineAndLabels(t *testing.T) {
 	st := r.do(t, Request{Action: "status", SessionID: res.SessionID}).(*StatusResult)
 	if len(st.Label) != MaxLabel {
 		t.Fatalf("label of %d bytes", len(st.Label))
+	}
+}
+
+func TestEveryResultHasABrief(t *testing.T) {
+	r := newRig()
+	r.play(t, state{[]string{errUser}, []string{"POST /api/login 500"}})
+	id := r.do(t, Request{Action: "start"}).(*StartResult).SessionID
+	var got []string
+	brief := func(req Request) {
+		got = append(got, r.do(t, req).(Brief).Brief())
+	}
+	brief(Request{Action: "status", SessionID: id})
+	brief(Request{Action: "watch", SessionID: id})
+	brief(Request{Action: "compare", SessionID: id})
+	r.play(t, state{nil, []string{"POST /api/login 200"}})
+	brief(Request{Action: "compare", SessionID: id})
+	brief(Request{Action: "status"})
+	brief(Request{Action: "cancel", SessionID: id})
+	want := []string{id + " baseline_captured", id + " watching", id + " not_reproduced", id + " fixed: 2 → 0 issues", "1 sessions", id + " cancelled"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("briefs\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	r.play(t, state{[]string{errUser}, nil})
+	// The baseline is all the buffers hold: the earlier error too.
+	if b := r.do(t, Request{Action: "start"}).(Brief).Brief(); !strings.HasSuffix(b, " baseline: 2 console errors, 0 network errors") {
+		t.Fatalf("start brief %q", b)
 	}
 }
