@@ -235,8 +235,13 @@ func group(entries []capture.LogEntry) []Issue {
 	}
 	var out []Issue
 	at := make(map[string]int, len(entries))
+	seen := make(map[string]string, len(entries)) // an error repeats verbatim more often than not
 	for _, e := range entries {
-		m := Normalize(e.Message)
+		m, ok := seen[e.Message]
+		if !ok {
+			m = Normalize(e.Message)
+			seen[e.Message] = m
+		}
 		if i, ok := at[m]; ok {
 			out[i].Count++
 			continue
