@@ -220,7 +220,7 @@ func (s *Streamer) Tick(now time.Time) (*Notification, time.Time) {
 
 // Run delivers notifications to sink as they fall due until ctx ends. sink
 // runs on Run's goroutine and should not block for long: later
-// notifications wait for it. Run at most one Run per Streamer.
+// notifications wait for it. Start at most one Run per Streamer.
 func (s *Streamer) Run(ctx context.Context, sink func(Notification)) {
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()

@@ -203,3 +203,33 @@ func TestStateIsBounded(t *testing.T) {
 		t.Errorf("dedup: %d held, cap %d", st.dedup.len(), dedupCap)
 	}
 }
+
+// TestConcurrentObserve is for the race detector: ingest goroutines,
+// configure calls and the Run loop at once.
+func TestConcurrentObserve(t *testing.T) {
+	s := New(Options{Secrets: fakeSecrets})
+	s.Configure(Update{Enabled: ptr(true), ThrottleSeconds: 1})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		s.Run(ctx, func(Notification) {})
+	}()
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 500 {
+				s.ObserveEvent(capture.Event{Entry: req(i, "GET", fmt.Sprintf("http://localhost:3000/api/%d/%d?AKIA", g, i), 500)})
+				s.Observe(consoleErr(i, fmt.Sprintf("e%d", i)))
+				if g == 0 && i%100 == 0 {
+					s.Configure(Update{Enabled: ptr(i%200 == 0)})
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	cancel()
+	<-done
+}
