@@ -44,6 +44,18 @@ type submit struct {
 	deadline time.Time
 }
 
+// quiet reports entries no filter looks at, so the most common ones (console
+// logs) skip the lock.
+func quiet(entry any) bool {
+	switch e := entry.(type) {
+	case capture.LogEntry:
+		return e.Level != "error" && e.Kind != "rejection"
+	case capture.NetworkEntry, capture.NetworkBody, capture.Action, PageLoad, LongTask, FormSubmit:
+		return false
+	}
+	return true
+}
+
 // observe runs the filters on one entry; it reports whether the next due
 // time may have changed. Called with s.mu held and s.st non-nil.
 func (s *Streamer) observe(entry any, now time.Time) bool {
@@ -100,10 +112,10 @@ func (s *Streamer) pass(category string, k key, url, page string, now time.Time)
 }
 
 func (s *Streamer) onLog(e *capture.LogEntry, now time.Time) bool {
-	rejection := e.Kind == "rejection"
-	if e.Level != "error" && !rejection || !s.wants(Errors) {
+	if !s.wants(Errors) { // quiet already let only errors and rejections through
 		return false
 	}
+	rejection := e.Kind == "rejection"
 	norm := normalise(e.Message)
 	prefix, k := "Unhandled rejection: ", key{kind: 'r', a: norm}
 	if !rejection {

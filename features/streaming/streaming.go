@@ -192,6 +192,9 @@ func (s *Streamer) Observe(entry any) {
 	if ev, ok := entry.(capture.Event); ok {
 		entry = ev.Entry
 	}
+	if quiet(entry) {
+		return
+	}
 	s.mu.Lock()
 	if s.st == nil { // turned off since the load above
 		s.mu.Unlock()

@@ -5,8 +5,11 @@ import "strings"
 // bare cuts the query and fragment off a URL: they vary per call, and the
 // query is where credentials hide.
 func bare(u string) string {
-	if i := strings.IndexAny(u, "?#"); i >= 0 {
-		return u[:i]
+	if i := strings.IndexByte(u, '?'); i >= 0 {
+		u = u[:i]
+	}
+	if i := strings.IndexByte(u, '#'); i >= 0 {
+		u = u[:i]
 	}
 	return u
 }
