@@ -1,7 +1,9 @@
 package apicontract
 
 import (
+	"bytes"
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -38,12 +40,13 @@ type Violation struct {
 	// first violation (the spec's N).
 	Established int `json:"established_by,omitempty"`
 	Count       int `json:"count"`
-	// StatusHistory, Successes and Errors describe an error_spike.
+	// StatusHistory and Successes describe an error_spike (Count is the
+	// errors since the last success).
 	StatusHistory []int        `json:"status_history,omitempty"`
 	Successes     int          `json:"successes,omitempty"`
-	Errors        int          `json:"errors,omitempty"`
 	First         capture.Time `json:"first"`
-	Last          capture.Time `json:"last"`
+	// Last is the latest occurrence, when there was more than one.
+	Last *capture.Time `json:"last,omitempty"`
 }
 
 // severity of a shape_change depends on how established the missing
@@ -148,7 +151,12 @@ func (t *Tracker) Analyze(o Options) Analysis {
 			vs = append(vs, spike)
 		}
 		for _, v := range e.violations {
-			vs = append(vs, v.Violation)
+			out := v.Violation
+			if out.Count > 1 {
+				last := v.last
+				out.Last = &last
+			}
+			vs = append(vs, out)
 		}
 		if len(vs) == 0 {
 			if e.established {
@@ -210,16 +218,22 @@ func (e *endpoint) errorSpike() (Violation, bool) {
 	if fives {
 		sev = "critical"
 	}
-	return Violation{Type: ErrorSpike, Severity: sev, StatusHistory: h, Successes: ok, Errors: errs,
-		Count: errs, First: e.statuses[len(h)-errs].ts, Last: e.last}, true
+	v := Violation{Type: ErrorSpike, Severity: sev, StatusHistory: h, Successes: ok, Count: errs, First: e.statuses[len(h)-errs].ts}
+	if errs > 1 {
+		v.Last = &e.last
+	}
+	return v, true
 }
 
 // EndpointReport is one tracked endpoint's shape and health.
 type EndpointReport struct {
-	Endpoint    string         `json:"endpoint"`
-	Calls       int            `json:"call_count"`
-	StatusCodes map[string]int `json:"status_codes"`
-	Shape       *Shape         `json:"shape,omitempty"`
+	Endpoint    string          `json:"endpoint"`
+	Calls       int             `json:"call_count"`
+	StatusCodes map[string]int  `json:"status_codes"`
+	Shape       json.RawMessage `json:"shape,omitempty"`
+	// ShapeOmitted: the shape did not fit in MaxReportBytes; ask again with
+	// url_filter for this endpoint.
+	ShapeOmitted bool `json:"shape_omitted,omitempty"`
 	// Learning: the shape is a candidate, not yet seen MinConsistent times
 	// in a row.
 	Learning    bool         `json:"learning,omitempty"`
@@ -233,20 +247,33 @@ type Report struct {
 	Evicted   int              `json:"evicted_endpoints,omitempty"`
 }
 
+// MaxReportBytes bounds a report: the spec caps an MCP response at 50 KB.
+// Shapes of the least recently called endpoints are left out past it.
+const MaxReportBytes = 48 << 10
+
 // Report lists the tracked endpoints with their shapes, most recently
 // called first.
 func (t *Tracker) Report(o Options) Report {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	r := Report{Endpoints: []EndpointReport{}, Evicted: t.evicted}
+	size := 0
 	for _, e := range t.sorted(o) {
 		er := EndpointReport{Endpoint: e.key, Calls: e.calls, StatusCodes: map[string]int{}, LastCalled: e.last,
 			Learning: e.shape != nil && !e.established, Consistency: e.consistency()}
 		for c, n := range e.codes {
 			er.StatusCodes[strconv.Itoa(c)] = n
 		}
+		size += 200 // the endpoint's other fields, generously
 		if e.shape != nil {
-			er.Shape = e.shape.copyOut()
+			var b bytes.Buffer
+			e.shape.render(&b)
+			if size+b.Len() <= MaxReportBytes {
+				er.Shape = b.Bytes()
+				size += b.Len()
+			} else {
+				er.ShapeOmitted = true
+			}
 		}
 		r.Endpoints = append(r.Endpoints, er)
 	}
@@ -264,19 +291,4 @@ func (e *endpoint) consistency() string {
 		return ""
 	}
 	return fmt.Sprintf("%d%%", e.consistent*100/den)
-}
-
-// copyOut detaches a shape from the tracker, which may refine it later.
-func (s *Shape) copyOut() *Shape {
-	c := &Shape{Kind: s.Kind, IDKeys: s.IDKeys, Opaque: s.Opaque}
-	if s.Elem != nil {
-		c.Elem = s.Elem.copyOut()
-	}
-	if s.Fields != nil {
-		c.Fields = make(map[string]*Shape, len(s.Fields))
-		for k, f := range s.Fields {
-			c.Fields[k] = f.copyOut()
-		}
-	}
-	return c
 }

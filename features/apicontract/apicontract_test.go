@@ -163,7 +163,7 @@ func TestRepeatedViolationsAreCounted(t *testing.T) {
 	tr := New()
 	feed(tr, "GET", "https://a.io/p", 200, `{"a":1}`, `{"a":1}`, `{"a":1}`, `{"a":"x"}`, `{"a":1}`, `{"a":"y"}`)
 	v := tr.Analyze(Options{}).Endpoints[0].Violations
-	if len(v) != 1 || v[0].Count != 2 || !v[0].Last.Equal(t0.Add(5*time.Second)) {
+	if len(v) != 1 || v[0].Count != 2 || v[0].Last == nil || !v[0].Last.Equal(t0.Add(5*time.Second)) {
 		t.Errorf("%+v", v)
 	}
 	if c := tr.Report(Options{}).Endpoints[0].Consistency; c != "66%" { // 4 of 6 matched
@@ -184,7 +184,8 @@ func TestErrorSpike(t *testing.T) {
 		t.Fatalf("%s", got)
 	}
 	v := a.Endpoints[0].Violations[0]
-	if fmt.Sprint(v.StatusHistory) != "[201 201 201 500 500]" || v.Successes != 3 || v.Errors != 2 || !v.First.Equal(t0.Add(3*time.Second)) {
+	if fmt.Sprint(v.StatusHistory) != "[201 201 201 500 500]" || v.Successes != 3 || v.Count != 2 || !v.First.Equal(t0.Add(3*time.Second)) ||
+		v.Last == nil || !v.Last.Equal(t0.Add(4*time.Second)) {
 		t.Errorf("%+v", v)
 	}
 	// Errors do not touch the shape: the endpoint is still established.

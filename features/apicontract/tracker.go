@@ -59,6 +59,7 @@ type status struct {
 type violation struct {
 	Violation
 	fields string // identity for counting repeats
+	last   capture.Time
 }
 
 // Observe feeds one captured body to the tracker: its status always, its
@@ -169,7 +170,7 @@ func (e *endpoint) record(v Violation, ts capture.Time) {
 	for _, old := range e.violations {
 		if old.fields == id {
 			old.Count++
-			old.Last = ts
+			old.last = ts
 			return
 		}
 	}
@@ -177,7 +178,7 @@ func (e *endpoint) record(v Violation, ts capture.Time) {
 		e.dropped++
 		return
 	}
-	v.Count, v.First, v.Last = 1, ts, ts
+	v.Count, v.First = 1, ts
 	e.violations = append(e.violations, &violation{Violation: v, fields: id})
 }
 

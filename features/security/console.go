@@ -17,17 +17,26 @@ func (a *audit) scanConsole(logs []capture.LogEntry) {
 			continue
 		}
 		a.scanned.ConsoleEntries++
-		sb.Reset()
-		sb.WriteString(e.Message)
-		for _, arg := range e.Args {
-			sb.WriteByte(' ')
-			sb.WriteString(arg)
+		text := e.Message
+		if len(e.Args) > 0 {
+			n := len(e.Message)
+			for _, arg := range e.Args {
+				n += 1 + len(arg)
+			}
+			sb.Reset()
+			sb.Grow(min(n, MaxScan))
+			sb.WriteString(e.Message)
+			for _, arg := range e.Args {
+				sb.WriteByte(' ')
+				sb.WriteString(arg)
+			}
+			text = sb.String()
 		}
-		text := clip(sb.String())
-		w := where{in: "console", level: e.Level, source: e.Source, page: e.Page}
+		text = clip(text)
+		w := where{in: "console", level: e.Level, source: a.redactURL(e.Source), page: a.redactURL(e.Page)}
 		b := budget(MaxMatches)
 		a.scanSecrets(w, text, &b, false)
-		if a.on[PIIExposure] {
+		if a.enabled(PIIExposure) {
 			a.scanLogPII(w, text, &b)
 		}
 	}
@@ -45,10 +54,12 @@ func (a *audit) scanLogPII(w where, text string, b *budget) {
 		}
 		return false
 	}
-	for _, m := range b.findAll(bearerPattern, text) {
-		if v := text[m[2]:m[3]]; !ignoredSecret(v) {
-			taken = append(taken, [2]int{m[0], m[1]})
-			a.add(w, "bearer_in_log", Critical, "", "Bearer "+Redact(v))
+	if containsWord(text, "bearer") {
+		for _, m := range b.findAll(bearerPattern, text) {
+			if v := text[m[2]:m[3]]; !ignoredSecret(v) {
+				taken = append(taken, [2]int{m[0], m[1]})
+				a.add(w, "bearer_in_log", Critical, "", "Bearer "+Redact(v))
+			}
 		}
 	}
 	for _, m := range b.findAll(jwtPattern, text) {
@@ -57,32 +68,34 @@ func (a *audit) scanLogPII(w where, text string, b *budget) {
 			a.add(w, "jwt_in_log", Critical, "", Redact(v))
 		}
 	}
-	for _, m := range b.findAll(passwordPattern, text) {
-		if v := text[m[2]:m[3]]; !overlaps(m[2], m[3]) && !isPlaceholder(v) {
-			a.add(w, "password_in_log", Warning, "", Redact(v))
-		}
-	}
-	if strings.IndexByte(text, '@') >= 0 {
-		for _, m := range b.findAll(emailPattern, text) {
-			if !overlaps(m[0], m[1]) {
-				a.add(w, "email_in_log", Info, "", Redact(text[m[0]:m[1]]))
+	if containsWord(text, "password") || containsWord(text, "passwd") || containsWord(text, "pwd") {
+		for _, m := range b.findAll(passwordPattern, text) {
+			if v := text[m[2]:m[3]]; !overlaps(m[2], m[3]) && !isPlaceholder(v) {
+				a.add(w, "password_in_log", Warning, "", Redact(v))
 			}
 		}
 	}
-	if digitCount(text) < 9 {
-		return
-	}
-	for _, p := range logPII {
-		for _, m := range b.findAll(p.re, text) {
-			v := text[m[0]:m[1]]
-			if overlaps(m[0], m[1]) || (p.kind == "credit_card" && !luhn(v)) {
-				continue
+	// Emails are counted per call site, the first one as evidence: a log
+	// line printing users prints many.
+	emails(text, b, func(s, e int) {
+		if f := a.add(w, "email_in_log", Info, "", ""); f != nil && f.Evidence == "" {
+			f.Evidence = Redact(text[s:e])
+		}
+	})
+	windows, offsets := numberRuns(text)
+	for i, win := range windows {
+		for _, p := range logPII {
+			for _, m := range b.findAll(p.re, win) {
+				v := win[m[0]:m[1]]
+				if overlaps(offsets[i]+m[0], offsets[i]+m[1]) || (p.kind == "credit_card" && !luhn(v)) {
+					continue
+				}
+				sev := p.sev
+				if isMock(text) {
+					sev = Info
+				}
+				a.add(w, "pii_in_log", sev, p.kind, Redact(v))
 			}
-			sev := p.sev
-			if isMock(text) {
-				sev = Info
-			}
-			a.add(w, "pii_in_log", sev, p.kind, Redact(v))
 		}
 	}
 }
@@ -92,13 +105,3 @@ var logPII = []struct {
 	kind, sev string
 	re        *regexp.Regexp
 }{{"ssn", Warning, ssnPattern}, {"credit_card", Warning, cardPattern}, {"phone", Info, phonePattern}}
-
-func digitCount(s string) int {
-	n := 0
-	for i := 0; i < len(s); i++ {
-		if s[i] >= '0' && s[i] <= '9' {
-			n++
-		}
-	}
-	return n
-}

@@ -196,3 +196,23 @@ func TestVeryLargeAndDeepBodiesDoNotBreakTheWalk(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// The hand-written email scan must agree with the spec's regex, which it
+// replaces for speed.
+func TestEmailScanAgreesWithTheSpecRegex(t *testing.T) {
+	for _, s := range []string{
+		"jo@shop.io", "mail jo.smith+tag@mail.shop.co.uk, then", "a@b.c", "x@y.z1", "no at sign", "@shop.io", "jo@", "jo@.io",
+		"jo@shop.io.", "a@b..cd", "user%1@host-1.example.org;", "one@a.io two@b.io", "q@w.e.rt9", "é@x.io", "a@b.cd.e",
+	} {
+		var got [][2]int
+		b := budget(MaxMatches)
+		emails(s, &b, func(start, end int) { got = append(got, [2]int{start, end}) })
+		var want [][2]int
+		for _, m := range emailPattern.FindAllStringIndex(s, -1) {
+			want = append(want, [2]int{m[0], m[1]})
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%q: scan %v, regex %v", s, got, want)
+		}
+	}
+}

@@ -106,22 +106,22 @@ func containsStr(s []string, v string) bool {
 // valuePII names the kind of personal data a string value holds, if any.
 // Digit-heavy checks run only on strings with enough digits.
 func valuePII(v string, b *budget) string {
-	if strings.IndexByte(v, '@') >= 0 && len(b.findAll(emailPattern, v)) > 0 {
+	if strings.IndexByte(v, '@') >= 0 && emails(v, b, nil) > 0 {
 		return "email"
 	}
-	if digitCount(v) < 9 {
-		return ""
-	}
-	if len(b.findAll(ssnPattern, v)) > 0 {
-		return "ssn"
-	}
-	for _, m := range b.findAll(cardPattern, v) {
-		if luhn(v[m[0]:m[1]]) {
-			return "credit_card"
+	windows, _ := numberRuns(v)
+	for _, win := range windows {
+		if len(b.findAll(ssnPattern, win)) > 0 {
+			return "ssn"
 		}
-	}
-	if len(b.findAll(phonePattern, v)) > 0 {
-		return "phone"
+		for _, m := range b.findAll(cardPattern, win) {
+			if luhn(win[m[0]:m[1]]) {
+				return "credit_card"
+			}
+		}
+		if len(b.findAll(phonePattern, win)) > 0 {
+			return "phone"
+		}
 	}
 	return ""
 }
@@ -173,7 +173,7 @@ func (a *audit) scanBodies(reqs []Request) {
 		resp := clip(r.ResponseBody)
 		b := budget(MaxMatches)
 		a.scanSecrets(where{in: "response_body", method: r.Method, url: u}, resp, &b, false)
-		if !a.on[PIIExposure] && !a.on[AuthPatterns] {
+		if !a.enabled(PIIExposure) && !a.enabled(AuthPatterns) {
 			continue
 		}
 		// Response findings are per endpoint, so twenty user ids make one.
@@ -192,7 +192,7 @@ func (a *audit) scanBodies(reqs []Request) {
 		rule := "pii_in_response"
 		if r.Auth == AuthAbsent {
 			sev = Warning
-			if a.on[AuthPatterns] {
+			if a.enabled(AuthPatterns) {
 				rule = "pii_without_auth"
 			}
 		}
@@ -232,11 +232,13 @@ func (a *audit) walkResponse(w where, rawURL, body string, b *budget) bodyPII {
 	var p bodyPII
 	walkJSON(body, PIIDepth, func(f field) {
 		empty := f.kind == 'n' || f.kind == 'f' || (f.kind == '"' && f.val == "")
-		if empty {
+		// Once a field is known to hold real data, its other values add
+		// nothing: a list of users is judged by its first few.
+		if empty || (p.real && containsStr(p.fields, f.key)) {
 			return
 		}
 		if a.isPIIKey(f.key) {
-			p.addField(f.key, f.kind == '"' && isMock(f.val))
+			p.addField(f.key, f.kind == '"' && !p.real && isMock(f.val))
 			if f.kind == '"' && passwordKey(f.key) && !ignoredSecret(f.val) {
 				a.add(w, "secret_in_response", Critical, f.key, Redact(f.val))
 			}
@@ -256,7 +258,7 @@ func (a *audit) walkResponse(w where, rawURL, body string, b *budget) bodyPII {
 			if k == "" {
 				k = kind
 			}
-			p.addField(k, isMock(f.val))
+			p.addField(k, !p.real && isMock(f.val))
 		}
 	})
 	return p

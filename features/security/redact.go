@@ -134,9 +134,14 @@ func redactParams(q string) string {
 // redactTokens masks every credential format found in s.
 func redactTokens(s string) string {
 	for _, p := range []tokenPattern{awsAccessKey, githubToken, stripeKey} {
-		s = p.re.ReplaceAllStringFunc(s, Redact)
+		if p.re.MatchString(s) {
+			s = p.re.ReplaceAllStringFunc(s, Redact)
+		}
 	}
-	return jwtPattern.ReplaceAllStringFunc(s, Redact)
+	if strings.Contains(s, "eyJ") {
+		s = jwtPattern.ReplaceAllStringFunc(s, Redact)
+	}
+	return s
 }
 
 // IsLocalhost reports URLs the transport checks skip: localhost, its

@@ -12,31 +12,58 @@ import (
 // audit accumulates the findings of one run.
 type audit struct {
 	opt       Options
-	on        map[string]bool
+	on        [4]bool // by index in AllChecks
 	findings  []Finding
 	index     map[string]int
 	endpoints map[string]bool
 	scanned   Scanned
 	piiKeys   map[string]bool
+	redacted  map[string]string // RedactURL results: console pages and sources repeat
+}
+
+func (a *audit) redactURL(u string) string {
+	r, ok := a.redacted[u]
+	if !ok {
+		r = RedactURL(u)
+		a.redacted[u] = r
+	}
+	return r
 }
 
 func newAudit(opt Options) *audit {
-	a := &audit{opt: opt, on: map[string]bool{}, index: map[string]int{}, endpoints: map[string]bool{}, piiKeys: map[string]bool{}}
+	a := &audit{opt: opt, index: map[string]int{}, endpoints: map[string]bool{}, piiKeys: map[string]bool{}, redacted: map[string]string{}}
 	checks := opt.Checks
 	if len(checks) == 0 {
 		checks = AllChecks
 	}
 	for _, c := range checks {
-		a.on[c] = true
+		if i := slices.Index(AllChecks, c); i >= 0 {
+			a.on[i] = true
+		}
 	}
 	return a
+}
+
+func (a *audit) enabled(category string) bool {
+	switch category {
+	case Credentials:
+		return a.on[0]
+	case AuthPatterns:
+		return a.on[1]
+	case PIIExposure:
+		return a.on[2]
+	case Transport:
+		return a.on[3]
+	}
+	return false
 }
 
 func (a *audit) match(u string) bool {
 	return a.opt.URLFilter == "" || strings.Contains(u, a.opt.URLFilter)
 }
 
-// where is the place a text was read from; findings in it copy it.
+// where is the place a text was read from; findings in it copy it. Its
+// URLs are already redacted.
 type where struct {
 	in, method, url, page, level, source string
 	status                               int
@@ -47,7 +74,7 @@ type where struct {
 // fired at the same place with the same evidence.
 func (a *audit) add(w where, rule, sev, fieldName, evidence string) *Finding {
 	r := Rules[rule]
-	if !a.on[r.Category] {
+	if !a.enabled(r.Category) {
 		return nil
 	}
 	key := findingKey(w, rule, fieldName, evidence)
@@ -63,8 +90,8 @@ func (a *audit) add(w where, rule, sev, fieldName, evidence string) *Finding {
 	a.index[key] = len(a.findings)
 	a.findings = append(a.findings, Finding{
 		Rule: rule, Severity: sev, Category: r.Category, In: w.in, Method: w.method,
-		URL: w.url, Page: RedactURL(w.page), Status: w.status, Field: fieldName, Evidence: evidence,
-		Level: w.level, Source: RedactURL(w.source), Note: envNote(w.url), Count: n,
+		URL: w.url, Page: w.page, Status: w.status, Field: fieldName, Evidence: evidence,
+		Level: w.level, Source: w.source, Count: n,
 	})
 	return &a.findings[len(a.findings)-1]
 }
@@ -91,7 +118,7 @@ func clip(s string) string { return capture.Truncate(s, MaxScan) }
 // scanSecrets looks for credential formats in a text. jwt adds JWTs, which
 // are only unexpected in what the page sends.
 func (a *audit) scanSecrets(w where, text string, b *budget, jwt bool) {
-	if !a.on[Credentials] || text == "" {
+	if !a.enabled(Credentials) || text == "" {
 		return
 	}
 	for _, p := range secretTokens {
@@ -121,18 +148,15 @@ func (a *audit) scanSecrets(w where, text string, b *budget, jwt bool) {
 // Runs without upper case, lower case and digits mixed (hex digests,
 // words) are not AWS secrets.
 func (a *audit) scanAWSSecret(w where, text string, b *budget) {
-	lower := strings.ToLower(text)
-	if !strings.Contains(lower, "aws") && !strings.Contains(lower, "secret") {
-		return
-	}
-	for _, m := range b.findAll(awsSecretRun, text) {
-		s, e := m[2], m[3]
-		v := text[s:e]
-		near := lower[max(0, s-100):min(len(lower), e+100)]
-		if !mixedCase(v) || (!strings.Contains(near, "aws") && !strings.Contains(near, "secret")) || ignoredSecret(v) {
-			continue
+	const near = 100
+	for _, k := range awsKeywords(text, MaxMatches) {
+		l, r := max(0, k-near-41), min(len(text), k+near+41)
+		for _, m := range b.findAll(awsSecretRun, text[l:r]) {
+			v := text[l+m[2] : l+m[3]]
+			if mixedCase(v) && !ignoredSecret(v) {
+				a.add(w, "aws_secret_key", Critical, "", Redact(v))
+			}
 		}
-		a.add(w, "aws_secret_key", Critical, "", Redact(v))
 	}
 }
 
@@ -156,10 +180,41 @@ func authEndpoint(u string) bool { return authPath.MatchString(hostPath(u)) }
 // scanURL checks one request URL for secrets in its parameters and
 // credential formats anywhere in it.
 func (a *audit) scanURL(w where, raw string) {
-	if !a.on[Credentials] {
+	if !a.enabled(Credentials) {
 		return
 	}
 	b := budget(MaxMatches)
+	if secretParams(raw) {
+		a.scanParams(w, raw, &b)
+	}
+	for _, p := range []tokenPattern{awsAccessKey, githubToken, stripeKey} {
+		for _, m := range b.findAll(p.re, raw) {
+			if v := raw[m[0]:m[1]]; !ignoredSecret(v) {
+				a.add(w, p.rule, p.sev, "", "")
+			}
+		}
+	}
+}
+
+// secretParams is a cheap test for the parameter patterns: a query or
+// fragment whose text names a key, token, secret, password or auth.
+func secretParams(raw string) bool {
+	i := strings.IndexAny(raw, "?#")
+	if i < 0 {
+		return false
+	}
+	q := strings.ToLower(raw[i:])
+	for _, w := range []string{"key", "token", "secret", "pass", "auth", "bearer"} {
+		if strings.Contains(q, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// scanParams applies the spec's three URL parameter patterns; a parameter
+// is reported once, by the first pattern that matches it.
+func (a *audit) scanParams(w where, raw string, b *budget) {
 	seen := map[string]bool{}
 	for _, p := range []struct {
 		rule string
@@ -173,13 +228,6 @@ func (a *audit) scanURL(w where, raw string) {
 			seen[strings.ToLower(name)] = true
 			// The redacted URL already shows the value.
 			a.add(w, p.rule, Critical, name, "")
-		}
-	}
-	for _, p := range []tokenPattern{awsAccessKey, githubToken, stripeKey} {
-		for _, m := range b.findAll(p.re, raw) {
-			if v := raw[m[0]:m[1]]; !ignoredSecret(v) {
-				a.add(w, p.rule, p.sev, "", "")
-			}
 		}
 	}
 }
@@ -249,11 +297,11 @@ func resourceType(contentType, u string) string {
 // checkTransport flags plain HTTP to anything but this machine, as mixed
 // content when the page that made the request was served over HTTPS.
 func (a *audit) checkTransport(w where, u, page, resource string) {
-	if !a.on[Transport] || scheme(u) != "http" || IsLocalhost(u) {
+	if !a.enabled(Transport) || scheme(u) != "http" || IsLocalhost(u) {
 		return
 	}
 	if scheme(page) == "https" {
-		w.page = page
+		w.page = RedactURL(page)
 		rule, sev := "mixed_content", Warning
 		if resource == "script" {
 			rule, sev = "mixed_content_script", Critical

@@ -181,6 +181,9 @@ func (a *audit) report() Report {
 		if f.Count == 1 {
 			f.Count = 0
 		}
+		if f.URL != "" {
+			f.Note = envNote(f.URL)
+		}
 		r.Findings = append(r.Findings, f)
 		r.Rules[f.Rule] = Rules[f.Rule]
 		switch f.Severity {

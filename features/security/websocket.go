@@ -14,8 +14,8 @@ func (a *audit) scanWebSockets(events []capture.WSEvent, conns []capture.WSConne
 		urls[u] = true
 		w := where{in: "url", url: RedactURL(u)}
 		a.scanURL(w, u)
-		if a.on[Transport] && scheme(u) == "ws" && !IsLocalhost(u) {
-			w.page = page
+		if a.enabled(Transport) && scheme(u) == "ws" && !IsLocalhost(u) {
+			w.page = RedactURL(page)
 			a.add(w, "insecure_websocket", Warning, "", "")
 		}
 	}
