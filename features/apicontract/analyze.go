@@ -292,3 +292,12 @@ func (e *endpoint) consistency() string {
 	}
 	return fmt.Sprintf("%d%%", e.consistent*100/den)
 }
+
+// Line is the analysis in one line, for the audit log.
+func (a Analysis) Line() string {
+	n := 0
+	for _, e := range a.Endpoints {
+		n += len(e.Violations)
+	}
+	return fmt.Sprintf("%d violations on %d of %d endpoints (%d learning), %d responses", n, len(a.Endpoints), a.Tracked, a.Learning, a.Requests)
+}

@@ -332,3 +332,12 @@ func TestResultsHaveNoNulls(t *testing.T) {
 		}
 	}
 }
+
+func TestLineSummarisesTheAnalysis(t *testing.T) {
+	tr := New()
+	feed(tr, "GET", "https://a.io/p", 200, `{"a":1}`, `{"a":1}`, `{"a":1}`, `{"a":"x"}`)
+	feed(tr, "GET", "https://a.io/q", 200, `{"a":1}`)
+	if got := tr.Analyze(Options{}).Line(); got != "1 violations on 1 of 2 endpoints (1 learning), 5 responses" {
+		t.Errorf("%q", got)
+	}
+}

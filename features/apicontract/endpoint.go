@@ -43,8 +43,8 @@ func NormalizePath(p string) string {
 // dynamic reports segments that are identifiers rather than names: numbers,
 // UUIDs, hex hashes of 8 or more characters with at least one digit (so
 // words like "deadface" stay), and opaque tokens of 20 or more letters and
-// digits mixed (nanoid, base64 ids), which would otherwise make every call
-// a new endpoint.
+// digits mixed (nanoid, base64 ids, JWTs), which would otherwise make every
+// call a new endpoint and keep a token in the endpoint's name.
 func dynamic(s string) bool {
 	if s == "" {
 		return false
@@ -60,7 +60,7 @@ func dynamic(s string) bool {
 		case c >= 'a' && c <= 'f', c >= 'A' && c <= 'F':
 			hex++
 			alnum++
-		case c >= 'g' && c <= 'z', c >= 'G' && c <= 'Z', c == '_', c == '-':
+		case c >= 'g' && c <= 'z', c >= 'G' && c <= 'Z', c == '_', c == '-', c == '.':
 			alnum++
 		}
 	}

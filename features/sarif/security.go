@@ -47,6 +47,9 @@ func SecurityRun(r security.Report) Run {
 		if uri == "" {
 			uri = absolute(r.Origin, f.Page)
 		}
+		if uri == "" {
+			uri = f.In // a console call with no known script or page
+		}
 		loc := Location{PhysicalLocation: PhysicalLocation{ArtifactLocation: ArtifactLocation{URI: uri}}}
 		if f.Page != "" && f.In != "console" {
 			loc.LogicalLocations = []LogicalLocation{{FullyQualifiedName: absolute(r.Origin, f.Page), Kind: "page"}}

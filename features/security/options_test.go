@@ -216,3 +216,19 @@ func TestEmailScanAgreesWithTheSpecRegex(t *testing.T) {
 		}
 	}
 }
+
+func TestLineSummarisesTheReport(t *testing.T) {
+	got := Audit(sample(), Options{}).Line()
+	if got != "3 findings (2 critical, 1 warning, 0 info) in 3 requests, 2 bodies, 1 console entries" {
+		t.Errorf("%q", got)
+	}
+}
+
+func TestTokensInBodyEndpointPathsAreRedacted(t *testing.T) {
+	in := Input{Bodies: []Request{body("GET", "https://api.shop.io/reset/"+jwt, "", `{"k":"`+awsKey+`"}`, 200, AuthPresent)}}
+	r := Audit(in, Options{})
+	out, _ := json.Marshal(r)
+	if len(r.Findings) != 1 || strings.Contains(string(out), jwt) || strings.Contains(string(out), awsKey) {
+		t.Errorf("%s", out)
+	}
+}

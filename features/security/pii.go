@@ -159,10 +159,12 @@ func (a *audit) scanBodies(reqs []Request) {
 			continue
 		}
 		a.scanned.Bodies++
+		// Body findings are per endpoint (no query, ids as :id), so twenty
+		// user ids make one finding.
 		origin, path := apicontract.Split(r.URL)
 		ep := apicontract.Endpoint(r.Method, r.URL)
 		a.endpoints[ep] = true
-		u := RedactURL(r.URL)
+		u := redactTokens(origin + path)
 		if r.RequestBody != "" {
 			b := budget(MaxMatches)
 			a.scanSecrets(where{in: "request_body", method: r.Method, url: u}, clip(r.RequestBody), &b, true)
@@ -172,12 +174,12 @@ func (a *audit) scanBodies(reqs []Request) {
 		}
 		resp := clip(r.ResponseBody)
 		b := budget(MaxMatches)
-		a.scanSecrets(where{in: "response_body", method: r.Method, url: u}, resp, &b, false)
+		w := where{in: "response_body", method: r.Method, url: u}
+		a.scanSecrets(w, resp, &b, false)
 		if !a.enabled(PIIExposure) && !a.enabled(AuthPatterns) {
 			continue
 		}
-		// Response findings are per endpoint, so twenty user ids make one.
-		w := where{in: "response_body", method: r.Method, url: origin + path, status: r.Status}
+		w.status = r.Status
 		p := a.walkResponse(w, r.URL, resp, &b)
 		seen := endpoints[ep]
 		if seen == nil {

@@ -246,3 +246,10 @@ func relative(u, origin string) string {
 	}
 	return u
 }
+
+// Line is the report in one line, for the audit log.
+func (r Report) Line() string {
+	s := r.Summary
+	return fmt.Sprintf("%d findings (%d critical, %d warning, %d info) in %d requests, %d bodies, %d console entries",
+		s.Total, s.Critical, s.Warning, s.Info, s.Scanned.NetworkRequests, s.Scanned.Bodies, s.Scanned.ConsoleEntries)
+}
