@@ -71,6 +71,9 @@ func TestRepeatsAreCountedAndTheOriginStatedOnce(t *testing.T) {
 	if r.Summary.BelowMin != 1 { // the email in the console is info
 		t.Errorf("below_severity_min %d", r.Summary.BelowMin)
 	}
+	if strings.Join(r.Summary.Checks, ",") != "credentials,auth_patterns,pii_exposure,transport" {
+		t.Errorf("checks %v", r.Summary.Checks)
+	}
 	if s := r.Summary.Scanned; s.NetworkRequests != 3 || s.Bodies != 2 || s.ConsoleEntries != 1 || s.UniqueEndpoints != 3 {
 		t.Errorf("scanned %+v", s)
 	}

@@ -128,6 +128,9 @@ type Summary struct {
 	Critical int `json:"critical,omitempty"`
 	Warning  int `json:"warning,omitempty"`
 	Info     int `json:"info,omitempty"`
+	// Checks lists the categories that ran, so their names are known
+	// without listing them in the tool's schema.
+	Checks []string `json:"checks"`
 	// BelowMin counts findings hidden by severity_min.
 	BelowMin int `json:"below_severity_min,omitempty"`
 	// Omitted counts findings over the per-category cap, by category.
@@ -197,6 +200,11 @@ func (a *audit) report() Report {
 	}
 	r.Summary.Total = len(r.Findings)
 	r.Summary.Scanned = a.scanned
+	for i, c := range AllChecks {
+		if a.on[i] {
+			r.Summary.Checks = append(r.Summary.Checks, c)
+		}
+	}
 	r.Summary.Scanned.UniqueEndpoints = len(a.endpoints)
 	if len(r.Rules) == 0 {
 		r.Rules = nil
