@@ -235,3 +235,12 @@ func TestTokensInBodyEndpointPathsAreRedacted(t *testing.T) {
 		t.Errorf("%s", out)
 	}
 }
+
+func TestUnauthenticatedEndpointWithASecretInItsPath(t *testing.T) {
+	in := Input{Bodies: []Request{body("GET", "https://api.shop.io/keys/"+stripe, "", `{"email":"a@shop.io"}`, 200, AuthAbsent)}}
+	r := Audit(in, Options{})
+	out, _ := json.Marshal(r)
+	if got := hits(r); len(got) != 2 || got[0].rule != "stripe_key" || !r.Findings[1].NeverAuthenticated || strings.Contains(string(out), stripe) {
+		t.Errorf("%s", out)
+	}
+}

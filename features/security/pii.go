@@ -153,7 +153,11 @@ func luhn(s string) bool {
 func (a *audit) scanBodies(reqs []Request) {
 	type authSeen struct{ present bool }
 	endpoints := map[string]*authSeen{}
-	var unauthIdx []int
+	type unauth struct {
+		finding  int
+		endpoint string
+	}
+	var unauths []unauth
 	for _, r := range reqs {
 		if !a.match(r.URL) {
 			continue
@@ -213,19 +217,14 @@ func (a *audit) scanBodies(reqs []Request) {
 			}
 		}
 		if rule == "pii_without_auth" && f.Count == 1 {
-			unauthIdx = append(unauthIdx, a.index[findingKey(w, rule, "", "")])
+			unauths = append(unauths, unauth{a.index[findingKey(w, rule, "", "")], ep})
 		}
 	}
-	for _, i := range unauthIdx {
-		f := &a.findings[i]
-		f.NeverAuthenticated = !endpoints[f.Method+" "+pathOf(f.URL)].present
+	for _, u := range unauths {
+		f := &a.findings[u.finding]
+		f.NeverAuthenticated = !endpoints[u.endpoint].present
 		f.Auth = ""
 	}
-}
-
-func pathOf(u string) string {
-	_, p := apicontract.Split(u)
-	return p
 }
 
 // walkResponse collects personal-data fields of a JSON response and flags
