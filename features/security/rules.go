@@ -1,0 +1,122 @@
+package security
+
+import "regexp"
+
+// Categories of checks, as the AI names them in the checks option.
+const (
+	Credentials  = "credentials"
+	AuthPatterns = "auth_patterns"
+	PIIExposure  = "pii_exposure"
+	Transport    = "transport"
+)
+
+// AllChecks is every category, in the order findings are reported.
+var AllChecks = []string{Credentials, AuthPatterns, PIIExposure, Transport}
+
+// Severities, lowest first.
+const (
+	Info     = "info"
+	Warning  = "warning"
+	Critical = "critical"
+)
+
+// Severities lists the accepted severity_min values, lowest first.
+var Severities = []string{Info, Warning, Critical}
+
+func rank(sev string) int {
+	switch sev {
+	case Critical:
+		return 2
+	case Warning:
+		return 1
+	}
+	return 0
+}
+
+// Rule describes one check once per report, so findings need not repeat it.
+type Rule struct {
+	Category string `json:"-"`
+	Title    string `json:"title"`
+	CWE      string `json:"cwe,omitempty"`
+	Fix      string `json:"fix"`
+}
+
+const fixURL = "Move the secret to an Authorization header or the request body; never put secrets in URLs (they land in server logs, history and proxies). Rotate it."
+const fixKey = "Remove the key from client-side code and traffic; call the API from a server that holds the key. Rotate it."
+const fixLog = "Remove the console call or log a redacted value."
+
+// Rules is every check by id.
+var Rules = map[string]Rule{
+	"secret_in_url":       {Credentials, "API key or secret in URL query parameter", "CWE-598", fixURL},
+	"secret_param_in_url": {Credentials, "Secret-named URL parameter with a long value", "CWE-598", fixURL},
+	"token_in_url":        {Credentials, "Auth token in URL", "CWE-598", fixURL},
+	"aws_access_key":      {Credentials, "AWS access key ID exposed", "CWE-798", fixKey},
+	"aws_secret_key":      {Credentials, "AWS secret access key exposed", "CWE-798", fixKey},
+	"private_key":         {Credentials, "Private key material exposed", "CWE-321", "Never send private keys to the browser. Revoke and regenerate the key pair."},
+	"github_token":        {Credentials, "GitHub token exposed", "CWE-798", fixKey},
+	"stripe_key":          {Credentials, "Stripe secret key exposed", "CWE-798", fixKey},
+	"jwt_in_request_body": {Credentials, "JWT in request body", "CWE-522", "Send tokens in the Authorization header, not in payloads."},
+	"api_key_in_body":     {Credentials, "API key in JSON body", "CWE-522", "If intentional, make sure the key is scoped and not a server secret; otherwise proxy the call server-side."},
+
+	"pii_without_auth": {AuthPatterns, "Endpoint returns personal data without authentication", "CWE-306", "Require authentication on this endpoint; if it is public by design, stop returning personal fields."},
+
+	"jwt_in_log":         {PIIExposure, "JWT logged to console", "CWE-532", fixLog},
+	"bearer_in_log":      {PIIExposure, "Bearer token logged to console", "CWE-532", fixLog},
+	"password_in_log":    {PIIExposure, "Password logged to console", "CWE-532", fixLog},
+	"email_in_log":       {PIIExposure, "Email address logged to console", "CWE-532", fixLog},
+	"pii_in_log":         {PIIExposure, "Personal data (SSN, card or phone number) logged to console", "CWE-532", fixLog},
+	"pii_in_response":    {PIIExposure, "Response contains personal data", "CWE-359", "Return only the fields the page needs; authenticated responses with personal data are expected."},
+	"secret_in_response": {PIIExposure, "Password or token in response body", "CWE-200", "Never return passwords; return tokens only from auth endpoints."},
+
+	"http_api":             {Transport, "API call over unencrypted HTTP", "CWE-319", "Use HTTPS."},
+	"mixed_content_script": {Transport, "Mixed content: HTTPS page loads an HTTP script", "CWE-319", "Load the script over HTTPS; an attacker on the network can replace it."},
+	"mixed_content":        {Transport, "Mixed content: HTTPS page loads an HTTP resource", "CWE-319", "Load every resource over HTTPS."},
+	"insecure_websocket":   {Transport, "WebSocket over unencrypted ws://", "CWE-319", "Use wss://."},
+}
+
+// tokenPattern is a credential format found anywhere in a text: bodies,
+// console messages, WebSocket payloads. Each starts with a literal, which
+// regexp turns into a fast substring search.
+type tokenPattern struct {
+	rule string
+	re   *regexp.Regexp
+	sev  string
+	// group is the submatch holding the secret (0: the whole match).
+	group int
+}
+
+var (
+	awsAccessKey = tokenPattern{"aws_access_key", regexp.MustCompile(`AKIA[0-9A-Z]{16}`), Critical, 0}
+	privateKey   = tokenPattern{"private_key", regexp.MustCompile(`-----BEGIN (RSA|DSA|EC|OPENSSH) PRIVATE KEY-----`), Critical, 0}
+	githubToken  = tokenPattern{"github_token", regexp.MustCompile(`gh[ps]_[A-Za-z0-9_]{36,}`), Critical, 0}
+	stripeKey    = tokenPattern{"stripe_key", regexp.MustCompile(`sk_(?:test|live)_[A-Za-z0-9]{24,}`), Critical, 0}
+	apiKeyInBody = tokenPattern{"api_key_in_body", regexp.MustCompile(`"(?:api_key|apiKey|api_secret)":\s*"([^"]{8,})"`), Warning, 1}
+	jwtPattern   = regexp.MustCompile(`eyJ[A-Za-z0-9_-]*\.eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*`)
+
+	// secretTokens are looked for in every scanned text.
+	secretTokens = []tokenPattern{awsAccessKey, privateKey, githubToken, stripeKey, apiKeyInBody}
+
+	// awsSecretRun is a 40-character run of the AWS secret alphabet, with
+	// the characters either side outside it; it is only looked for near
+	// "aws" or "secret".
+	awsSecretRun = regexp.MustCompile(`(?:^|[^A-Za-z0-9/+=])([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)`)
+
+	// URL parameters, as the spec writes them, with the name and value
+	// captured. Fragments are included: OAuth puts tokens there.
+	urlSecretParam  = regexp.MustCompile(`(?i)[?&#](api_key|apikey|key|token|secret|password)=([^&#]*)`)
+	urlGenericParam = regexp.MustCompile(`(?i)[?&#](\w*(?:secret|password|passwd|token)\w*)=([^&#]{8,})`)
+	urlBearerParam  = regexp.MustCompile(`(?i)[?&#](auth|bearer|token)=([A-Za-z0-9._-]{20,})`)
+
+	// Console-only patterns.
+	bearerPattern   = regexp.MustCompile(`(?i)bearer\s+([A-Za-z0-9._~+/=-]{16,})`)
+	passwordPattern = regexp.MustCompile(`(?i)(?:password|passwd|pwd)["']?\s*[:=]\s*["']?([^\s"',;}]{3,})`)
+	emailPattern    = regexp.MustCompile(`[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,}`)
+	ssnPattern      = regexp.MustCompile(`\b\d{3}-\d{2}-\d{4}\b`)
+	cardPattern     = regexp.MustCompile(`\b\d{4}[\s-]?\d{4}[\s-]?\d{4}[\s-]?\d{4}\b`)
+	// The spec's E.164 form \+?[1-9]\d{1,14} matches any number, so it is
+	// used only with its + and at least 8 digits; the US form as given.
+	phonePattern = regexp.MustCompile(`\+[1-9]\d{7,14}\b|\(\d{3}\)\s?\d{3}-\d{4}`)
+
+	// Quick gates before the scans that have no literal to search for.
+	envPattern = regexp.MustCompile(`(?i)(?:^|[./\-_:])(?:staging|stage|dev|development)(?:[./\-_:]|$)`)
+)

@@ -1,0 +1,315 @@
+package security
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/gasoline-dev/gasoline/features/apicontract"
+	"github.com/gasoline-dev/gasoline/features/capture"
+)
+
+// audit accumulates the findings of one run.
+type audit struct {
+	opt       Options
+	on        [4]bool // by index in AllChecks
+	findings  []Finding
+	index     map[string]int
+	endpoints map[string]bool
+	scanned   Scanned
+	piiKeys   map[string]bool
+	redacted  map[string]string // RedactURL results: console pages and sources repeat
+}
+
+func (a *audit) redactURL(u string) string {
+	r, ok := a.redacted[u]
+	if !ok {
+		r = RedactURL(u)
+		a.redacted[u] = r
+	}
+	return r
+}
+
+func newAudit(opt Options) *audit {
+	a := &audit{opt: opt, index: map[string]int{}, endpoints: map[string]bool{}, piiKeys: map[string]bool{}, redacted: map[string]string{}}
+	checks := opt.Checks
+	if len(checks) == 0 {
+		checks = AllChecks
+	}
+	for _, c := range checks {
+		if i := slices.Index(AllChecks, c); i >= 0 {
+			a.on[i] = true
+		}
+	}
+	return a
+}
+
+func (a *audit) enabled(category string) bool {
+	switch category {
+	case Credentials:
+		return a.on[0]
+	case AuthPatterns:
+		return a.on[1]
+	case PIIExposure:
+		return a.on[2]
+	case Transport:
+		return a.on[3]
+	}
+	return false
+}
+
+func (a *audit) match(u string) bool {
+	return a.opt.URLFilter == "" || strings.Contains(u, a.opt.URLFilter)
+}
+
+// where is the place a text was read from; findings in it copy it. Its
+// URLs are already redacted.
+type where struct {
+	in, method, url, page, level, source string
+	status                               int
+	n                                    int // occurrences this place stands for; 0 means 1
+}
+
+// add records a finding, or counts it again when the same rule already
+// fired at the same place with the same evidence.
+func (a *audit) add(w where, rule, sev, fieldName, evidence string) *Finding {
+	r := Rules[rule]
+	if !a.enabled(r.Category) {
+		return nil
+	}
+	key := findingKey(w, rule, fieldName, evidence)
+	n := max(1, w.n)
+	if i, ok := a.index[key]; ok {
+		f := &a.findings[i]
+		f.Count += n
+		if rank(sev) > rank(f.Severity) {
+			f.Severity = sev
+		}
+		return f
+	}
+	a.index[key] = len(a.findings)
+	a.findings = append(a.findings, Finding{
+		Rule: rule, Severity: sev, Category: r.Category, In: w.in, Method: w.method,
+		URL: w.url, Page: w.page, Status: w.status, Field: fieldName, Evidence: evidence,
+		Level: w.level, Source: w.source, Count: n,
+	})
+	return &a.findings[len(a.findings)-1]
+}
+
+// findingKey identifies a finding's place, for counting repeats.
+func findingKey(w where, rule, fieldName, evidence string) string {
+	return strings.Join([]string{rule, w.in, w.method, w.url, fieldName, evidence, w.source}, "\x00")
+}
+
+// budget caps the regex matches looked at in one text.
+type budget int
+
+func (b *budget) findAll(re *regexp.Regexp, s string) [][]int {
+	if *b <= 0 {
+		return nil
+	}
+	m := re.FindAllStringSubmatchIndex(s, int(*b))
+	*b -= budget(len(m))
+	return m
+}
+
+func clip(s string) string { return capture.Truncate(s, MaxScan) }
+
+// scanSecrets looks for credential formats in a text. jwt adds JWTs, which
+// are only unexpected in what the page sends.
+func (a *audit) scanSecrets(w where, text string, b *budget, jwt bool) {
+	if !a.enabled(Credentials) || text == "" {
+		return
+	}
+	for _, p := range secretTokens {
+		for _, m := range b.findAll(p.re, text) {
+			v := text[m[2*p.group]:m[2*p.group+1]]
+			if ignoredSecret(v) {
+				continue
+			}
+			ev := Redact(v)
+			if p.rule == "private_key" {
+				ev = "BEGIN " + text[m[2]:m[3]] + " PRIVATE KEY"
+			}
+			a.add(w, p.rule, p.sev, "", ev)
+		}
+	}
+	if jwt && !authEndpoint(w.url) {
+		for _, m := range b.findAll(jwtPattern, text) {
+			if v := text[m[0]:m[1]]; !ignoredSecret(v) {
+				a.add(w, "jwt_in_request_body", Warning, "", Redact(v))
+			}
+		}
+	}
+	a.scanAWSSecret(w, text, b)
+}
+
+// scanAWSSecret finds 40-character secret keys near "aws" or "secret".
+// Runs without upper case, lower case and digits mixed (hex digests,
+// words) are not AWS secrets.
+func (a *audit) scanAWSSecret(w where, text string, b *budget) {
+	const near = 100
+	for _, k := range awsKeywords(text, MaxMatches) {
+		l, r := max(0, k-near-41), min(len(text), k+near+41)
+		for _, m := range b.findAll(awsSecretRun, text[l:r]) {
+			v := text[l+m[2] : l+m[3]]
+			if mixedCase(v) && !ignoredSecret(v) {
+				a.add(w, "aws_secret_key", Critical, "", Redact(v))
+			}
+		}
+	}
+}
+
+func mixedCase(v string) bool {
+	var up, lo, dg bool
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		up = up || c >= 'A' && c <= 'Z'
+		lo = lo || c >= 'a' && c <= 'z'
+		dg = dg || c >= '0' && c <= '9'
+	}
+	return up && lo && dg
+}
+
+var authPath = regexp.MustCompile(`(?i)login|logout|sign-?in|sign-?up|register|token|auth|session|refresh|sso|callback`)
+
+// authEndpoint reports URLs whose job is to hand out or take tokens, where a
+// JWT in the payload is expected.
+func authEndpoint(u string) bool { return authPath.MatchString(hostPath(u)) }
+
+// scanURL checks one request URL for secrets in its parameters and
+// credential formats anywhere in it.
+func (a *audit) scanURL(w where, raw string) {
+	if !a.enabled(Credentials) {
+		return
+	}
+	b := budget(MaxMatches)
+	if secretParams(raw) {
+		a.scanParams(w, raw, &b)
+	}
+	for _, p := range []tokenPattern{awsAccessKey, githubToken, stripeKey} {
+		for _, m := range b.findAll(p.re, raw) {
+			if v := raw[m[0]:m[1]]; !ignoredSecret(v) {
+				a.add(w, p.rule, p.sev, "", "")
+			}
+		}
+	}
+}
+
+// secretParams is a cheap test for the parameter patterns: a query or
+// fragment whose text names a key, token, secret, password or auth.
+func secretParams(raw string) bool {
+	i := strings.IndexAny(raw, "?#")
+	if i < 0 {
+		return false
+	}
+	q := strings.ToLower(raw[i:])
+	for _, w := range []string{"key", "token", "secret", "pass", "auth", "bearer"} {
+		if strings.Contains(q, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// scanParams applies the spec's three URL parameter patterns; a parameter
+// is reported once, by the first pattern that matches it.
+func (a *audit) scanParams(w where, raw string, b *budget) {
+	seen := map[string]bool{}
+	for _, p := range []struct {
+		rule string
+		re   *regexp.Regexp
+	}{{"token_in_url", urlBearerParam}, {"secret_in_url", urlSecretParam}, {"secret_param_in_url", urlGenericParam}} {
+		for _, m := range b.findAll(p.re, raw) {
+			name, v := raw[m[2]:m[3]], raw[m[4]:m[5]]
+			if v == "" || seen[strings.ToLower(name)] || ignoredSecret(v) {
+				continue
+			}
+			seen[strings.ToLower(name)] = true
+			// The redacted URL already shows the value.
+			a.add(w, p.rule, Critical, name, "")
+		}
+	}
+}
+
+// scanRequests runs the URL checks once per distinct request, from the
+// waterfall and from the bodies.
+func (a *audit) scanRequests(in Input) {
+	type req struct {
+		method, url, page, resource string
+		n                           int
+	}
+	var reqs []req
+	seen := map[string]int{}
+	put := func(r req) {
+		k := r.method + " " + r.url
+		if i, ok := seen[k]; ok {
+			reqs[i].n += r.n
+			if reqs[i].page == "" {
+				reqs[i].page = r.page
+			}
+			if reqs[i].resource == "" || reqs[i].resource == "other" {
+				reqs[i].resource = r.resource
+			}
+			return
+		}
+		seen[k] = len(reqs)
+		reqs = append(reqs, r)
+	}
+	for _, e := range in.Network {
+		if a.match(e.URL) {
+			a.scanned.NetworkRequests++
+			put(req{e.Method, e.URL, e.Page, resourceType("", e.URL), 1})
+		}
+	}
+	for _, r := range in.Bodies {
+		if a.match(r.URL) {
+			put(req{r.Method, r.URL, r.Page, resourceType(r.ContentType, r.URL), 0})
+		}
+	}
+	for _, r := range reqs {
+		a.endpoints[apicontract.Endpoint(r.method, r.url)] = true
+		w := where{in: "url", method: r.method, url: RedactURL(r.url), n: r.n}
+		a.scanURL(w, r.url)
+		a.checkTransport(w, r.url, r.page, r.resource)
+	}
+}
+
+// resourceType classifies a request for mixed content, which is critical
+// only for scripts.
+func resourceType(contentType, u string) string {
+	ct := strings.ToLower(contentType)
+	p := strings.ToLower(hostPath(u))
+	ext := p[strings.LastIndexByte(p, '.')+1:]
+	switch {
+	case strings.Contains(ct, "javascript") || strings.Contains(ct, "ecmascript") || ext == "js" || ext == "mjs":
+		return "script"
+	case strings.Contains(ct, "css") || ext == "css":
+		return "style"
+	case strings.HasPrefix(ct, "image/") || slices.Contains([]string{"png", "jpg", "jpeg", "gif", "svg", "webp", "ico", "avif"}, ext):
+		return "image"
+	case strings.HasPrefix(ct, "font/") || slices.Contains([]string{"woff", "woff2", "ttf", "otf"}, ext):
+		return "font"
+	}
+	return "other"
+}
+
+// checkTransport flags plain HTTP to anything but this machine, as mixed
+// content when the page that made the request was served over HTTPS.
+func (a *audit) checkTransport(w where, u, page, resource string) {
+	if !a.enabled(Transport) || scheme(u) != "http" || IsLocalhost(u) {
+		return
+	}
+	if scheme(page) == "https" {
+		w.page = RedactURL(page)
+		rule, sev := "mixed_content", Warning
+		if resource == "script" {
+			rule, sev = "mixed_content_script", Critical
+		}
+		if f := a.add(w, rule, sev, "", ""); f != nil {
+			f.Resource = resource
+		}
+		return
+	}
+	a.add(w, "http_api", Warning, "", "")
+}
