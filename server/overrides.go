@@ -1,0 +1,52 @@
+package server
+
+import (
+	"net/http"
+
+	"github.com/gasoline-dev/gasoline/features/capturectl"
+	"github.com/gasoline-dev/gasoline/features/problem"
+)
+
+// Overrides lists every setting's state.
+func (s *Server) Overrides() capturectl.View { return s.control.View() }
+
+func (s *Server) handleOverrides(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, s.Overrides())
+}
+
+// vetoRequest names one setting, or all of them.
+type vetoRequest struct {
+	Setting string `json:"setting"`
+	All     bool   `json:"all"`
+}
+
+func (s *Server) handleRevoke(w http.ResponseWriter, r *http.Request) {
+	var req vetoRequest
+	if err := decodeBody(r, &req); err != nil {
+		writeProblem(w, err)
+		return
+	}
+	if req.Setting == "" && !req.All {
+		writeProblem(w, problem.New(problem.InvalidParam, `want {"setting": name} or {"all": true}`))
+		return
+	}
+	done, err := s.control.Revoke(req.Setting)
+	if err != nil {
+		writeProblem(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"revoked": nonNil(done), "state": s.Overrides()})
+}
+
+func (s *Server) handleAllow(w http.ResponseWriter, r *http.Request) {
+	var req vetoRequest
+	if err := decodeBody(r, &req); err != nil {
+		writeProblem(w, err)
+		return
+	}
+	if err := s.control.Allow(req.Setting); err != nil {
+		writeProblem(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"allowed": req.Setting, "state": s.Overrides()})
+}
