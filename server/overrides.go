@@ -5,6 +5,7 @@ import (
 
 	"github.com/gasoline-dev/gasoline/features/capturectl"
 	"github.com/gasoline-dev/gasoline/features/problem"
+	"github.com/gasoline-dev/gasoline/server/wire"
 )
 
 // Overrides lists every setting's state.
@@ -14,14 +15,8 @@ func (s *Server) handleOverrides(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, s.Overrides())
 }
 
-// vetoRequest names one setting, or all of them.
-type vetoRequest struct {
-	Setting string `json:"setting"`
-	All     bool   `json:"all"`
-}
-
 func (s *Server) handleRevoke(w http.ResponseWriter, r *http.Request) {
-	var req vetoRequest
+	var req wire.Veto
 	if err := decodeBody(r, &req); err != nil {
 		writeProblem(w, err)
 		return
@@ -35,11 +30,11 @@ func (s *Server) handleRevoke(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"revoked": nonNil(done), "state": s.Overrides()})
+	writeJSON(w, http.StatusOK, wire.Revoked{Revoked: nonNil(done), State: s.Overrides()})
 }
 
 func (s *Server) handleAllow(w http.ResponseWriter, r *http.Request) {
-	var req vetoRequest
+	var req wire.Veto
 	if err := decodeBody(r, &req); err != nil {
 		writeProblem(w, err)
 		return
@@ -48,5 +43,5 @@ func (s *Server) handleAllow(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"allowed": req.Setting, "state": s.Overrides()})
+	writeJSON(w, http.StatusOK, wire.Allowed{Allowed: req.Setting, State: s.Overrides()})
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/gasoline-dev/gasoline/features/audit"
 	"github.com/gasoline-dev/gasoline/features/pilot"
 	"github.com/gasoline-dev/gasoline/features/problem"
+	"github.com/gasoline-dev/gasoline/server/wire"
 )
 
 // PilotStatus is the pilot's state as every surface reports it.
@@ -18,9 +19,7 @@ func (s *Server) handlePilotStatus(w http.ResponseWriter, r *http.Request) {
 // handlePilotBlock is the human's block from the dashboard. It can only
 // take the pilot away from the AI: enabling is the popup's alone.
 func (s *Server) handlePilotBlock(w http.ResponseWriter, r *http.Request) {
-	var req struct {
-		Blocked *bool `json:"blocked"`
-	}
+	var req wire.PilotBlock
 	if err := decodeBody(r, &req); err != nil {
 		writeProblem(w, err)
 		return
@@ -36,7 +35,7 @@ func (s *Server) handlePilotBlock(w http.ResponseWriter, r *http.Request) {
 	}
 	s.audit(audit.Event{Event: ev, Source: "human", Agent: "human"})
 	st := s.PilotStatus()
-	s.events.publish("pilot", st)
+	s.events.publish(wire.EventPilot, st)
 	writeJSON(w, http.StatusOK, st)
 }
 
