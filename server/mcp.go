@@ -79,14 +79,14 @@ func (s *Server) newMCP() *server.MCPServer {
 		server.WithHooks(hooks),
 	)
 	for _, t := range []tool{s.observeTool(), s.analyzeTool(), s.generateTool(), s.configureTool(), s.interactTool()} {
-		s.addTool(m, t)
+		addTool(m, t)
 	}
 	return m
 }
 
 // addTool registers t: a call's arguments are checked against every
 // declared parameter, then its selector picks the mode that runs.
-func (s *Server) addTool(m *server.MCPServer, t tool) {
+func addTool(m *server.MCPServer, t tool) {
 	specs := t.specs()
 	byName := make(map[string]mode, len(t.modes))
 	for _, md := range t.modes {

@@ -25,7 +25,7 @@ var (
 	statusMinParam = newParam[int]("status_min", "network*: min status").between(0, 999)
 	statusMaxParam = newParam[int]("status_max", "network*: max status").between(0, 999)
 	connParam      = newParam[string]("connection_id", "websocket_*: one connection")
-	directionParam = newParam[string]("direction", "").oneOf("incoming", "outgoing")
+	directionParam = newParam[string]("direction", "").oneOf(capture.Directions...)
 	tabParam       = newParam[int]("tab_id", "Only this tab").between(0, maxTabID)
 )
 
