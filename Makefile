@@ -6,7 +6,7 @@ LDFLAGS := -X main.version=$(VERSION)
 
 AXE     := extension/lib/axe.min.js
 
-.PHONY: run build test unit e2e fuzz bench clean
+.PHONY: run build test lint unit e2e fuzz bench clean
 
 run: build
 	./$(BIN)
@@ -24,9 +24,14 @@ node_modules/.package-lock.json: package.json package-lock.json
 $(AXE): node_modules/.package-lock.json
 	cp node_modules/axe-core/axe.min.js $@
 
-# Every test: vet, unit and handler tests with the race detector, a short
-# fuzz of the ingest decoder, then end-to-end tests in headless Chromium.
-test: unit fuzz e2e
+# Every test: lint, vet, unit and handler tests with the race detector, a
+# short fuzz of the ingest decoder, then end-to-end tests in headless Chromium.
+test: lint unit fuzz e2e
+
+# staticcheck at the version go.mod pins (its tool directive), over every
+# package including the e2e-tagged ones; staticcheck.conf picks the checks.
+lint: $(AXE)
+	$(GO) tool staticcheck -tags e2e ./...
 
 unit: $(AXE)
 	$(GO) vet ./...

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/mark3labs/mcp-go/mcp"
-
 	"github.com/gasoline-dev/gasoline/features/a11y"
 	"github.com/gasoline-dev/gasoline/features/problem"
 	"github.com/gasoline-dev/gasoline/features/query"
@@ -15,32 +13,34 @@ import (
 // domTimeout bounds DOM and page-info queries (the spec's 10 s).
 const domTimeout = 10 * time.Second
 
-func analyzeTool() mcp.Tool {
-	return mcp.NewTool("analyze",
-		mcp.WithDescription("Inspect the live page in the developer's tab (the tracked tab unless tab_id). "+
-			"dom: elements matching selector; page_info: page summary; accessibility: axe-core audit, cached 30 s per page."),
-		mcp.WithReadOnlyHintAnnotation(true),
-		mcp.WithDestructiveHintAnnotation(false),
-		mcp.WithOpenWorldHintAnnotation(false),
-		mcp.WithString("target", mcp.Required(), mcp.Enum("dom", "page_info", "accessibility")),
-		mcp.WithString("selector", mcp.Description("dom: CSS selector (required)")),
-		mcp.WithBoolean("include_styles", mcp.Description("dom: computed layout styles")),
-		mcp.WithArray("properties", mcp.Description("dom: style properties to return instead"), mcp.WithStringItems()),
-		mcp.WithBoolean("include_children", mcp.Description("dom: child elements")),
-		mcp.WithInteger("max_depth", mcp.Description("dom: child depth (default 3)"), mcp.Min(1), mcp.Max(query.MaxDepth)),
-		mcp.WithString("scope", mcp.Description("accessibility: CSS selector to audit")),
-		mcp.WithArray("tags", mcp.Description("accessibility: axe tags, e.g. wcag2aa"), mcp.WithStringItems()),
-		mcp.WithBoolean("include_passes", mcp.Description("accessibility: list passing rules")),
-		mcp.WithBoolean("force_refresh", mcp.Description("accessibility: ignore the cache")),
-		mcp.WithInteger("tab_id", mcp.Description("Query this tab instead")),
-	)
-}
+// The parameters of the dom and accessibility targets.
+var (
+	selectorParam = newParam[string]("selector", "dom: CSS selector (required)")
+	stylesParam   = newParam[bool]("include_styles", "dom: computed layout styles")
+	propsParam    = newParam[[]string]("properties", "dom: style properties to return instead")
+	childrenParam = newParam[bool]("include_children", "dom: child elements")
+	depthParam    = newParam[int]("max_depth", "dom: child depth (default 3)").between(1, query.MaxDepth)
+	scopeParam    = newParam[string]("scope", "accessibility: CSS selector to audit")
+	tagsParam     = newParam[[]string]("tags", "accessibility: axe tags, e.g. wcag2aa")
+	passesParam   = newParam[bool]("include_passes", "accessibility: list passing rules")
+	refreshParam  = newParam[bool]("force_refresh", "accessibility: ignore the cache")
+	queryTabParam = tabParam.describe("Query this tab instead")
+)
 
-func (s *Server) analyzeModes() []mode {
-	return []mode{
-		{"dom", s.analyzeDOM},
-		{"page_info", s.analyzePageInfo},
-		{"accessibility", s.analyzeAccessibility},
+func (s *Server) analyzeTool() tool {
+	return tool{
+		name: "analyze",
+		desc: "Inspect the live page in the developer's tab (the tracked tab unless tab_id). " +
+			"dom: elements matching selector; page_info: page summary; accessibility: axe-core audit, cached 30 s per page.",
+		hints:    readOnly,
+		selector: newParam[string]("target", ""),
+		params: []declared{selectorParam, stylesParam, propsParam, childrenParam, depthParam,
+			scopeParam, tagsParam, passesParam, refreshParam, queryTabParam},
+		modes: []mode{
+			{"dom", s.analyzeDOM},
+			{"page_info", s.analyzePageInfo},
+			{"accessibility", s.analyzeAccessibility},
+		},
 	}
 }
 
@@ -57,18 +57,14 @@ func (s *Server) ask(ctx context.Context, kind string, tab int, params any, time
 }
 
 func (s *Server) analyzeDOM(ctx context.Context, a args) (any, error) {
-	var p query.DOMParams
-	var errs [6]error
-	p.Selector, errs[0] = a.str("selector")
-	p.IncludeStyles, errs[1] = a.bool("include_styles")
-	p.IncludeChildren, errs[2] = a.bool("include_children")
-	p.MaxDepth, errs[3] = a.int("max_depth", 1, query.MaxDepth)
-	p.Properties, errs[4] = a.strs("properties")
-	tab, err := a.int("tab_id", 0, 1<<31-1)
-	errs[5] = err
-	if err := firstErr(errs[:]...); err != nil {
-		return nil, err
+	p := query.DOMParams{
+		Selector:        selectorParam.get(a),
+		IncludeStyles:   stylesParam.get(a),
+		IncludeChildren: childrenParam.get(a),
+		MaxDepth:        depthParam.get(a),
+		Properties:      propsParam.get(a),
 	}
+	tab := queryTabParam.get(a)
 	if err := p.Check(); err != nil {
 		return nil, err
 	}
@@ -88,12 +84,8 @@ func (s *Server) analyzeDOM(ctx context.Context, a args) (any, error) {
 }
 
 func (s *Server) analyzePageInfo(ctx context.Context, a args) (any, error) {
-	tab, err := a.int("tab_id", 0, 1<<31-1)
-	if err != nil {
-		return nil, err
-	}
 	var p query.PageInfo
-	resp, err := s.ask(ctx, query.KindPageInfo, tab, struct{}{}, domTimeout, &p)
+	resp, err := s.ask(ctx, query.KindPageInfo, queryTabParam.get(a), struct{}{}, domTimeout, &p)
 	if err != nil {
 		return nil, err
 	}
@@ -105,18 +97,8 @@ func (s *Server) analyzePageInfo(ctx context.Context, a args) (any, error) {
 }
 
 func (s *Server) analyzeAccessibility(ctx context.Context, a args) (any, error) {
-	var o a11y.Options
-	var errs [5]error
-	o.Scope, errs[0] = a.str("scope")
-	o.Tags, errs[1] = a.strs("tags")
-	o.IncludePasses, errs[2] = a.bool("include_passes")
-	force, err := a.bool("force_refresh")
-	errs[3] = err
-	tab, err := a.int("tab_id", 0, 1<<31-1)
-	errs[4] = err
-	if err := firstErr(errs[:]...); err != nil {
-		return nil, err
-	}
+	o := a11y.Options{Scope: scopeParam.get(a), Tags: tagsParam.get(a), IncludePasses: passesParam.get(a)}
+	force, tab := refreshParam.get(a), queryTabParam.get(a)
 	if p, ok := s.store.Page(); ok && !force && (tab == 0 || tab == p.TabID) {
 		if r, ok := s.audits.Get(p.URL, o); ok {
 			return r, nil

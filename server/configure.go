@@ -2,15 +2,77 @@ package server
 
 import (
 	"context"
+	"fmt"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/gasoline-dev/gasoline/features/capture"
+	"github.com/gasoline-dev/gasoline/features/capturectl"
+	"github.com/gasoline-dev/gasoline/features/problem"
 )
 
-func (s *Server) configureClear(_ context.Context, a args) (any, error) {
-	buf, err := a.enum("buffer", append([]string{"all"}, capture.Kinds...)...)
-	if err != nil {
-		return nil, err
+// The parameters of configure's actions.
+var (
+	settingsParam = newParam[any]("settings", settingsDesc())
+	bufferParam   = newParam[string]("buffer", "clear: one buffer (default all)").
+			oneOf(append([]string{"all"}, capture.Kinds...)...)
+)
+
+// settingsDesc names every capture setting and its values, from the
+// controller's own table.
+func settingsDesc() string {
+	var parts, bools []string
+	for _, st := range capturectl.Settings {
+		if st.Bool {
+			bools = append(bools, st.Name)
+		} else {
+			parts = append(parts, fmt.Sprintf("%s (%s)", st.Name, strings.Join(st.Values, "|")))
+		}
 	}
+	parts = append(parts, strings.Join(bools, ", ")+" (booleans)")
+	return "capture: object of " + strings.Join(parts, ", ") + `; or "reset"`
+}
+
+func (s *Server) configureTool() tool {
+	return tool{
+		name: "configure",
+		desc: "Change Gasoline's state. capture: override capture settings for this session " +
+			`({"ws_mode":"messages"}, or "reset"); at most one change per second; the human can revoke. clear: empty buffers.`,
+		hints: []mcp.ToolOption{
+			mcp.WithDestructiveHintAnnotation(true),
+			mcp.WithIdempotentHintAnnotation(true),
+			mcp.WithOpenWorldHintAnnotation(false),
+		},
+		selector: newParam[string]("action", ""),
+		params:   []declared{settingsParam, bufferParam},
+		modes:    []mode{{"capture", s.configureCapture}, {"clear", s.configureClear}},
+	}
+}
+
+func (s *Server) configureCapture(ctx context.Context, a args) (any, error) {
+	who := agent(ctx)
+	switch v := settingsParam.get(a).(type) {
+	case string:
+		if v != "reset" {
+			return nil, problem.New(problem.InvalidParam, `settings must be an object of settings or "reset"`)
+		}
+		if err := s.control.Reset(who); err != nil {
+			return nil, err
+		}
+		return map[string]any{"reset": true, "capture_overrides": s.control.Values()}, nil
+	case map[string]any:
+		changes, err := s.control.Set(who, v)
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"changed": changes, "capture_overrides": s.control.Values()}, nil
+	}
+	return nil, problem.New(problem.InvalidParam, `settings is required: an object such as {"ws_mode":"messages"}, or "reset"`)
+}
+
+func (s *Server) configureClear(_ context.Context, a args) (any, error) {
+	buf := bufferParam.get(a)
 	if buf == "" {
 		buf = "all"
 	}

@@ -3,24 +3,18 @@ package server
 import (
 	"context"
 
-	"github.com/mark3labs/mcp-go/mcp"
-
 	"github.com/gasoline-dev/gasoline/features/problem"
 	"github.com/gasoline-dev/gasoline/features/sarif"
 )
 
-func generateTool() mcp.Tool {
-	return mcp.NewTool("generate",
-		mcp.WithDescription("Produce an artifact from what was captured. sarif: the latest accessibility audit as SARIF 2.1.0."),
-		mcp.WithReadOnlyHintAnnotation(true),
-		mcp.WithDestructiveHintAnnotation(false),
-		mcp.WithOpenWorldHintAnnotation(false),
-		mcp.WithString("format", mcp.Required(), mcp.Enum("sarif")),
-	)
-}
-
-func (s *Server) generateModes() []mode {
-	return []mode{{"sarif", s.generateSARIF}}
+func (s *Server) generateTool() tool {
+	return tool{
+		name:     "generate",
+		desc:     "Produce an artifact from what was captured. sarif: the latest accessibility audit as SARIF 2.1.0.",
+		hints:    readOnly,
+		selector: newParam[string]("format", ""),
+		modes:    []mode{{"sarif", s.generateSARIF}},
+	}
 }
 
 func (s *Server) generateSARIF(context.Context, args) (any, error) {

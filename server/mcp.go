@@ -20,6 +20,46 @@ type mode struct {
 	run  func(ctx context.Context, a args) (any, error)
 }
 
+// tool is one MCP tool, declared once: tools/list shows its schema and
+// calls are checked against the same declaration. The selector's values
+// are the names of its modes.
+type tool struct {
+	name, desc string
+	hints      []mcp.ToolOption
+	selector   param[string]
+	params     []declared
+	modes      []mode
+}
+
+// readOnly are the hints of a tool that changes nothing.
+var readOnly = []mcp.ToolOption{
+	mcp.WithReadOnlyHintAnnotation(true),
+	mcp.WithDestructiveHintAnnotation(false),
+	mcp.WithOpenWorldHintAnnotation(false),
+}
+
+// specs lists the selector, complete with its values, then the parameters.
+func (t tool) specs() []spec {
+	names := make([]string, len(t.modes))
+	for i, m := range t.modes {
+		names[i] = m.name
+	}
+	out := []spec{t.selector.oneOf(names...).require().spec}
+	for _, p := range t.params {
+		out = append(out, p.decl())
+	}
+	return out
+}
+
+// schema is the tool as tools/list shows it.
+func (t tool) schema() mcp.Tool {
+	opts := append([]mcp.ToolOption{mcp.WithDescription(t.desc)}, t.hints...)
+	for _, p := range t.specs() {
+		opts = append(opts, p.option())
+	}
+	return mcp.NewTool(t.name, opts...)
+}
+
 func (s *Server) newMCP() *server.MCPServer {
 	// Every session reads capture alerts from where it joined.
 	hooks := &server.Hooks{}
@@ -38,35 +78,31 @@ func (s *Server) newMCP() *server.MCPServer {
 		server.WithInstructions(instructions),
 		server.WithHooks(hooks),
 	)
-	s.addTool(m, observeTool(), "what", s.observeModes())
-	s.addTool(m, analyzeTool(), "target", s.analyzeModes())
-	s.addTool(m, generateTool(), "format", s.generateModes())
-	s.addTool(m, configureTool(), "action", s.configureModes())
-	s.addTool(m, interactTool(), "action", s.interactModes())
+	for _, t := range []tool{s.observeTool(), s.analyzeTool(), s.generateTool(), s.configureTool(), s.interactTool()} {
+		addTool(m, t)
+	}
 	return m
 }
 
-// addTool registers a tool whose selector parameter picks one of modes.
-func (s *Server) addTool(m *server.MCPServer, t mcp.Tool, selector string, modes []mode) {
-	byName := make(map[string]mode, len(modes))
-	names := make([]string, len(modes))
-	for i, md := range modes {
+// addTool registers t: a call's arguments are checked against every
+// declared parameter, then its selector picks the mode that runs.
+func addTool(m *server.MCPServer, t tool) {
+	specs := t.specs()
+	byName := make(map[string]mode, len(t.modes))
+	for _, md := range t.modes {
 		byName[md.name] = md
-		names[i] = md.name
 	}
-	m.AddTool(t, func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	m.AddTool(t.schema(), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		if req.Params.Meta != nil && req.Params.Meta.ProgressToken != nil {
 			ctx = context.WithValue(ctx, progressKey{}, req.Params.Meta.ProgressToken)
 		}
 		a := args(req.GetArguments())
-		name, err := a.enum(selector, names...)
-		if err == nil && name == "" {
-			err = problem.New(problem.InvalidParam, "%s is required", selector)
+		for _, p := range specs {
+			if err := p.check(a); err != nil {
+				return toolError(err), nil
+			}
 		}
-		if err != nil {
-			return toolError(err), nil
-		}
-		v, err := byName[name].run(ctx, a)
+		v, err := byName[t.selector.get(a)].run(ctx, a)
 		if err != nil {
 			return toolError(err), nil
 		}
@@ -84,6 +120,16 @@ func toolError(err error) *mcp.CallToolResult {
 	r := mcp.NewToolResultText(string(b))
 	r.IsError = true
 	return r
+}
+
+// agent names the MCP client calling a tool, for the audit log.
+func agent(ctx context.Context) string {
+	if s, ok := server.ClientSessionFromContext(ctx).(server.SessionWithClientInfo); ok {
+		if n := s.GetClientInfo().Name; n != "" {
+			return n
+		}
+	}
+	return "unknown"
 }
 
 type progressKey struct{}

@@ -10,8 +10,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
-
-	"github.com/gasoline-dev/gasoline/features/capture"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -172,23 +170,6 @@ func TestObserveBadParamsAreToolErrors(t *testing.T) {
 	}
 	if out, _ := callTool(t, c, "observe", map[string]any{"what": "page"}); out["tracked"] != false {
 		t.Errorf("page before any tab: %v", out)
-	}
-}
-
-func TestConfigureClear(t *testing.T) {
-	s := New(Config{Version: "test"})
-	c := mcpClient(t, s)
-	s.Store().AddLogs([]capture.LogEntry{{Level: "error", Message: "x"}})
-	out, isErr := callTool(t, c, "configure", map[string]any{"action": "clear", "buffer": "logs"})
-	if isErr || out["cleared"] != "logs" {
-		t.Fatalf("%v", out)
-	}
-	st := s.Store().Stats()
-	if st["logs"].Count != 0 || st["errors"].Count != 1 {
-		t.Fatalf("after clear: %+v", st)
-	}
-	if out, isErr := callTool(t, c, "configure", map[string]any{"action": "clear", "buffer": "dom"}); !isErr || out["error"] != "invalid_param" {
-		t.Fatalf("bad buffer: %v", out)
 	}
 }
 

@@ -2,54 +2,59 @@ package server
 
 import (
 	"context"
+	"encoding/json"
+	"math"
 	"slices"
 
-	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/problem"
 )
 
-var observeModes = []string{"logs", "errors", "network", "network_bodies", "websocket_events",
-	"websocket_status", "actions", "page", "pilot", "health"}
+// maxTabID is the largest Chrome tab id; 0 means the tracked tab.
+const maxTabID = math.MaxInt32
 
-func observeTool() mcp.Tool {
-	return mcp.NewTool("observe",
-		mcp.WithDescription("Read what the developer's browser tab captured, newest first. "+
-			"Pass a result's cursor back as `after` to get only what is new."),
-		mcp.WithReadOnlyHintAnnotation(true),
-		mcp.WithDestructiveHintAnnotation(false),
-		mcp.WithOpenWorldHintAnnotation(false),
-		mcp.WithString("what", mcp.Required(), mcp.Enum(observeModes...)),
-		mcp.WithInteger("limit", mcp.Description("Max entries (default 50; network_bodies 20)"), mcp.Min(1), mcp.Max(capture.MaxLimit)),
-		mcp.WithInteger("after", mcp.Description("Cursor from an earlier result")),
-		mcp.WithString("url_filter", mcp.Description("URL substring (page URL for logs, errors, actions)")),
-		mcp.WithString("level", mcp.Description("logs: minimum level"), mcp.Enum("debug", "log", "info", "warn", "error")),
-		mcp.WithString("method", mcp.Description("network*: HTTP method")),
-		mcp.WithInteger("status_min", mcp.Description("network*: min status")),
-		mcp.WithInteger("status_max", mcp.Description("network*: max status")),
-		mcp.WithString("connection_id", mcp.Description("websocket_*: one connection")),
-		mcp.WithString("direction", mcp.Enum("incoming", "outgoing")),
-		mcp.WithInteger("tab_id", mcp.Description("Only this tab")),
-	)
+// The filters every buffer read shares.
+var (
+	limitParam     = newParam[int]("limit", "Max entries (default 50; network_bodies 20)").between(1, capture.MaxLimit)
+	afterParam     = newParam[uint64]("after", "Cursor from an earlier result")
+	urlParam       = newParam[string]("url_filter", "URL substring (page URL for logs, errors, actions)")
+	levelParam     = newParam[string]("level", "logs: minimum level").oneOf(capture.Levels...)
+	methodParam    = newParam[string]("method", "network*: HTTP method")
+	statusMinParam = newParam[int]("status_min", "network*: min status").between(0, 999)
+	statusMaxParam = newParam[int]("status_max", "network*: max status").between(0, 999)
+	connParam      = newParam[string]("connection_id", "websocket_*: one connection")
+	directionParam = newParam[string]("direction", "").oneOf(capture.Directions...)
+	tabParam       = newParam[int]("tab_id", "Only this tab").between(0, maxTabID)
+)
+
+func (s *Server) observeTool() tool {
+	return tool{
+		name: "observe",
+		desc: "Read what the developer's browser tab captured, newest first. " +
+			"Pass a result's cursor back as `after` to get only what is new.",
+		hints:    readOnly,
+		selector: newParam[string]("what", ""),
+		params: []declared{limitParam, afterParam, urlParam, levelParam, methodParam,
+			statusMinParam, statusMaxParam, connParam, directionParam, tabParam},
+		modes: s.observeModes(),
+	}
 }
 
-// captureQuery parses the filters every buffer read shares.
+// captureQuery reads the filters every buffer read shares.
 func captureQuery(a args) (capture.Query, error) {
-	var q capture.Query
-	var errs [10]error
-	q.Limit, errs[0] = a.int("limit", 1, capture.MaxLimit)
-	q.After, errs[1] = a.uint("after")
-	q.URL, errs[2] = a.str("url_filter")
-	q.Level, errs[3] = a.enum("level", "debug", "log", "info", "warn", "error")
-	q.Method, errs[4] = a.str("method")
-	q.StatusMin, errs[5] = a.int("status_min", 0, 999)
-	q.StatusMax, errs[6] = a.int("status_max", 0, 999)
-	q.ConnectionID, errs[7] = a.str("connection_id")
-	q.Direction, errs[8] = a.enum("direction", "incoming", "outgoing")
-	q.TabID, errs[9] = a.int("tab_id", 0, 1<<31-1)
-	if err := firstErr(errs[:]...); err != nil {
-		return q, err
+	q := capture.Query{
+		Limit:        limitParam.get(a),
+		After:        afterParam.get(a),
+		URL:          urlParam.get(a),
+		Level:        levelParam.get(a),
+		Method:       methodParam.get(a),
+		StatusMin:    statusMinParam.get(a),
+		StatusMax:    statusMaxParam.get(a),
+		ConnectionID: connParam.get(a),
+		Direction:    directionParam.get(a),
+		TabID:        tabParam.get(a),
 	}
 	if q.StatusMax != 0 && q.StatusMin > q.StatusMax {
 		return q, problem.New(problem.InvalidParam, "status_min %d is above status_max %d", q.StatusMin, q.StatusMax)
@@ -96,6 +101,36 @@ func (s *Server) observeModes() []mode {
 		}
 	}
 	return modes
+}
+
+// withAlerts adds the capture alerts this MCP session has not seen to an
+// observe result: each alert reaches every session exactly once.
+func (s *Server) withAlerts(ctx context.Context, v any) (any, error) {
+	sess := server.ClientSessionFromContext(ctx)
+	if sess == nil {
+		return v, nil
+	}
+	s.alertMu.Lock()
+	cursor, ok := s.alertCursors[sess.SessionID()]
+	if !ok {
+		cursor = s.control.AlertCursor()
+	}
+	alerts, next := s.control.AlertsSince(cursor)
+	s.alertCursors[sess.SessionID()] = next
+	s.alertMu.Unlock()
+	if len(alerts) == 0 {
+		return v, nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(b, &obj); err != nil {
+		return nil, err
+	}
+	obj["alerts"], _ = json.Marshal(alerts)
+	return obj, nil
 }
 
 func (s *Server) observeWSStatus(_ context.Context, a args) (any, error) {

@@ -1,103 +1,191 @@
 package server
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/gasoline-dev/gasoline/features/problem"
 )
 
-// args are a tool call's arguments, read with type checks so a wrong type is
-// an invalid_param result naming the parameter, never a silent default.
+// args are a tool call's arguments. addTool checks every declared
+// parameter before a mode runs, so modes read them with param.get.
 type args map[string]any
 
-func (a args) str(key string) (string, error) {
-	v, ok := a[key]
+// spec is everything declared about one tool parameter. Its schema in
+// tools/list and the check a call's value must pass both come from it, so
+// the two cannot drift.
+type spec struct {
+	name     string
+	desc     string
+	kind     string   // the JSON Schema type; "" accepts any value
+	enum     []string // strings: the allowed values
+	lo, hi   *int     // integers: inclusive bounds, when bounded
+	maxRunes int      // strings: the most characters, when > 0
+	required bool
+}
+
+// param is a parameter whose value a mode reads as a T: string, int,
+// uint64 (a cursor), bool, []string or any.
+type param[T any] struct{ spec }
+
+// declared is a param of any type, as a tool lists it.
+type declared interface{ decl() spec }
+
+func (p param[T]) decl() spec { return p.spec }
+
+func newParam[T any](name, desc string) param[T] {
+	p := param[T]{spec{name: name, desc: desc}}
+	switch any(*new(T)).(type) {
+	case string:
+		p.kind = "string"
+	case int:
+		p.kind = "integer"
+	case uint64:
+		p.kind = "integer"
+		p.lo = new(0)
+	case bool:
+		p.kind = "boolean"
+	case []string:
+		p.kind = "array"
+	}
+	return p
+}
+
+// oneOf limits a string to values.
+func (p param[T]) oneOf(values ...string) param[T] { p.enum = values; return p }
+
+// between bounds an integer, both ends included.
+func (p param[T]) between(lo, hi int) param[T] { p.lo, p.hi = &lo, &hi; return p }
+
+// maxLen bounds a string's length in characters.
+func (p param[T]) maxLen(n int) param[T] { p.maxRunes = n; return p }
+
+// require makes the parameter mandatory.
+func (p param[T]) require() param[T] { p.required = true; return p }
+
+// describe is the same parameter, worded for another tool.
+func (p param[T]) describe(desc string) param[T] { p.desc = desc; return p }
+
+// get reads a checked value; the zero value when absent.
+func (p param[T]) get(a args) T {
+	var out T
+	switch o := any(&out).(type) {
+	case *string:
+		*o, _ = a[p.name].(string)
+	case *int:
+		f, _ := a[p.name].(float64)
+		*o = int(f)
+	case *uint64:
+		f, _ := a[p.name].(float64)
+		*o = uint64(f)
+	case *bool:
+		*o, _ = a[p.name].(bool)
+	case *[]string:
+		list, _ := a[p.name].([]any)
+		for _, x := range list {
+			s, _ := x.(string)
+			*o = append(*o, s)
+		}
+	case *any:
+		*o = a[p.name]
+	}
+	return out
+}
+
+// option is the parameter's schema, for mcp.NewTool.
+func (s spec) option() mcp.ToolOption {
+	var opts []mcp.PropertyOption
+	if s.desc != "" {
+		opts = append(opts, mcp.Description(s.desc))
+	}
+	if s.required {
+		opts = append(opts, mcp.Required())
+	}
+	if len(s.enum) > 0 {
+		opts = append(opts, mcp.Enum(s.enum...))
+	}
+	if s.maxRunes > 0 {
+		opts = append(opts, mcp.MaxLength(s.maxRunes))
+	}
+	if s.lo != nil {
+		opts = append(opts, mcp.Min(*s.lo))
+	}
+	if s.hi != nil {
+		opts = append(opts, mcp.Max(*s.hi))
+	}
+	switch s.kind {
+	case "string":
+		return mcp.WithString(s.name, opts...)
+	case "integer":
+		return mcp.WithInteger(s.name, opts...)
+	case "boolean":
+		return mcp.WithBoolean(s.name, opts...)
+	case "array":
+		return mcp.WithArray(s.name, append(opts, mcp.WithStringItems())...)
+	}
+	return mcp.WithAny(s.name, opts...)
+}
+
+// check is the invalid_param a value of this parameter earns, if any.
+func (s spec) check(a args) error {
+	v, ok := a[s.name]
 	if !ok || v == nil {
-		return "", nil
+		if s.required {
+			return invalid("%s is required", s.name)
+		}
+		return nil
 	}
-	s, ok := v.(string)
-	if !ok {
-		return "", problem.New(problem.InvalidParam, "%s must be a string", key)
-	}
-	return s, nil
-}
-
-func (a args) enum(key string, allowed ...string) (string, error) {
-	s, err := a.str(key)
-	if err != nil || s == "" || slices.Contains(allowed, s) {
-		return s, err
-	}
-	return "", problem.New(problem.InvalidParam, "%s: %q is not one of %s", key, s, strings.Join(allowed, ", "))
-}
-
-// int reads an integer parameter within [min, max]; 0 when absent.
-func (a args) int(key string, min, max int) (int, error) {
-	v, ok := a[key]
-	if !ok || v == nil {
-		return 0, nil
-	}
-	f, ok := v.(float64)
-	if !ok || f != math.Trunc(f) {
-		return 0, problem.New(problem.InvalidParam, "%s must be an integer", key)
-	}
-	if f < float64(min) || f > float64(max) {
-		return 0, problem.New(problem.InvalidParam, "%s must be between %d and %d", key, min, max)
-	}
-	return int(f), nil
-}
-
-// uint reads a non-negative integer such as a cursor.
-func (a args) uint(key string) (uint64, error) {
-	v, ok := a[key]
-	if !ok || v == nil {
-		return 0, nil
-	}
-	f, ok := v.(float64)
-	if !ok || f != math.Trunc(f) || f < 0 {
-		return 0, problem.New(problem.InvalidParam, "%s must be a cursor from an earlier result", key)
-	}
-	return uint64(f), nil
-}
-
-// firstErr returns the first non-nil error, for parsing several parameters.
-func firstErr(errs ...error) error {
-	for _, err := range errs {
-		if err != nil {
-			return err
+	switch s.kind {
+	case "string":
+		str, ok := v.(string)
+		switch {
+		case !ok:
+			return invalid("%s must be a string", s.name)
+		case len(s.enum) > 0 && !slices.Contains(s.enum, str):
+			return invalid("%s: %q is not one of %s", s.name, str, strings.Join(s.enum, ", "))
+		case s.maxRunes > 0 && utf8.RuneCountInString(str) > s.maxRunes:
+			return invalid("%s is longer than %d characters", s.name, s.maxRunes)
+		}
+	case "integer":
+		f, ok := v.(float64)
+		if !ok || f != math.Trunc(f) {
+			return invalid("%s must be an integer", s.name)
+		}
+		if (s.lo != nil && f < float64(*s.lo)) || (s.hi != nil && f > float64(*s.hi)) {
+			return invalid("%s must be %s", s.name, s.bounds())
+		}
+	case "boolean":
+		if _, ok := v.(bool); !ok {
+			return invalid("%s must be true or false", s.name)
+		}
+	case "array":
+		list, ok := v.([]any)
+		for _, x := range list {
+			if _, isStr := x.(string); !isStr {
+				ok = false
+			}
+		}
+		if !ok {
+			return invalid("%s must be a list of strings", s.name)
 		}
 	}
 	return nil
 }
 
-func (a args) bool(key string) (bool, error) {
-	v, ok := a[key]
-	if !ok || v == nil {
-		return false, nil
+// bounds says which integers are allowed: only a cursor (uint64) is
+// bounded below alone.
+func (s spec) bounds() string {
+	if s.hi == nil {
+		return "a cursor from an earlier result"
 	}
-	b, ok := v.(bool)
-	if !ok {
-		return false, problem.New(problem.InvalidParam, "%s must be true or false", key)
-	}
-	return b, nil
+	return fmt.Sprintf("between %d and %d", *s.lo, *s.hi)
 }
 
-// strs reads a list of strings.
-func (a args) strs(key string) ([]string, error) {
-	v, ok := a[key]
-	if !ok || v == nil {
-		return nil, nil
-	}
-	list, ok := v.([]any)
-	if !ok {
-		return nil, problem.New(problem.InvalidParam, "%s must be a list of strings", key)
-	}
-	out := make([]string, len(list))
-	for i, x := range list {
-		if out[i], ok = x.(string); !ok {
-			return nil, problem.New(problem.InvalidParam, "%s must be a list of strings", key)
-		}
-	}
-	return out, nil
+func invalid(format string, v ...any) error {
+	return problem.New(problem.InvalidParam, format, v...)
 }

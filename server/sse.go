@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gasoline-dev/gasoline/features/capture"
+	"github.com/gasoline-dev/gasoline/server/wire"
 )
 
 // subBuffer bounds what one slow subscriber may have queued; past it,
@@ -109,11 +110,11 @@ func (s *Server) handleEventStream(w http.ResponseWriter, r *http.Request) {
 		_, err = w.Write(sseFrame(event, b))
 		return err
 	}
-	write("status", s.Health())
-	write("overrides", s.Overrides())
+	write(wire.EventStatus, s.Health())
+	write(wire.EventOverrides, s.Overrides())
 	if backlog > 0 {
 		for _, ev := range s.recent(backlog) {
-			write("entry", ev)
+			write(wire.EventEntry, ev)
 		}
 	}
 	fl.Flush()
@@ -143,9 +144,9 @@ func (s *Server) handleEventStream(w http.ResponseWriter, r *http.Request) {
 		case <-tick.C:
 			h := s.Health()
 			if d := sub.dropped.Swap(0); d > 0 {
-				write("dropped", map[string]int64{"count": d})
+				write(wire.EventDropped, wire.Dropped{Count: d})
 			}
-			if write("status", h) != nil {
+			if write(wire.EventStatus, h) != nil {
 				return
 			}
 			fl.Flush()

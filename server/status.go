@@ -4,8 +4,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/gasoline-dev/gasoline/features/capture"
-	"github.com/gasoline-dev/gasoline/features/pilot"
+	"github.com/gasoline-dev/gasoline/server/wire"
 )
 
 // Settings is what the extension's 5 s poll of GET /settings gets, and what
@@ -22,28 +21,10 @@ func (s *Server) handleSettings(w http.ResponseWriter, r *http.Request) {
 }
 
 // Health is the state of the server, for GET /health and observe{what:"health"}.
-type Health struct {
-	Service   string          `json:"service"`
-	Version   string          `json:"version"`
-	UptimeS   int64           `json:"uptime_s"`
-	Extension ExtensionHealth `json:"extension"`
-	Clients   []string        `json:"mcp_clients,omitempty"`
-	// PendingQueries counts on-demand queries waiting for the page.
-	PendingQueries int `json:"pending_queries,omitempty"`
-	// Page is the tab the extension tracks.
-	Page *capture.Page `json:"page,omitempty"`
-	// Pilot is the AI Web Pilot's state.
-	Pilot pilot.Status `json:"pilot"`
-	// AuditLog is the audit file this server writes.
-	AuditLog string                  `json:"audit_log,omitempty"`
-	Buffers  map[string]capture.Fill `json:"buffers"`
-}
+type Health = wire.Health
 
 // ExtensionHealth says whether the extension is talking to us.
-type ExtensionHealth struct {
-	Connected  bool  `json:"connected"`
-	LastSeenMS int64 `json:"last_seen_ms_ago,omitempty"`
-}
+type ExtensionHealth = wire.Extension
 
 // Health reports the server's state.
 func (s *Server) Health() Health {
@@ -56,7 +37,7 @@ func (s *Server) Health() Health {
 		Clients:        s.clientNames(),
 		Buffers:        s.store.Stats(),
 		PendingQueries: s.queries.Held(),
-		Pilot:          s.PilotStatus(),
+		Pilot:          new(s.PilotStatus()),
 	}
 	if ago >= 0 {
 		h.Extension.LastSeenMS = ago.Milliseconds()

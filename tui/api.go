@@ -10,29 +10,14 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/capturectl"
 	"github.com/gasoline-dev/gasoline/features/pilot"
+	"github.com/gasoline-dev/gasoline/features/problem"
+	"github.com/gasoline-dev/gasoline/server/wire"
 )
 
-// Health is GET /health and the stream's status event, as the dashboard
-// reads them. Fields the dashboard does not show are left out.
-type Health struct {
-	Service   string `json:"service"`
-	Version   string `json:"version"`
-	UptimeS   int64  `json:"uptime_s"`
-	Extension struct {
-		Connected  bool  `json:"connected"`
-		LastSeenMS int64 `json:"last_seen_ms_ago"`
-	} `json:"extension"`
-	Clients        []string                `json:"mcp_clients"`
-	Buffers        map[string]capture.Fill `json:"buffers"`
-	Page           *capture.Page           `json:"page"`
-	AuditLog       string                  `json:"audit_log"`
-	PendingQueries int                     `json:"pending_queries"`
-	// Pilot is nil when the server predates the Web Pilot.
-	Pilot *Pilot `json:"pilot"`
-}
+// Health is GET /health and the stream's status event.
+type Health = wire.Health
 
 // Pilot is the AI Web Pilot's state (GET /pilot-status).
 type Pilot = pilot.Status
@@ -43,19 +28,19 @@ type Overrides = capturectl.View
 // Setting is one capture setting with the AI's override, if any.
 type Setting = capturectl.SettingView
 
-// APIError is a server's JSON problem answer.
+// APIError is a server's JSON problem answer, with its HTTP status.
 type APIError struct {
-	Status  int    `json:"-"`
-	Code    string `json:"error"`
-	Message string `json:"message"`
+	Status int
+	// Problem is empty when the answer was not JSON (a plain-text 404).
+	Problem problem.Error
 }
 
 // Error says what the server answered.
 func (e *APIError) Error() string {
-	if e.Code == "" {
+	if e.Problem.Code == "" {
 		return fmt.Sprintf("HTTP %d", e.Status)
 	}
-	return e.Code + ": " + e.Message
+	return e.Problem.Error()
 }
 
 // ErrNoPilot means the server has no pilot routes (it predates the Web Pilot).
@@ -87,31 +72,25 @@ func (c *Client) Overrides(ctx context.Context) (Overrides, error) {
 	return o, c.do(ctx, http.MethodGet, "/api/overrides", nil, &o)
 }
 
-// vetoAnswer is what revoke and allow return: the new state of every setting.
-type vetoAnswer struct {
-	Revoked []string  `json:"revoked"`
-	State   Overrides `json:"state"`
-}
-
 // Revoke takes the setting back from the AI at once.
 func (c *Client) Revoke(ctx context.Context, setting string) (Overrides, error) {
-	var a vetoAnswer
-	err := c.do(ctx, http.MethodPost, "/api/overrides/revoke", map[string]any{"setting": setting}, &a)
+	var a wire.Revoked
+	err := c.do(ctx, http.MethodPost, "/api/overrides/revoke", wire.Veto{Setting: setting}, &a)
 	return a.State, err
 }
 
 // RevokeAll takes every active override back from the AI and names the
 // settings it revoked.
 func (c *Client) RevokeAll(ctx context.Context) ([]string, Overrides, error) {
-	var a vetoAnswer
-	err := c.do(ctx, http.MethodPost, "/api/overrides/revoke", map[string]any{"all": true}, &a)
+	var a wire.Revoked
+	err := c.do(ctx, http.MethodPost, "/api/overrides/revoke", wire.Veto{All: true}, &a)
 	return a.Revoked, a.State, err
 }
 
 // Allow lifts the veto on a revoked setting.
 func (c *Client) Allow(ctx context.Context, setting string) (Overrides, error) {
-	var a vetoAnswer
-	err := c.do(ctx, http.MethodPost, "/api/overrides/allow", map[string]any{"setting": setting}, &a)
+	var a wire.Allowed
+	err := c.do(ctx, http.MethodPost, "/api/overrides/allow", wire.Veto{Setting: setting}, &a)
 	return a.State, err
 }
 
@@ -124,12 +103,12 @@ func (c *Client) PilotStatus(ctx context.Context) (Pilot, error) {
 // BlockPilot blocks (or unblocks) the Web Pilot for the AI.
 func (c *Client) BlockPilot(ctx context.Context, blocked bool) (Pilot, error) {
 	var p Pilot
-	return p, noPilot(c.do(ctx, http.MethodPost, "/api/pilot/block", map[string]any{"blocked": blocked}, &p))
+	return p, noPilot(c.do(ctx, http.MethodPost, "/api/pilot/block", wire.PilotBlock{Blocked: &blocked}, &p))
 }
 
 func noPilot(err error) error {
 	var ae *APIError
-	if errors.As(err, &ae) && ae.Status == http.StatusNotFound && ae.Code == "" {
+	if errors.As(err, &ae) && ae.Status == http.StatusNotFound && ae.Problem.Code == "" {
 		return ErrNoPilot
 	}
 	return err
@@ -163,7 +142,7 @@ func (c *Client) do(ctx context.Context, method, path string, in, out any) error
 	}
 	if resp.StatusCode >= 300 {
 		ae := &APIError{Status: resp.StatusCode}
-		_ = json.Unmarshal(b, ae) // a plain-text 404 leaves Code empty
+		_ = json.Unmarshal(b, &ae.Problem) // a plain-text 404 leaves it empty
 		return ae
 	}
 	return json.Unmarshal(b, out)

@@ -5,7 +5,7 @@
 // /events/stream SSE feed plus small REST calls — so it behaves the same
 // whether the server runs in this process or in a `gasoline --mcp` started by
 // an AI client. The one thing it reads directly is the audit log file, which
-// it tails with fsnotify.
+// it follows with audit.Tail, beside the writer whose rotations it tracks.
 //
 // Outside events (SSE frames, audit lines, server log lines, connection
 // changes) reach the bubbletea model as typed messages, coalesced into

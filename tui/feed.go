@@ -6,6 +6,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/gasoline-dev/gasoline/features/audit"
 	"github.com/gasoline-dev/gasoline/features/capture"
 )
 
@@ -35,7 +36,7 @@ type feed struct {
 	network   []capture.NetworkEntry
 	ws        []capture.WSEvent
 	skipped   int
-	audit     []AuditLine
+	audit     []audit.Line
 	auditPath string
 	status    *StatusMsg
 	overrides *OverridesMsg

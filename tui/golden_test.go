@@ -86,7 +86,7 @@ func sampleModel() *Model {
 				{TS: at(-2.0), Event: "message", ID: "ws-1", Direction: "incoming", Data: strings.Repeat("x", 60), Size: 4096, Truncated: true},
 			},
 		},
-		AuditMsg{Path: "/home/dev/.gasoline/audit.jsonl", Lines: []AuditLine{
+		AuditMsg{Path: "/home/dev/.gasoline/audit.jsonl", Lines: []audit.Line{
 			auditLine(audit.Event{TS: "2026-01-24T15:29:58.120Z", Event: "capture_override", Setting: "network_bodies", From: true, To: false, Source: "ai", Agent: "claude-code"}),
 			auditLine(audit.Event{TS: "2026-01-24T15:30:02.440Z", Event: "capture_revoked", Setting: "network_bodies", From: false, To: true, Source: "human", Agent: "human"}),
 			auditLine(audit.Event{TS: "2026-01-24T15:30:10.003Z", Event: "capture_override", Setting: "log_level", From: "error", To: "all", Source: "ai", Agent: "claude-code"}),
@@ -95,7 +95,7 @@ func sampleModel() *Model {
 			auditLine(audit.Event{TS: "2026-01-24T15:31:30.000Z", Event: "pilot_unblocked", Source: "human", Agent: "human"}),
 			auditLine(audit.Event{TS: "2026-01-24T15:31:45.500Z", Event: "interact", Action: "click", Selector: "button#pay", Result: "ok", Source: "ai", Agent: "cursor"}),
 			auditLine(audit.Event{TS: "2026-01-24T15:31:50.000Z", Event: "capture_reset", Reason: "session_end", Source: "server"}),
-			ParseAuditLine("not json at all"),
+			audit.ParseLine("not json at all"),
 		}},
 	}
 	for _, msg := range msgs {
@@ -104,8 +104,8 @@ func sampleModel() *Model {
 	return m
 }
 
-func auditLine(e audit.Event) AuditLine {
-	return AuditLine{Raw: "(sample)", Event: e, Parsed: true}
+func auditLine(e audit.Event) audit.Line {
+	return audit.Line{Raw: "(sample)", Event: e, Parsed: true}
 }
 
 // TestGoldenPanes renders every pane at 100×30 with fixed data.

@@ -22,9 +22,6 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 var binPath string
 
 func TestMain(m *testing.M) {
-	if mode := os.Getenv(helperEnv); mode != "" {
-		os.Exit(helperMain(mode))
-	}
 	flag.Parse()
 	// Goldens are plain text at a fixed clock and zone.
 	time.Local = time.UTC

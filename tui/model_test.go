@@ -42,7 +42,7 @@ func startServer(t *testing.T) (*server.Server, string) {
 func attach(t *testing.T, addr string, takeover Takeover) *driver {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	m, done := wire(ctx, Options{Addr: addr, Takeover: takeover}, BatchEvery)
+	m, done := dial(ctx, Options{Addr: addr, Takeover: takeover}, BatchEvery)
 	t.Cleanup(func() { cancel(); <-done })
 	d := newDriver(t, m)
 	d.await("the stream to open", func() bool { return d.m.health != nil && d.m.conn.Phase == Attached })

@@ -5,6 +5,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/gasoline-dev/gasoline/features/audit"
 	"github.com/gasoline-dev/gasoline/features/capture"
 )
 
@@ -36,7 +37,7 @@ type DroppedMsg struct{ Count int }
 
 // AuditMsg carries new lines of the audit log, oldest first.
 type AuditMsg struct {
-	Lines []AuditLine
+	Lines []audit.Line
 	// Path is the file they came from.
 	Path string
 }

@@ -153,7 +153,7 @@ func wsRow(e capture.WSEvent) row {
 
 // auditRow renders one audit line readably: who (the AI by its client's
 // name, you, or the server), then what changed. The AI's lines are marked.
-func auditRow(l AuditLine) row {
+func auditRow(l audit.Line) row {
 	if !l.Parsed {
 		return newRow(dim, "? "+clean(l.Raw))
 	}

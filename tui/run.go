@@ -35,7 +35,7 @@ type Options struct {
 func Run(parent context.Context, opts Options) error {
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
-	m, done := wire(ctx, opts, BatchEvery)
+	m, done := dial(ctx, opts, BatchEvery)
 	if opts.Logs != nil {
 		opts.Logs.attach(m.feed.Push)
 		defer opts.Logs.detach()
@@ -56,10 +56,10 @@ func Run(parent context.Context, opts Options) error {
 	return err
 }
 
-// wire makes a model fed by a supervisor that streams from the server
+// dial makes a model fed by a supervisor that streams from the server
 // (and takes the port over when allowed). done closes when the supervisor
 // has stopped, after ctx ends.
-func wire(ctx context.Context, opts Options, every time.Duration) (*Model, <-chan struct{}) {
+func dial(ctx context.Context, opts Options, every time.Duration) (*Model, <-chan struct{}) {
 	client := NewClient("http://" + opts.Addr)
 	f := newFeed(every, ctx.Done())
 	m := New(Config{Client: client, Conn: ConnState{Phase: Connecting, Addr: opts.Addr}})

@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/gasoline-dev/gasoline/features/capture"
+	"github.com/gasoline-dev/gasoline/server/wire"
 )
 
 // maxFrame bounds one SSE line; an entry carries at most a capped body.
@@ -56,29 +57,27 @@ func readStream(r io.Reader, push func(tea.Msg), beat func()) error {
 // dashboard does not show and for data it cannot read.
 func decodeEvent(event string, data []byte) tea.Msg {
 	switch event {
-	case "status":
+	case wire.EventStatus:
 		var h Health
 		if json.Unmarshal(data, &h) == nil {
 			return StatusMsg(h)
 		}
-	case "overrides":
+	case wire.EventOverrides:
 		var o Overrides
 		if json.Unmarshal(data, &o) == nil {
 			return OverridesMsg(o)
 		}
-	case "pilot":
+	case wire.EventPilot:
 		var p Pilot
 		if json.Unmarshal(data, &p) == nil {
 			return PilotMsg(p)
 		}
-	case "dropped":
-		var d struct {
-			Count int `json:"count"`
-		}
+	case wire.EventDropped:
+		var d wire.Dropped
 		if json.Unmarshal(data, &d) == nil {
-			return DroppedMsg{Count: d.Count}
+			return DroppedMsg{Count: int(d.Count)}
 		}
-	case "entry":
+	case wire.EventEntry:
 		return decodeEntry(data)
 	}
 	return nil

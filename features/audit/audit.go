@@ -1,6 +1,7 @@
 // Package audit writes Gasoline's audit log: one self-contained JSON event
 // per line, for every AI-initiated change and every human veto. The log
 // rotates by size, and several Gasoline processes may append to one file.
+// Tail follows it, across those rotations, for the dashboard.
 package audit
 
 import (

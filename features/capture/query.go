@@ -56,6 +56,12 @@ func (q Query) method(m string) bool { return q.Method == "" || strings.EqualFol
 
 func (q Query) url(u string) bool { return q.URL == "" || strings.Contains(u, q.URL) }
 
+// Levels are the console levels, least severe first.
+var Levels = []string{"debug", "log", "info", "warn", "error"}
+
+// Directions are a WebSocket message's directions.
+var Directions = []string{"incoming", "outgoing"}
+
 var severity = map[string]int{"debug": 0, "log": 1, "info": 1, "warn": 2, "error": 3}
 
 func (q Query) level(l string) bool { return q.Level == "" || severity[l] >= severity[q.Level] }

@@ -131,6 +131,9 @@ const (
 	scriptReplyGrace   = 3 * time.Second
 )
 
+// Actions are the names an Action may have.
+var Actions = []string{"highlight", "save_state", "load_state", "list_states", "delete_state", "execute_js"}
+
 // Action is one thing the AI asks the pilot to do, as the extension gets it.
 type Action struct {
 	Name         string `json:"action"`

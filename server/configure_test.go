@@ -13,6 +13,8 @@ import (
 	"github.com/coder/websocket"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/gasoline-dev/gasoline/features/capture"
 )
 
 // testClock is a settable clock, so tests step past the 1 s rate limit
@@ -231,5 +233,22 @@ func TestSessionEndOnShutdown(t *testing.T) {
 	last := lines[len(lines)-1]
 	if last["event"] != "capture_reset" || last["reason"] != "session_end" {
 		t.Fatalf("last audit line: %v", last)
+	}
+}
+
+func TestConfigureClear(t *testing.T) {
+	s := New(Config{Version: "test"})
+	c := mcpClient(t, s)
+	s.Store().AddLogs([]capture.LogEntry{{Level: "error", Message: "x"}})
+	out, isErr := callTool(t, c, "configure", map[string]any{"action": "clear", "buffer": "logs"})
+	if isErr || out["cleared"] != "logs" {
+		t.Fatalf("%v", out)
+	}
+	st := s.Store().Stats()
+	if st["logs"].Count != 0 || st["errors"].Count != 1 {
+		t.Fatalf("after clear: %+v", st)
+	}
+	if out, isErr := callTool(t, c, "configure", map[string]any{"action": "clear", "buffer": "dom"}); !isErr || out["error"] != "invalid_param" {
+		t.Fatalf("bad buffer: %v", out)
 	}
 }

@@ -1,4 +1,4 @@
-package tui
+package audit
 
 import (
 	"bytes"
@@ -11,57 +11,56 @@ import (
 	"os"
 	"path/filepath"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/fsnotify/fsnotify"
-
-	"github.com/gasoline-dev/gasoline/features/audit"
 )
 
-// AuditLine is one line of the audit log, parsed when it is JSON.
-type AuditLine struct {
+// Line is one line of the audit log, parsed when it is JSON.
+type Line struct {
 	Raw   string
-	Event audit.Event
+	Event Event
 	// Parsed is false for a line that is not an audit event.
 	Parsed bool
 }
 
-// ParseAuditLine reads one JSONL line of the audit log.
-func ParseAuditLine(raw string) AuditLine {
-	l := AuditLine{Raw: raw}
+// ParseLine reads one JSONL line of the audit log.
+func ParseLine(raw string) Line {
+	l := Line{Raw: raw}
 	l.Parsed = json.Unmarshal([]byte(raw), &l.Event) == nil && l.Event.Event != ""
 	return l
 }
 
-// tailBacklog is how much of an existing log the pane starts with.
+// How much of an existing log a tail starts with.
 const (
 	tailBacklogLines = 200
 	tailBacklogBytes = 256 << 10
 )
 
-// tailAudit follows the audit log at path until ctx ends, pushing new lines
-// as AuditMsg. It watches the file's directory, not the file: the writer
+// Tail follows the audit log at path until ctx ends, passing deliver each
+// batch of new lines, oldest first, starting with the file's last lines.
+// Lines are whole: one written in parts comes once complete. It follows
+// the writer's rotations, losing no line written before one. It watches the file's directory, not the file: the writer
 // rotates by renaming the file away and creating a new one, which a watch
 // on the file itself would not survive.
-func tailAudit(ctx context.Context, path string, push func(tea.Msg)) error {
+func Tail(ctx context.Context, path string, deliver func([]Line)) error {
 	path = filepath.Clean(path)
 	// The server creates the directory on its first write; make it now so
 	// the watch can start before that.
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("audit log: %w", err)
+		return fmt.Errorf("tail audit log: %w", err)
 	}
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
-		return fmt.Errorf("audit log: %w", err)
+		return fmt.Errorf("tail audit log: %w", err)
 	}
 	defer w.Close()
 	if err := w.Add(filepath.Dir(path)); err != nil {
-		return fmt.Errorf("audit log: watch %s: %w", filepath.Dir(path), err)
+		return fmt.Errorf("tail audit log: watch %s: %w", filepath.Dir(path), err)
 	}
 	t := &tailer{path: path}
 	defer t.close()
 	// Watch first, then read: a line written in between is read by the
 	// first event rather than lost.
-	t.emit(push, t.poll(true))
+	t.emit(deliver, t.poll(true))
 	for {
 		select {
 		case <-ctx.Done():
@@ -71,7 +70,7 @@ func tailAudit(ctx context.Context, path string, push func(tea.Msg)) error {
 				return nil
 			}
 			if filepath.Clean(ev.Name) == path {
-				t.emit(push, t.poll(false))
+				t.emit(deliver, t.poll(false))
 			}
 		case err, ok := <-w.Errors:
 			if !ok {
@@ -79,7 +78,7 @@ func tailAudit(ctx context.Context, path string, push func(tea.Msg)) error {
 			}
 			// An overflowed queue lost events, not data: read what is there.
 			if errors.Is(err, fsnotify.ErrEventOverflow) {
-				t.emit(push, t.poll(false))
+				t.emit(deliver, t.poll(false))
 			}
 		}
 	}
@@ -92,15 +91,15 @@ type tailer struct {
 	part []byte   // an unfinished last line
 }
 
-func (t *tailer) emit(push func(tea.Msg), lines []string) {
+func (t *tailer) emit(deliver func([]Line), lines []string) {
 	if len(lines) == 0 {
 		return
 	}
-	out := make([]AuditLine, len(lines))
+	out := make([]Line, len(lines))
 	for i, l := range lines {
-		out[i] = ParseAuditLine(l)
+		out[i] = ParseLine(l)
 	}
-	push(AuditMsg{Lines: out, Path: t.path})
+	deliver(out)
 }
 
 // poll returns the complete lines appended since the last poll. It first

@@ -1,0 +1,92 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/gasoline-dev/gasoline/features/audit"
+	"github.com/gasoline-dev/gasoline/features/pilot"
+	"github.com/gasoline-dev/gasoline/features/problem"
+	"github.com/gasoline-dev/gasoline/features/query"
+)
+
+// The parameters of the pilot's actions.
+var (
+	highlightParam     = newParam[string]("selector", "highlight: CSS selector")
+	durationParam      = newParam[int]("duration_ms", "highlight: default 5000").between(1, pilot.MaxHighlightMS)
+	snapshotParam      = newParam[string]("snapshot_name", "*_state: name").maxLen(pilot.MaxSnapshotName)
+	includeURLParam    = newParam[bool]("include_url", "save/load_state: the URL too (default true)")
+	scriptParam        = newParam[string]("script", "execute_js: JavaScript; its value (or awaited promise) is returned")
+	scriptTimeoutParam = newParam[int]("timeout_ms", "execute_js: default 5000").between(1, pilot.MaxScriptMS)
+	actTabParam        = tabParam.describe("Act on this tab instead")
+)
+
+func (s *Server) interactTool() tool {
+	modes := make([]mode, len(pilot.Actions))
+	for i, name := range pilot.Actions {
+		modes[i] = mode{name, func(ctx context.Context, a args) (any, error) { return s.interact(ctx, name, a) }}
+	}
+	return tool{
+		name: "interact",
+		desc: "AI Web Pilot: act on the developer's tab. Refused unless the human enabled it in the extension popup. " +
+			"highlight: outline selector; save/load/list/delete_state: localStorage, sessionStorage, cookies, URL; execute_js: run script in the page.",
+		hints: []mcp.ToolOption{
+			mcp.WithDestructiveHintAnnotation(true),
+			mcp.WithOpenWorldHintAnnotation(false),
+		},
+		selector: newParam[string]("action", ""),
+		params: []declared{highlightParam, durationParam, snapshotParam, includeURLParam,
+			scriptParam, scriptTimeoutParam, actTabParam},
+		modes: modes,
+	}
+}
+
+func (s *Server) interact(ctx context.Context, action string, a args) (any, error) {
+	p := pilot.Action{
+		Name:         action,
+		Selector:     highlightParam.get(a),
+		DurationMS:   durationParam.get(a),
+		SnapshotName: snapshotParam.get(a),
+		Script:       scriptParam.get(a),
+		TimeoutMS:    scriptTimeoutParam.get(a),
+	}
+	if _, ok := a[includeURLParam.name]; ok {
+		p.IncludeURL = new(includeURLParam.get(a))
+	}
+	if err := p.Check(); err != nil {
+		return nil, err
+	}
+	ev := audit.Event{Event: "pilot_action", Action: p.Name, Selector: p.Selector, Name: p.SnapshotName, Source: "ai", Agent: agent(ctx)}
+	if p.Name == "execute_js" {
+		ev.SHA256, ev.Script = pilot.ScriptDigest(p.Script)
+	}
+	res, err := s.runPilot(ctx, actTabParam.get(a), p)
+	if err != nil {
+		ev.Result, ev.Error = "error", string(problem.From(err).Code)
+	} else {
+		ev.Result = "ok"
+	}
+	s.audit(ev)
+	return res, err
+}
+
+func (s *Server) runPilot(ctx context.Context, tab int, p pilot.Action) (any, error) {
+	if err := s.pilot.Check(s.queries.Reachable()); err != nil {
+		return nil, err
+	}
+	timeout := p.Timeout()
+	resp, err := s.queries.Ask(ctx, query.KindPilot, tab, p, timeout)
+	if err != nil {
+		return nil, err
+	}
+	var out map[string]any
+	if err := json.Unmarshal(resp.Result, &out); err != nil {
+		return nil, problem.New(problem.Internal, "the extension's answer could not be read: %v", err)
+	}
+	if resp.Tab != 0 {
+		out["tab"] = resp.Tab
+	}
+	return out, nil
+}

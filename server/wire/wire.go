@@ -1,0 +1,81 @@
+// Package wire holds the JSON shapes of the HTTP API and event stream that
+// the server writes and the dashboard reads, and the stream's event names.
+// It is types only: it imports neither server nor tui, so both import it
+// and neither keeps its own copy.
+package wire
+
+import (
+	"github.com/gasoline-dev/gasoline/features/capture"
+	"github.com/gasoline-dev/gasoline/features/capturectl"
+	"github.com/gasoline-dev/gasoline/features/pilot"
+)
+
+// Event names of GET /events/stream.
+const (
+	// EventStatus carries a Health, on connect and every second.
+	EventStatus = "status"
+	// EventOverrides carries a capturectl.View, on connect and each change.
+	EventOverrides = "overrides"
+	// EventEntry carries a capture.Event, one per captured entry.
+	EventEntry = "entry"
+	// EventPilot carries a pilot.Status when the Web Pilot changes.
+	EventPilot = "pilot"
+	// EventDropped carries a Dropped when a slow reader missed events.
+	EventDropped = "dropped"
+)
+
+// Health is the state of the server: GET /health, the stream's status
+// event and observe{what:"health"}.
+type Health struct {
+	Service   string    `json:"service"`
+	Version   string    `json:"version"`
+	UptimeS   int64     `json:"uptime_s"`
+	Extension Extension `json:"extension"`
+	Clients   []string  `json:"mcp_clients,omitempty"`
+	// PendingQueries counts on-demand queries waiting for the page.
+	PendingQueries int `json:"pending_queries,omitempty"`
+	// Page is the tab the extension tracks.
+	Page *capture.Page `json:"page,omitempty"`
+	// Pilot is the AI Web Pilot's state; nil from a server that predates it.
+	Pilot *pilot.Status `json:"pilot,omitempty"`
+	// AuditLog is the audit file this server writes.
+	AuditLog string                  `json:"audit_log,omitempty"`
+	Buffers  map[string]capture.Fill `json:"buffers"`
+}
+
+// Extension says whether the extension is talking to the server.
+type Extension struct {
+	Connected  bool  `json:"connected"`
+	LastSeenMS int64 `json:"last_seen_ms_ago,omitempty"`
+}
+
+// Dropped is the stream's dropped event: how many events the server
+// skipped for a reader that fell behind.
+type Dropped struct {
+	Count int64 `json:"count"`
+}
+
+// Veto is the body of POST /api/overrides/revoke and /api/overrides/allow:
+// one setting, or (revoke only) all of them.
+type Veto struct {
+	Setting string `json:"setting,omitempty"`
+	All     bool   `json:"all,omitempty"`
+}
+
+// Revoked answers POST /api/overrides/revoke.
+type Revoked struct {
+	Revoked []string        `json:"revoked"`
+	State   capturectl.View `json:"state"`
+}
+
+// Allowed answers POST /api/overrides/allow.
+type Allowed struct {
+	Allowed string          `json:"allowed"`
+	State   capturectl.View `json:"state"`
+}
+
+// PilotBlock is the body of POST /api/pilot/block; the answer is the
+// pilot.Status that results.
+type PilotBlock struct {
+	Blocked *bool `json:"blocked"`
+}
