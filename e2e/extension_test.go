@@ -84,12 +84,9 @@ func TestOptionsPageSavesSettings(t *testing.T) {
 func socketlessProxy(t testing.TB, port int) string {
 	t.Helper()
 	target, _ := url.Parse("http://127.0.0.1:" + strconv.Itoa(port))
-	rp := httputil.NewSingleHostReverseProxy(target)
-	direct := rp.Director
-	rp.Director = func(r *http.Request) {
-		direct(r)
-		r.Host = target.Host // the server answers only its own loopback Host
-	}
+	// SetURL also sets the Host header to the target's: the server answers
+	// only its own loopback Host.
+	rp := &httputil.ReverseProxy{Rewrite: func(pr *httputil.ProxyRequest) { pr.SetURL(target) }}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

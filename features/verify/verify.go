@@ -23,7 +23,7 @@ const (
 	MaxLabel    = 100
 )
 
-// Actions, in lifecycle order.
+// Actions are the verify actions, in lifecycle order.
 var Actions = []string{"start", "watch", "compare", "status", "cancel"}
 
 // Session states; a compare whose window saw nothing comparable answers
