@@ -1,0 +1,231 @@
+package redact
+
+import (
+	"net/url"
+	"regexp"
+	"strings"
+)
+
+// URL redacts the values of secret query parameters, of secret parameters
+// in a fragment that holds parameters (OAuth's #access_token=…), and the
+// password of user info. A URL with none of those is returned as is, without
+// allocating: every stored entry has one.
+func URL(u string) string {
+	if strings.IndexAny(u, "?#@") < 0 {
+		return u
+	}
+	if i := strings.Index(u, "://"); i >= 0 {
+		rest := u[i+3:]
+		host := rest
+		if j := strings.IndexAny(rest, "/?#"); j >= 0 {
+			host = rest[:j]
+		}
+		if at := strings.LastIndexByte(host, '@'); at >= 0 {
+			if c := strings.IndexByte(host[:at], ':'); c >= 0 {
+				u = u[:i+3+c+1] + Redacted + u[i+3+at:]
+			}
+		}
+	}
+	q := strings.IndexByte(u, '?')
+	h := strings.IndexByte(u, '#')
+	if q >= 0 && (h < 0 || q < h) {
+		end := len(u)
+		if h > q {
+			end = h
+		}
+		if s := Pairs(u[q+1 : end]); s != u[q+1:end] {
+			u = u[:q+1] + s + u[end:]
+			h = strings.IndexByte(u, '#')
+		}
+	}
+	if h >= 0 && strings.IndexByte(u[h:], '=') >= 0 {
+		if s := Pairs(u[h+1:]); s != u[h+1:] {
+			u = u[:h+1] + s
+		}
+	}
+	return u
+}
+
+// Pairs redacts the secret fields of an application/x-www-form-urlencoded
+// text or a query string: name=value pairs separated by & (or ;).
+func Pairs(s string) string {
+	var b strings.Builder
+	last := 0
+	for start := 0; start <= len(s); {
+		end := strings.IndexAny(s[start:], "&;")
+		if end < 0 {
+			end = len(s)
+		} else {
+			end += start
+		}
+		if eq := strings.IndexByte(s[start:end], '='); eq > 0 {
+			name, vs := s[start:start+eq], start+eq+1
+			if strings.ContainsAny(name, "%+") {
+				if n, err := url.QueryUnescape(name); err == nil {
+					name = n
+				}
+			}
+			if vs < end && s[vs:end] != Redacted && IsSecretName(name) {
+				b.WriteString(s[last:vs])
+				b.WriteString(Redacted)
+				last = end
+			}
+		}
+		start = end + 1
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// Headers replaces the values of secret headers with Redacted, in place,
+// and returns h.
+func Headers(h map[string]string) map[string]string {
+	for k, v := range h {
+		if v != "" && IsSecretHeader(k) {
+			h[k] = Redacted
+		}
+	}
+	return h
+}
+
+// Body redacts the secrets of a request or response body, by its content
+// type or, when that says nothing, by its look: JSON (also cut short at a
+// size cap, or a JavaScript object literal), a form, multipart form data, or
+// else any name=value and "name": value pairs in the text.
+func Body(body, contentType string) string {
+	if body == "" || strings.HasPrefix(body, "[Binary:") {
+		return body
+	}
+	ct := strings.ToLower(contentType)
+	t := strings.TrimLeft(body, " \t\r\n")
+	switch {
+	case strings.Contains(ct, "json") || t != "" && (t[0] == '{' || t[0] == '['):
+		return JSON(body)
+	case strings.Contains(ct, "multipart/") || strings.HasPrefix(t, "--") && strings.Contains(body, "name="):
+		return Multipart(body)
+	case strings.Contains(ct, "x-www-form-urlencoded"):
+		return Pairs(body)
+	}
+	return Text(body)
+}
+
+var pairPattern = regexp.MustCompile(Rules.PairPattern)
+
+// Text redacts the values of name=value and "name": value pairs anywhere in
+// free text (an unknown body, a WebSocket message, a JSON string value).
+func Text(s string) string {
+	if strings.IndexAny(s, "=:") < 0 {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for _, m := range pairPattern.FindAllStringSubmatchIndex(s, -1) {
+		name, vs, ve := s[m[2]:m[3]], m[4], m[5]
+		if s[vs:ve] == Redacted || s[vs:ve] == `"`+Redacted+`"` || !IsSecretName(name) {
+			continue
+		}
+		b.WriteString(s[last:vs])
+		if s[vs] == '"' || s[vs] == '\'' {
+			b.WriteByte(s[vs])
+			b.WriteString(Redacted)
+			b.WriteByte(s[vs])
+		} else {
+			b.WriteString(Redacted)
+		}
+		last = ve
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// Multipart redacts the values of secret fields of multipart/form-data
+// text; parts are found by their Content-Disposition name, so a body cut
+// short is scrubbed as far as it goes.
+func Multipart(s string) string {
+	var b strings.Builder
+	last := 0
+	for i := 0; ; {
+		d := indexFold(s[i:], "content-disposition:")
+		if d < 0 {
+			break
+		}
+		d += i
+		lineEnd := strings.IndexByte(s[d:], '\n')
+		if lineEnd < 0 {
+			break
+		}
+		line := s[d : d+lineEnd]
+		hdrEnd := strings.Index(s[d:], "\r\n\r\n")
+		sep := 4
+		if hdrEnd < 0 {
+			hdrEnd, sep = strings.Index(s[d:], "\n\n"), 2
+		}
+		if hdrEnd < 0 {
+			break
+		}
+		vs := d + hdrEnd + sep
+		ve := strings.Index(s[vs:], "\n--")
+		if ve < 0 {
+			ve = len(s)
+		} else {
+			ve += vs
+			if ve > vs && s[ve-1] == '\r' {
+				ve--
+			}
+		}
+		if name := partName(line); name != "" && ve > vs && IsSecretName(name) {
+			b.WriteString(s[last:vs])
+			b.WriteString(Redacted)
+			last = ve
+		}
+		i = ve
+		if i <= d {
+			i = d + 1
+		}
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+func partName(line string) string {
+	for rest := line; ; {
+		i := indexFold(rest, "name=")
+		if i < 0 {
+			return ""
+		}
+		if i > 0 && isAlnum(rest[i-1]) { // filename=
+			rest = rest[i+5:]
+			continue
+		}
+		v := rest[i+5:]
+		if strings.HasPrefix(v, `"`) {
+			if j := strings.IndexByte(v[1:], '"'); j >= 0 {
+				return v[1 : j+1]
+			}
+			return v[1:]
+		}
+		if j := strings.IndexAny(v, "; \r"); j >= 0 {
+			return v[:j]
+		}
+		return v
+	}
+}
+
+// indexFold is strings.Index for an ASCII lowercase needle, ignoring case.
+func indexFold(s, needle string) int {
+	for i := 0; i+len(needle) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(needle)], needle) {
+			return i
+		}
+	}
+	return -1
+}
