@@ -17,8 +17,8 @@ const Redacted = "[redacted]"
 // ASCII letter or digit and where a lowercase letter or digit is followed by
 // an uppercase one ("accessToken" → access, token), and the words are
 // lowercased. The name is secret when one word is in Words, or when the words
-// that are not in Allow, joined ("x-api-key" → xapikey), contain one of
-// Substrings.
+// that are not in Allow, joined ("x-api-key" → xapikey), are not in Allow
+// either and contain one of Substrings.
 type Rule struct {
 	// Substrings are matched anywhere in the joined words, so "accesstoken",
 	// "api_key" and "X-Client-Secret" all match.
@@ -28,7 +28,8 @@ type Rule struct {
 	Words []string
 	// Allow lists words that contain a substring but name no secret: counts
 	// of language-model tokens and tokenizer settings ("max_tokens",
-	// "tokenizer_version") stay readable.
+	// "tokenizer_version") stay readable. An entry may also be a whole name,
+	// its words joined: OAuth's "token_type" and endpoints are no secrets.
 	Allow []string
 	// HeaderSubstrings: a header whose lowercased name contains one of these
 	// is secret, whatever the words of its name.
@@ -51,7 +52,8 @@ var Rules = Rule{
 		"auth", "pass", "session", "sid", "cookie", "jwt", "bearer", "csrf", "xsrf",
 		"otp", "totp", "hotp", "pin", "cvv", "cvv2", "cvc", "csc", "ssn", "sig", "signature",
 	},
-	Allow: []string{"tokens", "tokenizer", "tokenizers", "tokenize", "tokenized", "tokenization"},
+	Allow: []string{"tokens", "tokenizer", "tokenizers", "tokenize", "tokenized", "tokenization",
+		"tokentype", "tokenendpoint", "tokenurl", "authorizationendpoint", "authorizationurl"},
 	HeaderSubstrings: []string{
 		"authorization", "auth", "cookie", "token", "secret", "key", "password", "passwd", "session", "credential",
 	},
@@ -138,7 +140,7 @@ func IsSecretName(name string) bool {
 			start = i + 1
 		}
 	}
-	return containsAny(joined, substrings)
+	return len(joined) > 0 && !in(joined, allowed) && containsAny(joined, substrings)
 }
 
 // IsSecretHeader reports whether an HTTP header's value must not be stored.
