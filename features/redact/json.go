@@ -23,11 +23,15 @@ func JSON(s string) string {
 	var b strings.Builder
 	last := 0
 	replace := func(from, to int, with string) {
+		if b.Cap() == 0 {
+			b.Grow(len(s) + 64) // one allocation for the common case
+		}
 		b.WriteString(s[last:from])
 		b.WriteString(with)
 		last = to
 	}
 	var stack []frame
+	var names nameCache
 	top := func() *frame {
 		if len(stack) == 0 {
 			return nil
@@ -58,7 +62,7 @@ func JSON(s string) string {
 		case c == '"' || c == '\'':
 			end := stringEnd(s, i)
 			if f := top(); f != nil && f.object && isKey(s, end) {
-				f.key = IsSecretName(unquote(s[i:end]))
+				f.key = names.isSecret(unquote(s[i:end]))
 			} else if valueSecret() {
 				replace(i, end, `"`+Redacted+`"`)
 			} else if in := s[i+1 : max(end-1, i+1)]; strings.IndexByte(in, '=') >= 0 {
@@ -76,7 +80,7 @@ func JSON(s string) string {
 			}
 			word := s[i:end]
 			if f := top(); f != nil && f.object && isKey(s, end) {
-				f.key = IsSecretName(word)
+				f.key = names.isSecret(word)
 			} else if valueSecret() && word != "true" && word != "false" && word != "null" {
 				replace(i, end, `"`+Redacted+`"`)
 			}
@@ -132,4 +136,24 @@ func unquote(q string) string {
 		return q[1 : len(q)-1]
 	}
 	return out
+}
+
+// nameCache remembers the last keys seen: an array of objects repeats the
+// same few keys, which are then looked up once.
+type nameCache struct {
+	names  [16]string
+	secret [16]bool
+	n      int
+}
+
+func (c *nameCache) isSecret(k string) bool {
+	for i := range min(c.n, len(c.names)) {
+		if c.names[i] == k {
+			return c.secret[i]
+		}
+	}
+	s := IsSecretName(k)
+	c.names[c.n%len(c.names)], c.secret[c.n%len(c.names)] = k, s
+	c.n++
+	return s
 }
