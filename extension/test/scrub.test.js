@@ -48,3 +48,11 @@ test('events: password-like action values are dropped, body parts scrubbed', () 
     request_body: 'password=[redacted]', response_body: '{"access_token":"[redacted]"}', content_type: 'application/json',
   });
 });
+
+test('a JSON body cut anywhere keeps its secrets out', () => {
+  const body = '{"user":"bob","session":{"id":7,"access_token":"SECRETVALUE1"},"password":"SECRETVALUE2","n":[1,2]}';
+  for (let i = body.indexOf('SECRETVALUE1') + 1; i <= body.length; i++) {
+    const got = scrub.body(body.slice(0, i), 'application/json');
+    assert.ok(!/SECRETVAL|ECRETVALUE/.test(got), `prefix ${i} leaks: ${got}`);
+  }
+});
