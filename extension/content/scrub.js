@@ -16,7 +16,6 @@
   const ALLOW = new Set(C.SECRET_ALLOW);
   const SUBS = byFirst(C.SECRET_SUBSTRINGS);
   const HEADER_SUBS = byFirst(C.SECRET_HEADER_SUBSTRINGS);
-  const PAIR = new RegExp(C.SECRET_PAIR_PATTERN, 'g');
 
   const isAlnum = (c) => (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
   const isUpper = (c) => c >= 'A' && c <= 'Z';
@@ -124,18 +123,46 @@
     return h;
   }
 
-  // name=value and "name": value pairs anywhere in free text.
+  const isNameChar = (c) => isAlnum(c) || c === '_' || c === '-' || c === '.' || c === '[' || c === ']';
+  const VALUE_END = new Set([' ', '\t', '\r', '\n', '&', ',', ';', '}', ']', '"', "'", '\\']);
+
+  // The value at vs: a string in ", ' or \" quotes, else a run up to a space or one of &,;}]"'\.
+  function valueEnd(s, vs) {
+    if (vs >= s.length) return ['', vs];
+    const q = s[vs];
+    if (q === '"' || q === "'") return [q, stringEnd(s, vs)];
+    if (q === '\\' && s[vs + 1] === '"') {
+      const k = s.indexOf('\\"', vs + 2);
+      return ['\\"', k >= 0 ? k + 2 : s.length];
+    }
+    let k = vs;
+    while (k < s.length && !VALUE_END.has(s[k])) k++;
+    return ['', k];
+  }
+
+  // name=value and name: value pairs anywhere in free text: see redact.Text.
   function text(s) {
     if (!/[=:]/.test(s)) return s;
     let out = '';
     let last = 0;
-    PAIR.lastIndex = 0;
-    for (let m = PAIR.exec(s); m; m = PAIR.exec(s)) {
-      const v = m[2];
-      const vs = m.index + m[0].length - v.length;
-      if (v === REDACTED || v === `"${REDACTED}"` || !isSecretName(m[1])) continue;
-      out += s.slice(last, vs) + (v[0] === '"' || v[0] === "'" ? v[0] + REDACTED + v[0] : REDACTED);
-      last = vs + v.length;
+    for (let i = 0; i < s.length; i++) {
+      if (s[i] !== '=' && s[i] !== ':') continue;
+      let j = i;
+      while (j > 0 && (s[j - 1] === ' ' || s[j - 1] === '\t')) j--;
+      if (j > 0 && (s[j - 1] === '"' || s[j - 1] === "'")) {
+        j--;
+        if (j > 0 && s[j - 1] === '\\') j--;
+      }
+      const e = j;
+      while (j > 0 && isNameChar(s[j - 1])) j--;
+      if (j === e || !isSecretName(s.slice(j, e))) continue;
+      let vs = i + 1;
+      while (vs < s.length && (s[vs] === ' ' || s[vs] === '\t')) vs++;
+      const [open, ve] = valueEnd(s, vs);
+      if (ve === vs || s.slice(vs, ve) === open + REDACTED + open || s.startsWith(REDACTED, vs)) continue;
+      out += s.slice(last, vs) + open + REDACTED + open;
+      last = ve;
+      i = ve - 1;
     }
     return last === 0 ? s : out + s.slice(last);
   }
@@ -199,7 +226,7 @@
           replace(i, end, `"${REDACTED}"`);
         } else {
           const inner = s.slice(i + 1, Math.max(end - 1, i + 1));
-          if (inner.indexOf('=') >= 0) {
+          if (/[=:]/.test(inner)) {
             const t = text(inner);
             if (t !== inner) replace(i + 1, i + 1 + inner.length, t);
           }

@@ -50,7 +50,6 @@ func constants() []constant {
 		{"SECRET_WORDS", r.Words},
 		{"SECRET_ALLOW", r.Allow},
 		{"SECRET_HEADER_SUBSTRINGS", r.HeaderSubstrings},
-		{"SECRET_PAIR_PATTERN", r.PairPattern},
 		{"CAPTURE_SETTINGS", settings},
 		{"CAPTURE_DEFAULTS", defaults},
 	}

@@ -7,7 +7,6 @@ const GASOLINE_CONSTANTS = Object.freeze({
   SECRET_WORDS: Object.freeze(["auth", "pass", "session", "sid", "cookie", "jwt", "bearer", "csrf", "xsrf", "otp", "totp", "hotp", "pin", "cvv", "cvv2", "cvc", "csc", "ssn", "sig", "signature"]),
   SECRET_ALLOW: Object.freeze(["tokens", "tokenizer", "tokenizers", "tokenize", "tokenized", "tokenization", "tokentype", "tokenendpoint", "tokenurl", "authorizationendpoint", "authorizationurl"]),
   SECRET_HEADER_SUBSTRINGS: Object.freeze(["authorization", "auth", "cookie", "token", "secret", "key", "password", "passwd", "session", "credential"]),
-  SECRET_PAIR_PATTERN: "\"?([A-Za-z0-9_.\\-\\[\\]]+)\"?\\s*[:=]\\s*(\\[redacted\\]|\"(?:[^\"\\\\]|\\\\.)*\"?|'[^']*'?|[^\\s&,;}\\]\"'\\\\]+)",
   CAPTURE_SETTINGS: Object.freeze([Object.freeze({"name": "log_level", "values": Object.freeze(["error", "warn", "all"]), "default": "error"}), Object.freeze({"name": "ws_mode", "values": Object.freeze(["off", "lifecycle", "messages"]), "default": "lifecycle"}), Object.freeze({"name": "network_bodies", "values": Object.freeze(["true", "false"]), "default": true, "bool": true}), Object.freeze({"name": "screenshot_on_error", "values": Object.freeze(["true", "false"]), "default": false, "bool": true}), Object.freeze({"name": "action_replay", "values": Object.freeze(["true", "false"]), "default": true, "bool": true})]),
   CAPTURE_DEFAULTS: Object.freeze({"log_level": "error", "ws_mode": "lifecycle", "network_bodies": true, "screenshot_on_error": false, "action_replay": true}),
 });

@@ -14,7 +14,8 @@ type frame struct {
 // JSON redacts the values of secret keys at any depth: strings and numbers
 // become "[redacted]"; the values inside an object or array held by a secret
 // key are redacted one by one, so the shape stays; true, false and null stay.
-// Non-secret string values are scanned as Text (a URL with ?token=…).
+// Non-secret string values are scanned as Text (a URL with ?token=…, JSON
+// encoded in a string).
 // It scans the text rather than decoding it, so the output keeps the input's
 // key order and spacing, stays valid JSON when the input was, and a body cut
 // short at a size cap (or a JavaScript object literal with bare keys) is
@@ -65,8 +66,8 @@ func JSON(s string) string {
 				f.key = names.isSecret(unquote(s[i:end]))
 			} else if valueSecret() {
 				replace(i, end, `"`+Redacted+`"`)
-			} else if in := s[i+1 : max(end-1, i+1)]; strings.IndexByte(in, '=') >= 0 {
-				if t := Text(in); t != in { // a URL with ?token=…
+			} else if in := s[i+1 : max(end-1, i+1)]; strings.ContainsAny(in, "=:") {
+				if t := Text(in); t != in { // a URL with ?token=…, encoded JSON
 					replace(i+1, i+1+len(in), t)
 				}
 			}

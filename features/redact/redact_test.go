@@ -154,3 +154,13 @@ func BenchmarkJSON4KB(b *testing.B) {
 		JSON(body)
 	}
 }
+
+func BenchmarkText16KB(b *testing.B) {
+	line := `<div class="row" data-id="42"><a href="/items?page=2&sort=asc">Next: page 2</a> <span>price: 9.50</span></div>` + "\n"
+	body := strings.Repeat(line, 16<<10/len(line))
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		Body(body, "text/html")
+	}
+}

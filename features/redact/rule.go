@@ -34,10 +34,6 @@ type Rule struct {
 	// HeaderSubstrings: a header whose lowercased name contains one of these
 	// is secret, whatever the words of its name.
 	HeaderSubstrings []string
-	// PairPattern finds `name=value` and `"name": "value"` pairs in text that
-	// is neither JSON, a form nor multipart, in RE2 syntax that JavaScript
-	// reads the same. Group 1 is the name, group 2 the value.
-	PairPattern string
 }
 
 // Rules is the rule Gasoline applies, in the server and in the extension.
@@ -57,7 +53,6 @@ var Rules = Rule{
 	HeaderSubstrings: []string{
 		"authorization", "auth", "cookie", "token", "secret", "key", "password", "passwd", "session", "credential",
 	},
-	PairPattern: `"?([A-Za-z0-9_.\-\[\]]+)"?\s*[:=]\s*(\[redacted\]|"(?:[^"\\]|\\.)*"?|'[^']*'?|[^\s&,;}\]"'\\]+)`,
 }
 
 var (

@@ -2,7 +2,6 @@ package redact
 
 import (
 	"net/url"
-	"regexp"
 	"strings"
 )
 
@@ -112,36 +111,90 @@ func Body(body, contentType string) string {
 	return Text(body)
 }
 
-var pairPattern = regexp.MustCompile(Rules.PairPattern)
-
-// Text redacts the values of name=value and "name": value pairs anywhere in
-// free text (an unknown body, a WebSocket message, a JSON string value).
+// Text redacts the values of name=value and name: value pairs anywhere in
+// free text (an unknown body, a WebSocket message, a JSON string value); the
+// name may be quoted, also as \"name\" inside an encoded JSON string, and
+// the value keeps its quotes. One pass: at each = or :, the name before it
+// is read backwards and only a secret one has its value read.
 func Text(s string) string {
 	if strings.IndexAny(s, "=:") < 0 {
 		return s
 	}
 	var b strings.Builder
+	var names nameCache
 	last := 0
-	for _, m := range pairPattern.FindAllStringSubmatchIndex(s, -1) {
-		name, vs, ve := s[m[2]:m[3]], m[4], m[5]
-		if s[vs:ve] == Redacted || s[vs:ve] == `"`+Redacted+`"` || !IsSecretName(name) {
+	for i := 0; i < len(s); i++ {
+		if s[i] != '=' && s[i] != ':' {
 			continue
 		}
-		b.WriteString(s[last:vs])
-		if s[vs] == '"' || s[vs] == '\'' {
-			b.WriteByte(s[vs])
-			b.WriteString(Redacted)
-			b.WriteByte(s[vs])
-		} else {
-			b.WriteString(Redacted)
+		j := i
+		for j > 0 && (s[j-1] == ' ' || s[j-1] == '\t') {
+			j--
 		}
-		last = ve
+		if j > 0 && (s[j-1] == '"' || s[j-1] == '\'') {
+			j--
+			if j > 0 && s[j-1] == '\\' {
+				j--
+			}
+		}
+		e := j
+		for j > 0 && isNameByte(s[j-1]) {
+			j--
+		}
+		if j == e || !names.isSecret(s[j:e]) {
+			continue
+		}
+		vs := i + 1
+		for vs < len(s) && (s[vs] == ' ' || s[vs] == '\t') {
+			vs++
+		}
+		open, ve := valueEnd(s, vs)
+		if ve == vs || s[vs:ve] == open+Redacted+open || strings.HasPrefix(s[vs:], Redacted) {
+			continue
+		}
+		if b.Cap() == 0 {
+			b.Grow(len(s) + 64)
+		}
+		b.WriteString(s[last:vs])
+		b.WriteString(open + Redacted + open)
+		last, i = ve, ve-1
 	}
 	if last == 0 {
 		return s
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+func isNameByte(c byte) bool {
+	return isAlnum(c) || c == '_' || c == '-' || c == '.' || c == '[' || c == ']'
+}
+
+// valueEnd reads the value starting at vs: a string in ", ' or \" quotes
+// (to its closing quote, or the end of s), else a run up to a space or one
+// of &,;}]"'\. It returns the opening quote ("" for none) and the end.
+func valueEnd(s string, vs int) (string, int) {
+	if vs >= len(s) {
+		return "", vs
+	}
+	if q := s[vs]; q == '"' || q == '\'' || q == '\\' && vs+1 < len(s) && s[vs+1] == '"' {
+		open := s[vs : vs+1]
+		if q == '\\' {
+			open = s[vs : vs+2]
+		}
+		if q != '\\' {
+			return open, stringEnd(s, vs)
+		}
+		if k := strings.Index(s[vs+2:], open); k >= 0 {
+			return open, vs + 2 + k + 2
+		}
+		return open, len(s)
+	}
+	k := vs
+	for k < len(s) && !strings.ContainsRune(" \t\r\n&,;}]\"'\\", rune(s[k])) {
+		k++
+	}
+	return "", k
 }
 
 // Multipart redacts the values of secret fields of multipart/form-data
