@@ -9,11 +9,14 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"log"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/gasoline-dev/gasoline/features/capturectl"
 	"github.com/gasoline-dev/gasoline/features/redact"
@@ -101,7 +104,7 @@ func frozen(v any) string {
 	}
 }
 
-// marshal is json.Marshal without HTML escapes (the pattern's & stays &).
+// marshal is json.Marshal without HTML escapes (a & stays &).
 func marshal(v any) []byte {
 	var b bytes.Buffer
 	e := json.NewEncoder(&b)
@@ -119,23 +122,20 @@ func sortKeys(keys []string) {
 	for i, s := range capturectl.Settings {
 		rank[s.Name] = 10 + i
 	}
-	for i := 1; i < len(keys); i++ {
-		for j := i; j > 0 && less(rank, keys[j], keys[j-1]); j-- {
-			keys[j], keys[j-1] = keys[j-1], keys[j]
+	slices.SortFunc(keys, func(a, b string) int {
+		ra, oka := rank[a]
+		rb, okb := rank[b]
+		switch {
+		case oka && okb:
+			return cmp.Compare(ra, rb)
+		case oka != okb: // ranked keys first
+			if oka {
+				return -1
+			}
+			return 1
 		}
-	}
-}
-
-func less(rank map[string]int, a, b string) bool {
-	ra, oka := rank[a]
-	rb, okb := rank[b]
-	if oka && okb {
-		return ra < rb
-	}
-	if oka != okb {
-		return oka
-	}
-	return a < b
+		return strings.Compare(a, b)
+	})
 }
 
 // Files returns the generated files by their path under extension/.
