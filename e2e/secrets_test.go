@@ -17,6 +17,14 @@ import (
 // none of those values, and say [redacted] where they were.
 func TestSecretsNeverReachTheAI(t *testing.T) {
 	r := newRig(t, "secrets-agent", map[string]any{"network_bodies": true, "action_replay": true})
+	// What the content script hands the worker, recorded in the worker: the extension scrubs before
+	// anything leaves the page (the worker adds each event's page URL, which the server scrubs).
+	if _, err := chromedp.Run(r.b.sw, chromedp.Evaluate[bool](`globalThis.__received = [];
+		chrome.runtime.onMessage.addListener((m) => {
+			if (m && m.type === 'events') __received.push(JSON.stringify(m.events, (k, v) => (k === 'page' ? undefined : v)));
+		}); true`)); err != nil {
+		t.Fatal(err)
+	}
 	page := r.site + "/secrets.html?session_id=page-SECRET6"
 	if err := chromedp.Do(r.b.ctx, chromedp.Navigate(page)); err != nil {
 		t.Fatal(err)
@@ -49,6 +57,13 @@ func TestSecretsNeverReachTheAI(t *testing.T) {
 		if !strings.Contains(text, "[redacted]") {
 			t.Errorf("observe %s says nowhere [redacted]: %s", name, text)
 		}
+	}
+	received, err := chromedp.Run(r.b.sw, chromedp.Evaluate[string](`__received.join('\n')`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(received, "SECRET") || !strings.Contains(received, "[redacted]") || !strings.Contains(received, "/api/token") {
+		t.Errorf("the content script sent the worker: %s", received)
 	}
 	// The shape stays: the keys the page sent are there, with their values redacted.
 	all := mustJSON(bodies)
