@@ -181,6 +181,7 @@
       } catch (_) { /* an event that cannot be scrubbed is not sent */ }
     }
     batch = [];
+    if (!events.length) return;
     try {
       if (!chrome.runtime || !chrome.runtime.id) return shutdown();
       chrome.runtime.sendMessage({ type: 'events', events }).catch((err) => {
@@ -214,7 +215,8 @@
     listeners.push([target, type, fn]);
   }
 
-  // What the other parts use. They add: navigation (actions.js), selectorFor and clean (actions.js).
+  // What the other parts use. They add navigation, selectorFor and clean (actions.js), N and
+  // QueryError (queries.js), pilot (pilot.js).
   const G = {
     alive: () => !dead && !!(chrome.runtime && chrome.runtime.id),
     parts: new Set(), // the parts of this copy that have started
