@@ -107,6 +107,15 @@ func fixtureServer(t testing.TB) string {
 	mux.HandleFunc("/api/cookies", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, r.Header.Get("Cookie"))
 	})
+	// secrets.html: an echo of what was sent, and a token in a response body.
+	mux.HandleFunc("/api/echo", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		fmt.Fprint(w, "got it")
+	})
+	mux.HandleFunc("/api/token", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"access_token":"resp-tok-SECRET5","token_type":"bearer","expires_in":3600}`)
+	})
 	// A page whose CSP forbids eval.
 	mux.HandleFunc("/csp.html", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Security-Policy", "script-src 'self'")

@@ -1,6 +1,9 @@
 // Package extension holds Gasoline's Chrome (MV3) extension, embedded so the
 // gasoline binary can write out a copy for the user to load unpacked.
+// generated/ is written from Go (the secret-name rule, the capture settings).
 package extension
+
+//go:generate go run ./gen
 
 import (
 	"embed"
@@ -9,10 +12,11 @@ import (
 	"path/filepath"
 )
 
-// Files is the extension as Chrome loads it: manifest.json, the scripts, the
-// popup and options pages and their stylesheet.
+// Files is the extension as Chrome loads it: manifest.json, the scripts (the
+// content scripts' parts in content/, the constants generated from Go in
+// generated/), the popup and options pages and their stylesheet.
 //
-//go:embed manifest.json *.js *.html *.css lib
+//go:embed manifest.json *.js *.html *.css lib content generated
 var Files embed.FS
 
 // WriteTo writes every file of the extension into dir, creating dir (and its

@@ -43,3 +43,35 @@ func TestWriteTo(t *testing.T) {
 		}
 	}
 }
+
+// Every script and page the manifest names is embedded: a content-script part
+// or a generated file left out of the embed pattern would be missing from the
+// extension the user loads.
+func TestManifestFilesAreEmbedded(t *testing.T) {
+	b, err := Files.ReadFile("manifest.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		Background struct {
+			ServiceWorker string `json:"service_worker"`
+		}
+		ContentScripts []struct{ JS []string } `json:"content_scripts"`
+		Action         struct {
+			Popup string `json:"default_popup"`
+		}
+		Options string `json:"options_page"`
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	names := []string{m.Background.ServiceWorker, m.Action.Popup, m.Options, "generated/constants.mjs"}
+	for _, cs := range m.ContentScripts {
+		names = append(names, cs.JS...)
+	}
+	for _, name := range names {
+		if _, err := Files.ReadFile(name); err != nil {
+			t.Errorf("%s is named but not embedded: %v", name, err)
+		}
+	}
+}

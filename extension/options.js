@@ -1,12 +1,50 @@
 // Gasoline options: the user's settings in chrome.storage.sync 'gasoline_settings'.
-// Defaults come from the service worker, the one place they are defined.
-'use strict';
+// The capture settings, their values and defaults are generated from Go (features/capturectl);
+// this page only words them. A setting added in Go shows up here with its name as its label.
+import { CAPTURE_SETTINGS, CAPTURE_DEFAULTS } from './generated/constants.mjs';
 
 const SERVER_URL_RE = /^http:\/\/(127\.0\.0\.1|localhost):(\d{1,5})\/?$/;
-const SELECTS = ['log_level', 'ws_mode'];
-const CHECKS = ['network_bodies', 'screenshot_on_error', 'action_replay'];
 const $ = (id) => document.getElementById(id);
 let defaults = null;
+
+// How each setting reads on this page: a title for a select (and its values' labels), a hint,
+// or the sentence beside a checkbox.
+const WORDING = {
+  log_level: {
+    title: 'Console',
+    values: { error: 'Errors only', warn: 'Errors and warnings', all: 'Everything' },
+    hint: 'Uncaught exceptions and unhandled rejections are always captured.',
+  },
+  ws_mode: {
+    title: 'WebSocket',
+    values: { off: 'Off', lifecycle: 'Open, close and errors', messages: 'Lifecycle and message payloads' },
+  },
+  network_bodies: { title: 'Request and response bodies (secrets redacted)' },
+  screenshot_on_error: { title: 'Screenshot on error' },
+  action_replay: { title: 'User actions (clicks, typing, navigation; passwords never)' },
+};
+
+function el(tag, props, ...children) {
+  const e = Object.assign(document.createElement(tag), props);
+  e.append(...children);
+  return e;
+}
+
+function buildFields() {
+  const box = $('capture');
+  for (const s of CAPTURE_SETTINGS) {
+    const w = WORDING[s.name] || {};
+    if (s.bool) {
+      box.append(el('label', { className: 'check' }, el('input', { type: 'checkbox', id: s.name, name: s.name }), ` ${w.title || s.name}`));
+      continue;
+    }
+    const select = el('select', { id: s.name, name: s.name },
+      ...s.values.map((v) => el('option', { value: v, textContent: (w.values && w.values[v]) || v })));
+    const field = el('div', { className: 'field' }, el('label', { className: 'title', htmlFor: s.name, textContent: w.title || s.name }), select);
+    if (w.hint) field.append(el('div', { className: 'hint', textContent: w.hint }));
+    box.append(field);
+  }
+}
 
 function validServerURL(u) {
   const m = SERVER_URL_RE.exec(u);
@@ -15,8 +53,10 @@ function validServerURL(u) {
 
 function show(s) {
   $('server_url').value = s.server_url;
-  for (const k of SELECTS) $(k).value = s[k];
-  for (const k of CHECKS) $(k).checked = !!s[k];
+  for (const c of CAPTURE_SETTINGS) {
+    if (c.bool) $(c.name).checked = !!s[c.name];
+    else $(c.name).value = s[c.name];
+  }
   $('server_url').classList.remove('invalid');
 }
 
@@ -27,8 +67,8 @@ function say(text, ok) {
 
 async function load() {
   const r = await chrome.runtime.sendMessage({ type: 'settings' });
-  defaults = r.defaults;
-  show({ ...r.defaults, ...r.settings });
+  defaults = { ...CAPTURE_DEFAULTS, ...r.defaults };
+  show({ ...defaults, ...r.settings });
   showOverrides(r.overrides);
 }
 
@@ -45,6 +85,8 @@ chrome.storage.onChanged.addListener((changes, area) => {
   chrome.runtime.sendMessage({ type: 'settings' }).then((r) => showOverrides(r && r.overrides), () => {});
 });
 
+buildFields();
+
 $('form').addEventListener('submit', async (e) => {
   e.preventDefault();
   const server = $('server_url').value.trim().replace(/\/+$/, '');
@@ -55,8 +97,7 @@ $('form').addEventListener('submit', async (e) => {
   }
   $('server_url').classList.remove('invalid');
   const settings = { server_url: server };
-  for (const k of SELECTS) settings[k] = $(k).value;
-  for (const k of CHECKS) settings[k] = $(k).checked;
+  for (const c of CAPTURE_SETTINGS) settings[c.name] = c.bool ? $(c.name).checked : $(c.name).value;
   try {
     await chrome.storage.sync.set({ gasoline_settings: settings });
     say('Saved.', true);

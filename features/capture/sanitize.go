@@ -2,9 +2,10 @@ package capture
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/gasoline-dev/gasoline/features/redact"
 )
 
 // Limits the server enforces whatever the extension sent.
@@ -21,28 +22,30 @@ const (
 	MaxHeaders      = 50
 )
 
-var sensitiveHeader = regexp.MustCompile(`(?i)token|secret|key|password|^authorization$|^cookie$|^set-cookie$|^proxy-authorization$`)
-
-// SensitiveHeader reports whether a header must never be stored.
-func SensitiveHeader(name string) bool { return sensitiveHeader.MatchString(name) }
-
-// sanitizeHeaders drops secret-bearing headers and caps the rest.
+// sanitizeHeaders caps the headers and redacts the values of secret ones
+// (the name stays, so the AI sees that the header was sent).
 func sanitizeHeaders(h map[string]string) map[string]string {
 	if len(h) == 0 {
 		return nil
 	}
 	out := make(map[string]string, len(h))
 	for k, v := range h {
-		if SensitiveHeader(k) || len(out) >= MaxHeaders {
-			continue
+		if len(out) >= MaxHeaders {
+			break
 		}
 		out[strings.ToLower(Truncate(k, 100))] = Truncate(v, 500)
 	}
-	if len(out) == 0 {
-		return nil
-	}
-	return out
+	return redact.Headers(out)
 }
+
+// scrub redacts the secrets of a body already cut at max; a redacted value
+// can be longer than the secret it hides, so the result is cut again.
+func scrub(body, contentType string, max int) string {
+	return Truncate(redact.Body(body, contentType), max)
+}
+
+// scrubURL redacts a URL's secret parameters, then caps it.
+func scrubURL(u string) string { return Truncate(redact.URL(Truncate(u, MaxURL)), MaxURL) }
 
 // Truncate cuts s to at most n bytes without splitting a UTF-8 sequence;
 // every size limit in Gasoline cuts text this way.
@@ -80,15 +83,12 @@ func binarySummary(size int, ct string) string {
 	return fmt.Sprintf("[Binary: %d bytes, type: %s]", size, ct)
 }
 
-// passwordish matches input types and names whose values are never stored.
-var passwordish = regexp.MustCompile(`(?i)password|passwd|secret|token|cvv|cvc|card.?number|cc-`)
-
 func (e *LogEntry) sanitize() {
 	e.Level = strings.ToLower(e.Level)
 	e.Message = Truncate(e.Message, MaxMessage)
 	e.Stack = Truncate(trimStackHead(e.Stack, e.Message), MaxStack)
-	e.Source = Truncate(e.Source, MaxURL)
-	e.Page = Truncate(e.Page, MaxURL)
+	e.Source = scrubURL(e.Source)
+	e.Page = scrubURL(e.Page)
 	if len(e.Args) > MaxArgs {
 		e.Args = e.Args[:MaxArgs]
 	}
@@ -102,15 +102,15 @@ func (e *LogEntry) sanitize() {
 
 func (e *NetworkEntry) sanitize() {
 	e.Method = strings.ToUpper(Truncate(e.Method, 16))
-	e.URL = Truncate(e.URL, MaxURL)
+	e.URL = scrubURL(e.URL)
 	e.Error = Truncate(e.Error, MaxText)
-	e.Page = Truncate(e.Page, MaxURL)
+	e.Page = scrubURL(e.Page)
 }
 
 func (b *NetworkBody) sanitize() {
 	b.Method = strings.ToUpper(Truncate(b.Method, 16))
-	b.URL = Truncate(b.URL, MaxURL)
-	b.Page = Truncate(b.Page, MaxURL)
+	b.URL = scrubURL(b.URL)
+	b.Page = scrubURL(b.Page)
 	b.ContentType = Truncate(b.ContentType, MaxText)
 	if binaryContentType(b.ContentType) && b.ResponseBody != "" && !strings.HasPrefix(b.ResponseBody, "[Binary:") {
 		b.ResponseBody = binarySummary(len(b.ResponseBody), b.ContentType)
@@ -121,12 +121,14 @@ func (b *NetworkBody) sanitize() {
 	b.Truncated = b.Truncated || cutReq || cutResp
 	b.RequestHeaders = sanitizeHeaders(b.RequestHeaders)
 	b.ResponseHeaders = sanitizeHeaders(b.ResponseHeaders)
+	b.RequestBody = scrub(b.RequestBody, b.RequestHeaders["content-type"], MaxRequestBody)
+	b.ResponseBody = scrub(b.ResponseBody, b.ContentType, MaxResponseBody)
 }
 
 func (e *WSEvent) sanitize() {
 	e.ID = Truncate(e.ID, 64)
-	e.URL = Truncate(e.URL, MaxURL)
-	e.Page = Truncate(e.Page, MaxURL)
+	e.URL = scrubURL(e.URL)
+	e.Page = scrubURL(e.Page)
 	e.Reason = Truncate(e.Reason, MaxText)
 	if e.Size == 0 && e.Data != "" {
 		e.Size = int64(len(e.Data))
@@ -134,15 +136,16 @@ func (e *WSEvent) sanitize() {
 	var cut bool
 	e.Data, cut = truncateFlag(e.Data, MaxWSData)
 	e.Truncated = e.Truncated || cut
+	e.Data = scrub(e.Data, "", MaxWSData) // a message is JSON or text: Body tells them apart
 }
 
 func (a *Action) sanitize() {
 	a.Type = strings.ToLower(Truncate(a.Type, 32))
 	a.Selector = Truncate(a.Selector, 500)
 	a.Text = Truncate(a.Text, MaxText)
-	a.URL = Truncate(a.URL, MaxURL)
-	a.Page = Truncate(a.Page, MaxURL)
-	if passwordish.MatchString(a.InputType) || passwordish.MatchString(a.Selector) {
+	a.URL = scrubURL(a.URL)
+	a.Page = scrubURL(a.Page)
+	if redact.IsSecretField(a.InputType, a.Selector) {
 		a.Value = ""
 	}
 	a.Value = Truncate(a.Value, MaxText)

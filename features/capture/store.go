@@ -154,8 +154,8 @@ func (s *Store) AddNetwork(entries []NetworkEntry) (int, []Rejection) {
 	return add(s, KindNetwork, s.network, entries, nil)
 }
 
-// AddBodies stores request/response payloads, truncated and with secret
-// headers removed.
+// AddBodies stores request/response payloads, truncated and with the values
+// of secret headers, fields and parameters redacted.
 func (s *Store) AddBodies(bodies []NetworkBody) (int, []Rejection) {
 	return add(s, KindBodies, s.bodies, bodies, nil)
 }
@@ -173,7 +173,7 @@ func (s *Store) AddWSEvents(events []WSEvent) (int, []Rejection) {
 
 // SetPage records the tab the extension tracks.
 func (s *Store) SetPage(p Page) {
-	p.URL = Truncate(p.URL, MaxURL)
+	p.URL = scrubURL(p.URL)
 	p.Title = Truncate(p.Title, MaxText)
 	s.mu.Lock()
 	defer s.mu.Unlock()

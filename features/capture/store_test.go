@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"maps"
 	"strconv"
 	"strings"
 	"sync"
@@ -114,7 +115,9 @@ func TestBodiesAreTruncatedAndSecretsStripped(t *testing.T) {
 	if len(b.ResponseBody) > MaxResponseBody || !b.Truncated || !strings.HasSuffix(b.ResponseBody, "é") {
 		t.Fatalf("truncation: len=%d truncated=%v", len(b.ResponseBody), b.Truncated)
 	}
-	if len(b.RequestHeaders) != 1 || b.RequestHeaders["accept"] != "json" || len(b.ResponseHeaders) != 1 {
+	wantReq := map[string]string{"accept": "json", "authorization": "[redacted]", "x-api-key": "[redacted]", "x-csrf-token": "[redacted]", "cookie": "[redacted]"}
+	wantResp := map[string]string{"set-cookie": "[redacted]", "content-type": "text/plain"}
+	if !maps.Equal(b.RequestHeaders, wantReq) || !maps.Equal(b.ResponseHeaders, wantResp) {
 		t.Fatalf("headers: %v %v", b.RequestHeaders, b.ResponseHeaders)
 	}
 	if img.ResponseBody != "[Binary: 8 bytes, type: image/png]" {

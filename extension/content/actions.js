@@ -1,0 +1,217 @@
+// Gasoline content script, part 2 (after content.js): records the user's actions — clicks, typing
+// (debounced; never the value of a password-like field), submits and navigations — with stable
+// CSS selectors, and hands them to content.js's batch.
+(() => {
+  'use strict';
+
+  const G = globalThis.__gasolineContent;
+  if (!G || G.parts.has('actions')) return;
+  G.parts.add('actions');
+  const { listen, accept } = G;
+  const scrub = globalThis.__gasolineScrub;
+  const INPUT_DEBOUNCE_MS = 500;
+  const TEXT_MAX = 100;
+  const VALUE_MAX = 200;
+  const INTERACTIVE = 'a,button,input,select,textarea,label,summary,option,[role="button"],[role="link"],[role="menuitem"],[role="tab"],[role="checkbox"],[onclick]';
+
+  const actionsOff = () => G.settings() && G.settings().action_replay !== true;
+  const clean = (s, n) => String(s || '').replace(/\s+/g, ' ').trim().slice(0, n);
+
+  function looksGenerated(id) {
+    return /^\d|:|\d{4,}|[0-9a-f]{8,}|^(ember|react|radix|mui|headlessui|rc-|:r)/i.test(id) ||
+      (/\d/.test(id) && /[a-z]/i.test(id) && id.length >= 12 && !/[-_]/.test(id));
+  }
+
+  function unique(sel) {
+    try {
+      return document.querySelectorAll(sel).length === 1;
+    } catch (_) {
+      return false;
+    }
+  }
+
+  function idSelector(el) {
+    if (!el.id || looksGenerated(el.id)) return '';
+    const sel = `#${CSS.escape(el.id)}`;
+    return unique(sel) ? sel : '';
+  }
+
+  // A stable CSS selector: #id, a test/name attribute, or a short nth-of-type path.
+  function selectorFor(el) {
+    if (!el || el.nodeType !== 1) return '';
+    const byId = idSelector(el);
+    if (byId) return byId;
+    const tag = el.tagName.toLowerCase();
+    for (const attr of ['data-testid', 'data-test', 'data-cy', 'name']) {
+      const v = el.getAttribute(attr);
+      if (!v) continue;
+      const sel = `${attr === 'name' ? tag : ''}[${attr}="${CSS.escape(v)}"]`;
+      if (unique(sel)) return sel;
+    }
+    const parts = [];
+    let cur = el;
+    while (cur && cur.nodeType === 1) {
+      const t = cur.tagName.toLowerCase();
+      if (t === 'body' || t === 'html') { parts.unshift(t); break; }
+      if (cur !== el) {
+        const anchor = idSelector(cur);
+        if (anchor) { parts.unshift(anchor); break; }
+      }
+      let part = t;
+      const parent = cur.parentElement;
+      if (parent) {
+        const same = Array.prototype.filter.call(parent.children, (c) => c.tagName === cur.tagName);
+        if (same.length > 1) part += `:nth-of-type(${same.indexOf(cur) + 1})`;
+      }
+      parts.unshift(part);
+      cur = parent;
+    }
+    return parts.join(' > ');
+  }
+
+  // The one rule (generated from Go): a password input, or a secret name, id or autocomplete.
+  function isSensitive(el) {
+    const attr = (a) => (el.getAttribute && el.getAttribute(a)) || '';
+    return scrub.isSecretField(el.type, attr('name'), attr('id'), attr('autocomplete'));
+  }
+
+  function visibleText(el) {
+    const tag = el.tagName.toLowerCase();
+    if (tag === 'input') {
+      const type = String(el.type || '').toLowerCase();
+      if (['button', 'submit', 'reset'].includes(type)) return clean(el.value, TEXT_MAX);
+      return clean(el.getAttribute('aria-label') || '', TEXT_MAX);
+    }
+    if (tag === 'textarea' || tag === 'select' || tag === 'body' || tag === 'html') {
+      return clean(el.getAttribute('aria-label') || '', TEXT_MAX);
+    }
+    return clean(el.innerText || el.textContent || el.getAttribute('aria-label') || el.getAttribute('title') || '', TEXT_MAX);
+  }
+
+  function record(data) {
+    data.ts = data.ts || Date.now();
+    accept('action', data);
+  }
+
+  listen(document, 'click', (e) => {
+    try {
+      if (!e.isTrusted || actionsOff()) return;
+      let t = e.target;
+      if (t && t.nodeType !== 1) t = t.parentElement;
+      if (!t || !t.closest) return;
+      const el = t.closest(INTERACTIVE) || t;
+      const data = { type: 'click', selector: selectorFor(el) };
+      const text = visibleText(el);
+      if (text) data.text = text;
+      record(data);
+    } catch (_) { /* ignore */ }
+  });
+
+  // Input: debounced per element, flushed at once on 'change' and before submit.
+  const inputTimers = new Map(); // element → timer
+  const lastRecorded = new WeakMap(); // element → fingerprint of the last recorded value
+
+  function fieldOf(t) {
+    if (!t || t.nodeType !== 1) return null;
+    const tag = t.tagName.toLowerCase();
+    if (tag === 'input' || tag === 'textarea' || tag === 'select') return t;
+    if (t.isContentEditable) return t;
+    return null;
+  }
+
+  function inputType(el) {
+    const tag = el.tagName.toLowerCase();
+    if (tag === 'input' || tag === 'select') return String(el.type || tag).toLowerCase();
+    if (tag === 'textarea') return 'textarea';
+    return 'contenteditable';
+  }
+
+  function rawValue(el) {
+    const type = inputType(el);
+    if (type === 'checkbox' || type === 'radio') return el.checked ? 'true' : 'false';
+    if (type === 'contenteditable') return el.innerText || '';
+    if (type === 'file') return Array.from(el.files || [], (f) => f.name).join(', ');
+    return String(el.value == null ? '' : el.value);
+  }
+
+  function fingerprint(s) {
+    let h = 2166136261;
+    for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+    return `${s.length}:${h >>> 0}`;
+  }
+
+  function recordInput(el) {
+    const t = inputTimers.get(el);
+    if (t) clearTimeout(t);
+    inputTimers.delete(el);
+    if (actionsOff() || !el.isConnected) return;
+    const raw = rawValue(el);
+    const fp = fingerprint(raw);
+    if (lastRecorded.get(el) === fp) return;
+    lastRecorded.set(el, fp);
+    const data = { type: 'input', selector: selectorFor(el), input_type: inputType(el) };
+    if (!isSensitive(el)) data.value = raw.length > VALUE_MAX ? `${raw.slice(0, VALUE_MAX)}…` : raw;
+    record(data);
+  }
+
+  function flushInputs() {
+    for (const el of Array.from(inputTimers.keys())) recordInput(el);
+  }
+
+  listen(document, 'input', (e) => {
+    try {
+      if (!e.isTrusted || actionsOff()) return;
+      const el = fieldOf(e.target);
+      if (!el) return;
+      const type = inputType(el);
+      if (type === 'checkbox' || type === 'radio' || type.startsWith('select')) return; // 'change' records these
+      const t = inputTimers.get(el);
+      if (t) clearTimeout(t);
+      inputTimers.set(el, setTimeout(() => { try { recordInput(el); } catch (_) { /* ignore */ } }, INPUT_DEBOUNCE_MS));
+    } catch (_) { /* ignore */ }
+  });
+
+  listen(document, 'change', (e) => {
+    try {
+      if (!e.isTrusted || actionsOff()) return;
+      const el = fieldOf(e.target);
+      if (el) recordInput(el);
+    } catch (_) { /* ignore */ }
+  });
+
+  listen(document, 'submit', (e) => {
+    try {
+      if (actionsOff()) return;
+      flushInputs();
+      const form = e.target;
+      if (!form || form.nodeType !== 1) return;
+      const data = { type: 'submit', selector: selectorFor(form) };
+      const text = clean(form.getAttribute('aria-label') || form.getAttribute('name') || '', TEXT_MAX);
+      if (text) data.text = text;
+      record(data);
+    } catch (_) { /* ignore */ }
+  });
+
+  // Navigation: the initial load, popstate/hashchange here, push/replaceState via inject.js.
+  let lastNavURL = '';
+  function navigation(url, ts) {
+    if (typeof url !== 'string' || !url || url === lastNavURL) return;
+    lastNavURL = url;
+    record({ type: 'navigation', url, ts: typeof ts === 'number' ? ts : Date.now() });
+  }
+  G.navigation = navigation;
+  if (!G.lateStart) navigation(location.href);
+  listen(window, 'popstate', () => navigation(location.href));
+  listen(window, 'hashchange', () => navigation(location.href));
+
+  // Leaving the page: send what is buffered now rather than in 50 ms.
+  listen(window, 'pagehide', () => {
+    try {
+      flushInputs();
+      G.flush();
+    } catch (_) { /* ignore */ }
+  });
+
+  G.selectorFor = selectorFor;
+  G.clean = clean;
+})();

@@ -1,0 +1,58 @@
+// node --test extension/test/: the content scripts' scrubber answers the same vectors as Go's
+// features/redact, so the extension and the server apply one rule.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const path = require('node:path');
+const fs = require('node:fs');
+const scrub = require('../content/scrub.js');
+
+const v = JSON.parse(fs.readFileSync(path.join(__dirname, '../../features/redact/testdata/vectors.json'), 'utf8'));
+
+test('secret names', () => {
+  for (const n of v.names.secret) assert.equal(scrub.isSecretName(n), true, n);
+  for (const n of v.names.plain) assert.equal(scrub.isSecretName(n), false, n);
+});
+
+test('headers keep their names, secret values redacted', () => {
+  const h = {};
+  for (const n of [...v.headers.secret, ...v.headers.plain]) h[n] = `v-${n}`;
+  scrub.headers(h);
+  for (const n of v.headers.secret) assert.equal(h[n], '[redacted]', n);
+  for (const n of v.headers.plain) assert.equal(h[n], `v-${n}`, n);
+});
+
+test('urls', () => {
+  for (const [input, want] of v.urls) assert.equal(scrub.url(input), want, input);
+});
+
+test('bodies', () => {
+  for (const c of v.bodies) {
+    const got = scrub.body(c.in, c.ct);
+    assert.equal(got, c.out, c.in);
+    assert.equal(scrub.body(got, c.ct), got, `idempotent on ${got}`);
+  }
+});
+
+test('events: password-like action values are dropped, body parts scrubbed', () => {
+  const a = scrub.event('action', { type: 'input', selector: 'input[name="pass"]', input_type: 'text', value: 'hunter2' });
+  assert.equal('value' in a, false);
+  const kept = scrub.event('action', { type: 'input', selector: '#q', input_type: 'search', value: 'shoes' });
+  assert.equal(kept.value, 'shoes');
+  const b = scrub.event('body', {
+    url: 'http://a.test/x?token=t1', request_headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'x-forwarded-authorization': 'Bearer b' },
+    request_body: 'password=p1', response_body: '{"access_token":"t2"}', content_type: 'application/json',
+  });
+  assert.deepEqual(b, {
+    url: 'http://a.test/x?token=[redacted]', request_headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'x-forwarded-authorization': '[redacted]' },
+    request_body: 'password=[redacted]', response_body: '{"access_token":"[redacted]"}', content_type: 'application/json',
+  });
+});
+
+test('a JSON body cut anywhere keeps its secrets out', () => {
+  const body = '{"user":"bob","session":{"id":7,"access_token":"SECRETVALUE1"},"password":"SECRETVALUE2","n":[1,2]}';
+  for (let i = body.indexOf('SECRETVALUE1') + 1; i <= body.length; i++) {
+    const got = scrub.body(body.slice(0, i), 'application/json');
+    assert.ok(!/SECRETVAL|ECRETVALUE/.test(got), `prefix ${i} leaks: ${got}`);
+  }
+});

@@ -1,0 +1,160 @@
+package redact
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+type frame struct {
+	object bool
+	secret bool // every value below is secret (the container's key was)
+	key    bool // in an object: the value being read belongs to a secret key
+}
+
+// JSON redacts the values of secret keys at any depth: strings and numbers
+// become "[redacted]"; the values inside an object or array held by a secret
+// key are redacted one by one, so the shape stays; true, false and null stay.
+// Non-secret string values are scanned as Text (a URL with ?token=…, JSON
+// encoded in a string).
+// It scans the text rather than decoding it, so the output keeps the input's
+// key order and spacing, stays valid JSON when the input was, and a body cut
+// short at a size cap (or a JavaScript object literal with bare keys) is
+// scrubbed as far as it goes.
+func JSON(s string) string {
+	var b strings.Builder
+	last := 0
+	replace := func(from, to int, with string) {
+		if b.Cap() == 0 {
+			b.Grow(len(s) + 64) // one allocation for the common case
+		}
+		b.WriteString(s[last:from])
+		b.WriteString(with)
+		last = to
+	}
+	var stack []frame
+	var names nameCache
+	top := func() *frame {
+		if len(stack) == 0 {
+			return nil
+		}
+		return &stack[len(stack)-1]
+	}
+	valueSecret := func() bool {
+		f := top()
+		if f == nil {
+			return false
+		}
+		if f.object {
+			return f.key || f.secret
+		}
+		return f.secret
+	}
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == '{' || c == '[':
+			stack = append(stack, frame{object: c == '{', secret: valueSecret()})
+			i++
+		case c == '}' || c == ']':
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+			i++
+		case c == '"' || c == '\'':
+			end := stringEnd(s, i)
+			if f := top(); f != nil && f.object && isKey(s, end) {
+				f.key = names.isSecret(unquote(s[i:end]))
+			} else if valueSecret() {
+				replace(i, end, `"`+Redacted+`"`)
+			} else if in := s[i+1 : max(end-1, i+1)]; strings.ContainsAny(in, "=:") {
+				if t := Text(in); t != in { // a URL with ?token=…, encoded JSON
+					replace(i+1, i+1+len(in), t)
+				}
+			}
+			i = end
+		case c == ',' || c == ':' || c == ' ' || c == '\t' || c == '\r' || c == '\n':
+			i++
+		default: // number, literal, or a bare key of a JavaScript object
+			end := i + 1
+			for end < len(s) && !strings.ContainsRune(",:}] \t\r\n{[\"'", rune(s[end])) {
+				end++
+			}
+			word := s[i:end]
+			if f := top(); f != nil && f.object && isKey(s, end) {
+				f.key = names.isSecret(word)
+			} else if valueSecret() && word != "true" && word != "false" && word != "null" {
+				replace(i, end, `"`+Redacted+`"`)
+			}
+			i = end
+		}
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// stringEnd returns the index just past the string literal starting at i,
+// or len(s) when it was cut short.
+func stringEnd(s string, i int) int {
+	q := s[i]
+	for j := i + 1; j < len(s); j++ {
+		switch s[j] {
+		case '\\':
+			j++
+		case q:
+			return j + 1
+		}
+	}
+	return len(s)
+}
+
+// isKey reports whether the token ending at end is followed by a colon.
+func isKey(s string, end int) bool {
+	for ; end < len(s); end++ {
+		switch s[end] {
+		case ' ', '\t', '\r', '\n':
+		case ':':
+			return true
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// unquote returns a quoted key's text, decoding escapes only when present.
+func unquote(q string) string {
+	if len(q) < 2 || q[len(q)-1] != q[0] {
+		return strings.Trim(q, `"'`)
+	}
+	if strings.IndexByte(q, '\\') < 0 || q[0] != '"' {
+		return q[1 : len(q)-1]
+	}
+	var out string
+	if err := json.Unmarshal([]byte(q), &out); err != nil {
+		return q[1 : len(q)-1]
+	}
+	return out
+}
+
+// nameCache remembers the last keys seen: an array of objects repeats the
+// same few keys, which are then looked up once.
+type nameCache struct {
+	names  [16]string
+	secret [16]bool
+	n      int
+}
+
+func (c *nameCache) isSecret(k string) bool {
+	for i := range min(c.n, len(c.names)) {
+		if c.names[i] == k {
+			return c.secret[i]
+		}
+	}
+	s := IsSecretName(k)
+	c.names[c.n%len(c.names)], c.secret[c.n%len(c.names)] = k, s
+	c.n++
+	return s
+}
