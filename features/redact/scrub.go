@@ -10,7 +10,7 @@ import (
 // password of user info. A URL with none of those is returned as is, without
 // allocating: every stored entry has one.
 func URL(u string) string {
-	if strings.IndexAny(u, "?#@") < 0 {
+	if !strings.ContainsAny(u, "?#@") {
 		return u
 	}
 	if i := strings.Index(u, "://"); i >= 0 {
@@ -117,7 +117,7 @@ func Body(body, contentType string) string {
 // the value keeps its quotes. One pass: at each = or :, the name before it
 // is read backwards and only a secret one has its value read.
 func Text(s string) string {
-	if strings.IndexAny(s, "=:") < 0 {
+	if !strings.ContainsAny(s, "=:") {
 		return s
 	}
 	var b strings.Builder
