@@ -9,10 +9,11 @@ import (
 	"path/filepath"
 )
 
-// Files is the extension as Chrome loads it: manifest.json, the scripts, the
-// popup and options pages and their stylesheet.
+// Files is the extension as Chrome loads it: manifest.json, the scripts (the
+// service worker's modules under sw/), the popup and options pages and their
+// stylesheet.
 //
-//go:embed manifest.json *.js *.html *.css lib
+//go:embed manifest.json *.js *.html *.css lib sw
 var Files embed.FS
 
 // WriteTo writes every file of the extension into dir, creating dir (and its
