@@ -6,7 +6,7 @@ LDFLAGS := -X main.version=$(VERSION)
 
 AXE     := extension/lib/axe.min.js
 
-.PHONY: run build test unit e2e fuzz bench clean
+.PHONY: run build test node-test unit e2e fuzz bench clean
 
 run: build
 	./$(BIN)
@@ -24,9 +24,14 @@ node_modules/.package-lock.json: package.json package-lock.json
 $(AXE): node_modules/.package-lock.json
 	cp node_modules/axe-core/axe.min.js $@
 
-# Every test: vet, unit and handler tests with the race detector, a short
-# fuzz of the ingest decoder, then end-to-end tests in headless Chromium.
-test: unit fuzz e2e
+# Every test: the service worker's pure modules under Node, vet, unit and
+# handler tests with the race detector, a short fuzz of the ingest decoder,
+# then end-to-end tests in headless Chromium.
+test: node-test unit fuzz e2e
+
+# The worker's modules with no chrome.* at import time, tested in Node.
+node-test:
+	node --test extension/test/
 
 unit: $(AXE)
 	$(GO) vet ./...

@@ -97,11 +97,17 @@ export class EventQueue {
     return { items, dropped, body: `{"${key}":[${parts.join(',')}]${tail}}` };
   }
 
-  /** The server stored the batch: its events leave the queue, its drop count was told. */
+  /**
+   * The server stored the batch: its events leave the queue, its drop count was told. An event the
+   * bound pushed out while its batch was in flight was delivered after all: it is no longer a drop.
+   */
   delivered(kind, b) {
+    const before = this.queues[kind].length;
     this.remove(kind, b.items);
+    const late = b.items.length - (before - this.queues[kind].length);
     this.counts[kind].sent += b.items.length;
-    this.unreported = Math.max(0, this.unreported - b.dropped);
+    this.counts[kind].dropped -= late;
+    this.unreported = Math.max(0, this.unreported - b.dropped - late);
   }
 
   /** The server refused the batch for good: its events are dropped (and counted, by the server too). */
