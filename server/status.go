@@ -43,6 +43,9 @@ type Health struct {
 type ExtensionHealth struct {
 	Connected  bool  `json:"connected"`
 	LastSeenMS int64 `json:"last_seen_ms_ago,omitempty"`
+	// Dropped counts events the extension lost because its buffer was full
+	// while this server was away (as it reported them).
+	Dropped int64 `json:"dropped,omitempty"`
 }
 
 // Health reports the server's state.
@@ -52,7 +55,7 @@ func (s *Server) Health() Health {
 		Service:        Service,
 		Version:        s.cfg.Version,
 		UptimeS:        int64(time.Since(s.started).Seconds()),
-		Extension:      ExtensionHealth{Connected: ok},
+		Extension:      ExtensionHealth{Connected: ok, Dropped: s.extDropped.Load()},
 		Clients:        s.clientNames(),
 		Buffers:        s.store.Stats(),
 		PendingQueries: s.queries.Held(),
