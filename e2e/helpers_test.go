@@ -134,7 +134,7 @@ func extensionFor(t testing.TB, serverURL string) string {
 	const def = "DEFAULT_SERVER_URL = 'http://127.0.0.1:7890';"
 	var found []string
 	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".js") {
+		if err != nil || d.IsDir() || !(strings.HasSuffix(path, ".js") || strings.HasSuffix(path, ".mjs")) {
 			return err
 		}
 		src, err := os.ReadFile(path)

@@ -76,6 +76,7 @@ async function auditInPage(p) {
   return { result };
 }
 
+/** Runs audit query q in the tab's current document for job. */
 export async function audit(tabId, q, job) {
   if (!(await axeInBuild())) throw new QueryError('internal', 'axe-core is not in this build of the extension (run make)');
   const target = { tabId, frameIds: [0] };

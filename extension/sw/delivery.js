@@ -75,7 +75,7 @@ export function scheduleFlush(delay) {
 }
 
 /** Delivers the queues; resolves when this flush (or the one already running) ends. */
-export function flush() {
+function flush() {
   clearTimeout(flushTimer);
   flushTimer = 0;
   if (!flushRun) flushRun = flushQueues().finally(() => { flushRun = null; });

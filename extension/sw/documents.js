@@ -2,7 +2,8 @@
 // and when the document goes away under a question, ask the next one once it is ready.
 // A job is a query in progress: {deadline, done, cancels}.
 
-import { tabState, tabOpen, trackable, markNavigating } from './tabs.js';
+import { tabState, tabOpen, markNavigating } from './tabs.js';
+import { trackable } from './tracker.js';
 import { QueryError, errText } from './errors.js';
 
 // sendMessage/executeScript failures that mean "the document is going or not there yet".

@@ -16,7 +16,7 @@ const QUERY_MAX_MS = 120000;
 const inflight = new Map(); // id → job
 
 /** A query's time limit when the server set none: execute_js gets its script's own plus a margin. */
-export function defaultQueryMS(q) {
+function defaultQueryMS(q) {
   if (q.kind === 'pilot' && q.params && q.params.action === 'execute_js') return scriptTimeout(q.params) + 3000;
   return QUERY_DEFAULT_MS[q.kind] || 10000;
 }

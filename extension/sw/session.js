@@ -3,8 +3,8 @@
 // Nothing is written before startSaving(): until the worker has read what a previous life stored,
 // a write would overwrite it.
 
-// Session keys, each written by one module.
-export const SESSION_KEYS = ['gasoline_queue', 'gasoline_counts', 'gasoline_overrides', 'gasoline_status', 'gasoline_page'];
+// The session keys, each written by one module.
+const SESSION_KEYS = ['gasoline_queue', 'gasoline_counts', 'gasoline_overrides', 'gasoline_status', 'gasoline_page'];
 const BIG = 'gasoline_queue'; // the one that can outgrow the session quota
 
 const dirty = new Map();

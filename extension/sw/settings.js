@@ -4,7 +4,7 @@
 
 import { saveSoon } from './session.js';
 
-export const DEFAULT_SERVER_URL = 'http://127.0.0.1:7890';
+const DEFAULT_SERVER_URL = 'http://127.0.0.1:7890';
 
 export const DEFAULT_SETTINGS = Object.freeze({
   server_url: DEFAULT_SERVER_URL,
@@ -59,7 +59,6 @@ let generation = 0;
 
 export const serverURL = () => effective.server_url || DEFAULT_SERVER_URL;
 export const effectiveSettings = () => effective;
-export const serverOverrides = () => overrides;
 export const settingsGeneration = () => generation;
 
 /** What the options page and the popup show. */

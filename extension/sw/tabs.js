@@ -1,7 +1,7 @@
 // The chrome side of the tab tracker (tracker.js): feeds it the tab, window and navigation events,
 // reports the tracked page to the server (POST /page) and answers which tab a query means.
 
-import { Tracker, trackable, primaryFrame } from './tracker.js';
+import { Tracker, primaryFrame } from './tracker.js';
 import { postJSON, setConnected, isConnected } from './link.js';
 import { saveSoon } from './session.js';
 import { QueryError } from './errors.js';
@@ -144,5 +144,3 @@ export async function resolveTab(tab) {
   }
   return tab;
 }
-
-export { trackable };
