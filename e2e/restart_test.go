@@ -138,15 +138,12 @@ func TestNoEventLostAcrossServerRestart(t *testing.T) {
 	// The outage: the page keeps logging, the worker keeps what it cannot deliver.
 	time.Sleep(5 * time.Second)
 	ai2 := mcpStdio(t, r.port, "restart-agent-2")
-	waitFor(t, 15*time.Second, "the extension back on the new server", func() bool {
-		return observe(t, ai2, map[string]any{"what": "page"})["extension_connected"] == true
-	})
 	n, err := chromedp.Run(r.b.ctx, chromedp.Evaluate[int](`clearInterval(window.__ticker), window.__n`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n-dead < 150 {
-		t.Fatalf("the page logged only %d lines during the outage", n-dead)
+	if n-dead < 100 || n > 480 { // observe returns at most 500 lines
+		t.Fatalf("the page logged %d lines, %d of them during the outage", n, n-dead)
 	}
 	after := settledLogs(t, r, ai2)
 	got := numbered(t, ai2, "tick")
