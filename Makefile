@@ -6,7 +6,7 @@ LDFLAGS := -X main.version=$(VERSION)
 
 AXE     := extension/lib/axe.min.js
 
-.PHONY: run build test lint unit e2e fuzz bench clean
+.PHONY: run build test lint node-test unit e2e fuzz bench clean
 
 run: build
 	./$(BIN)
@@ -24,14 +24,19 @@ node_modules/.package-lock.json: package.json package-lock.json
 $(AXE): node_modules/.package-lock.json
 	cp node_modules/axe-core/axe.min.js $@
 
-# Every test: lint, vet, unit and handler tests with the race detector, a
-# short fuzz of the ingest decoder, then end-to-end tests in headless Chromium.
-test: lint unit fuzz e2e
+# Every test: lint, the service worker's pure modules under Node, vet, unit
+# and handler tests with the race detector, a short fuzz of the ingest
+# decoder, then end-to-end tests in headless Chromium.
+test: lint node-test unit fuzz e2e
 
 # staticcheck at the version go.mod pins (its tool directive), over every
 # package including the e2e-tagged ones; staticcheck.conf picks the checks.
 lint: $(AXE)
 	$(GO) tool staticcheck -tags e2e ./...
+
+# The extension's pure modules (no chrome.* at import time), tested in Node.
+node-test:
+	node --test extension/test/
 
 unit: $(AXE)
 	$(GO) vet ./...

@@ -82,6 +82,19 @@ func TestOptionsPageSavesSettings(t *testing.T) {
 // socketlessProxy forwards everything to the server except the extension's
 // socket, which it refuses, as a proxy or firewall in the way might.
 func socketlessProxy(t testing.TB, port int) string {
+	return proxyTo(t, port, func(w http.ResponseWriter, r *http.Request) bool {
+		if r.URL.Path == "/ws/extension" {
+			http.Error(w, "no sockets here", http.StatusNotFound)
+			return false
+		}
+		return true
+	})
+}
+
+// proxyTo serves a reverse proxy to the server on port (WebSockets too) and
+// returns its URL; gate sees each request first and forwards it by
+// returning true, or answers it itself.
+func proxyTo(t testing.TB, port int, gate func(http.ResponseWriter, *http.Request) bool) string {
 	t.Helper()
 	target, _ := url.Parse("http://127.0.0.1:" + strconv.Itoa(port))
 	// SetURL also sets the Host header to the target's: the server answers
@@ -92,11 +105,9 @@ func socketlessProxy(t testing.TB, port int) string {
 		t.Fatal(err)
 	}
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/ws/extension" {
-			http.Error(w, "no sockets here", http.StatusNotFound)
-			return
+		if gate(w, r) {
+			rp.ServeHTTP(w, r)
 		}
-		rp.ServeHTTP(w, r)
 	})}
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })

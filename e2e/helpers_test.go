@@ -132,25 +132,33 @@ func fixtureServer(t testing.TB) string {
 	return "http://" + ln.Addr().String()
 }
 
-// extensionFor writes the embedded extension, pointed at serverURL.
+// extensionFor writes the embedded extension, pointed at serverURL: the one
+// worker module that defines DEFAULT_SERVER_URL gets serverURL instead.
 func extensionFor(t testing.TB, serverURL string) string {
 	t.Helper()
 	dir := t.TempDir()
 	if err := extension.WriteTo(dir); err != nil {
 		t.Fatal(err)
 	}
-	bg := filepath.Join(dir, "background.js")
-	src, err := os.ReadFile(bg)
+	const def = "DEFAULT_SERVER_URL = 'http://127.0.0.1:7890';"
+	var found []string
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !(strings.HasSuffix(path, ".js") || strings.HasSuffix(path, ".mjs")) {
+			return err
+		}
+		src, err := os.ReadFile(path)
+		if err != nil || !strings.Contains(string(src), def) {
+			return err
+		}
+		found = append(found, path)
+		out := strings.Replace(string(src), def, "DEFAULT_SERVER_URL = '"+serverURL+"';", 1)
+		return os.WriteFile(path, []byte(out), 0o644)
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	const def = "const DEFAULT_SERVER_URL = 'http://127.0.0.1:7890';"
-	if !strings.Contains(string(src), def) {
-		t.Fatalf("background.js lost its %q line", def)
-	}
-	out := strings.Replace(string(src), def, "const DEFAULT_SERVER_URL = '"+serverURL+"';", 1)
-	if err := os.WriteFile(bg, []byte(out), 0o644); err != nil {
-		t.Fatal(err)
+	if len(found) != 1 {
+		t.Fatalf("want one worker module defining %q, found %v", def, found)
 	}
 	return dir
 }

@@ -3,7 +3,12 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -54,5 +59,202 @@ func TestDeliveryAcrossServerRestart(t *testing.T) {
 			}
 		}
 		return true
+	})
+}
+
+// workerLogs is the worker's account of the log kind (what the popup shows):
+// delivered, dropped, still queued, and the whole queue of every kind.
+type workerLogs struct{ sent, dropped, queued, total int }
+
+func logCounts(t testing.TB, b *browser) (workerLogs, bool) {
+	t.Helper()
+	s, err := chromedp.Run(b.sw, chromedp.Evaluate[string](`JSON.stringify(status())`))
+	if err != nil {
+		t.Fatalf("status(): %v", err)
+	}
+	var st struct {
+		Connected bool `json:"connected"`
+		Queued    int  `json:"queued"`
+		Counts    map[string]struct {
+			Sent, Dropped, Queued int
+		} `json:"counts"`
+	}
+	if err := json.Unmarshal([]byte(s), &st); err != nil {
+		t.Fatal(err)
+	}
+	c := st.Counts["log"]
+	return workerLogs{c.Sent, c.Dropped, c.Queued, st.Queued}, st.Connected
+}
+
+// settledLogs logs a marker in the page, waits until the server has it and
+// the worker holds nothing, and returns the worker's log counts then: all
+// the page logged before is accounted for.
+func settledLogs(t testing.TB, r *rig, ai mcpClient) workerLogs {
+	t.Helper()
+	marker := fmt.Sprintf("settled-%d", time.Now().UnixNano())
+	r.eval(t, fmt.Sprintf(`console.log(%q)`, marker))
+	var c workerLogs
+	waitFor(t, 10*time.Second, "the worker to deliver everything", func() bool {
+		if find(entries(observe(t, ai, map[string]any{"what": "logs", "limit": 10})), "message", marker) == nil {
+			return false
+		}
+		var ok bool
+		c, ok = logCounts(t, r.b)
+		return ok && c.total == 0
+	})
+	return c
+}
+
+// numbered returns the n of every "<tag>-<n>" message among the logs.
+func numbered(t testing.TB, ai mcpClient, tag string) map[int]bool {
+	t.Helper()
+	got := map[int]bool{}
+	for _, e := range entries(observe(t, ai, map[string]any{"what": "logs", "limit": 500})) {
+		m, _ := e["message"].(string)
+		if n, err := strconv.Atoi(strings.TrimPrefix(m, tag+"-")); err == nil && strings.HasPrefix(m, tag+"-") {
+			got[n] = true
+		}
+	}
+	return got
+}
+
+// TestNoEventLostAcrossServerRestart kills the server mid-session while the
+// page logs a line every 25 ms, and starts it again on the same port 5 s
+// later. Every line logged after the old server died reaches the new one,
+// and the worker delivered (had a 200 for) every line exactly once.
+func TestNoEventLostAcrossServerRestart(t *testing.T) {
+	r := newRig(t, "restart-agent", map[string]any{"log_level": "all"})
+	r.open(t, "/capture.html")
+	before := settledLogs(t, r, r.ai)
+
+	r.eval(t, `window.__n = 0; window.__ticker = setInterval(() => console.log("tick-" + window.__n++), 25)`)
+	waitFor(t, 10*time.Second, "the first ticks on the server", func() bool { return numbered(t, r.ai, "tick")[10] })
+	r.ai.Close() // the only server process exits with its MCP client
+	waitFor(t, 5*time.Second, "the port to be free", func() bool { return portFree(r.port) })
+	dead, err := chromedp.Run(r.b.ctx, chromedp.Evaluate[int](`window.__n`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The outage: the page keeps logging, the worker keeps what it cannot deliver.
+	time.Sleep(5 * time.Second)
+	ai2 := mcpStdio(t, r.port, "restart-agent-2")
+	n, err := chromedp.Run(r.b.ctx, chromedp.Evaluate[int](`clearInterval(window.__ticker), window.__n`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n-dead < 100 || n > 480 { // observe returns at most 500 lines
+		t.Fatalf("the page logged %d lines, %d of them during the outage", n, n-dead)
+	}
+	after := settledLogs(t, r, ai2)
+	got := numbered(t, ai2, "tick")
+	first := n
+	for i := range got {
+		first = min(first, i)
+	}
+	if first > dead {
+		t.Fatalf("the new server's first line is tick-%d, the old one died at tick-%d", first, dead)
+	}
+	for i := first; i < n; i++ {
+		if !got[i] {
+			t.Fatalf("tick-%d lost (the old server died at tick-%d, the new one has %d lines from tick-%d to tick-%d)", i, dead, len(got), first, n-1)
+		}
+	}
+	if sent, dropped := after.sent-before.sent, after.dropped-before.dropped; sent != n+1 || dropped != 0 { // and the marker
+		t.Fatalf("the worker delivered %d and dropped %d of the %d lines", sent, dropped, n)
+	}
+	if d := observe(t, ai2, map[string]any{"what": "health"})["extension"].(map[string]any)["dropped"]; d != nil {
+		t.Fatalf("health reports %v dropped, want none", d)
+	}
+	t.Logf("%d lines, %d during the 5 s outage; the new server got tick-%d to tick-%d", n, n-dead, first, n-1)
+}
+
+// TestBufferOverflowIsReported: past its documented buffer of 2,000 events
+// the worker drops the oldest, and the restarted server hears how many.
+func TestBufferOverflowIsReported(t *testing.T) {
+	r := newRig(t, "overflow-agent", map[string]any{"log_level": "all"})
+	r.open(t, "/capture.html")
+	before := settledLogs(t, r, r.ai)
+	r.ai.Close()
+	waitFor(t, 5*time.Second, "the port to be free", func() bool { return portFree(r.port) })
+
+	r.eval(t, `logBurst("over", 2500)`)
+	waitFor(t, 10*time.Second, "the worker to hold 2,000 and drop 500", func() bool {
+		c, _ := logCounts(t, r.b)
+		return c.total == 2000 && c.dropped-before.dropped == 500
+	})
+	ai2 := mcpStdio(t, r.port, "overflow-agent-2")
+	waitFor(t, 15*time.Second, "health to report the 500", func() bool {
+		ext := observe(t, ai2, map[string]any{"what": "health"})["extension"].(map[string]any)
+		return ext["dropped"] == float64(500)
+	})
+	after := settledLogs(t, r, ai2)
+	if sent := after.sent - before.sent; sent != 2001 { // and the marker
+		t.Fatalf("the worker delivered %d, want 2000", sent)
+	}
+	got := numbered(t, ai2, "over") // among the newest 500 lines the server holds
+	for i := 2100; i < 2500; i++ {
+		if !got[i] {
+			t.Fatalf("over-%d missing", i)
+		}
+	}
+}
+
+// holdingProxy forwards everything (the socket too) to the server on port,
+// except that while hold is set it keeps each POST /logs: it says so on held
+// and forwards it only once released, if its client is still there.
+type holdingProxy struct {
+	url     string
+	hold    atomic.Bool
+	held    chan struct{}
+	release chan struct{}
+}
+
+func newHoldingProxy(t testing.TB, port int) *holdingProxy {
+	p := &holdingProxy{held: make(chan struct{}, 16), release: make(chan struct{})}
+	p.url = proxyTo(t, port, func(w http.ResponseWriter, r *http.Request) bool {
+		if r.URL.Path != "/logs" || !p.hold.Load() {
+			return true
+		}
+		p.held <- struct{}{}
+		select {
+		case <-p.release:
+			return true
+		case <-r.Context().Done():
+			return false
+		}
+	})
+	return p
+}
+
+// TestWorkerStoppedMidBatch stops the service worker through CDP while its
+// POST /logs is on the wire: the batch was never answered, so the restarted
+// worker sends it again from its stored queue, and nothing is lost.
+func TestWorkerStoppedMidBatch(t *testing.T) {
+	port := freePort(t)
+	r := &rig{port: port, ai: mcpStdio(t, port, "midbatch-agent"), site: fixtureServer(t)}
+	p := newHoldingProxy(t, port)
+	r.b = launch(t, extensionFor(t, p.url))
+	r.b.setCapture(t, map[string]any{"log_level": "all"})
+	r.open(t, "/capture.html")
+	settledLogs(t, r, r.ai)
+
+	p.hold.Store(true)
+	r.eval(t, `logBurst("mid", 300)`)
+	select {
+	case <-p.held:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no POST /logs reached the proxy")
+	}
+	if c, _ := logCounts(t, r.b); c.queued != 300 {
+		t.Fatalf("the worker holds %d lines, want all 300 (200 of them in the batch on the wire)", c.queued)
+	}
+	r.b.killWorker(t)
+	p.hold.Store(false)
+	close(p.release)
+
+	r.eval(t, `logBurst("after", 20)`) // wakes the worker, which reloads its queue
+	waitFor(t, 15*time.Second, "all 300 lines of the batch and the 20 after", func() bool {
+		mid, after := numbered(t, r.ai, "mid"), numbered(t, r.ai, "after")
+		return len(mid) == 300 && len(after) == 20
 	})
 }

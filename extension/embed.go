@@ -13,10 +13,11 @@ import (
 )
 
 // Files is the extension as Chrome loads it: manifest.json, the scripts (the
-// content scripts' parts in content/, the constants generated from Go in
-// generated/), the popup and options pages and their stylesheet.
+// content scripts' parts in content/, the service worker's modules in sw/,
+// the constants generated from Go in generated/), the popup and options
+// pages and their stylesheet.
 //
-//go:embed manifest.json *.js *.html *.css lib content generated
+//go:embed manifest.json *.js *.html *.css lib content generated sw/*.js
 var Files embed.FS
 
 // WriteTo writes every file of the extension into dir, creating dir (and its

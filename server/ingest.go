@@ -2,6 +2,7 @@ package server
 
 import (
 	"net/http"
+	"sync/atomic"
 
 	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/problem"
@@ -21,6 +22,9 @@ type batch[T any] struct {
 	Bodies  []T `json:"bodies"`
 	Events  []T `json:"events"`
 	Actions []T `json:"actions"`
+	// Dropped counts events the extension pushed out of its full buffer
+	// (while the server was away) and has not reported in an earlier batch.
+	Dropped int64 `json:"dropped"`
 }
 
 func (b *batch[T]) items(key string) []T {
@@ -36,8 +40,8 @@ func (b *batch[T]) items(key string) []T {
 }
 
 // ingest builds the handler of one capture endpoint: a POST of
-// {"<key>": [T, ...]} stored through add.
-func ingest[T any](key string, add func([]T) (int, []capture.Rejection)) http.HandlerFunc {
+// {"<key>": [T, ...], "dropped": n} stored through add, n added to lost.
+func ingest[T any](key string, add func([]T) (int, []capture.Rejection), lost *atomic.Int64) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		var body batch[T]
 		if err := decodeBody(r, &body); err != nil {
@@ -54,6 +58,9 @@ func ingest[T any](key string, add func([]T) (int, []capture.Rejection)) http.Ha
 			return
 		}
 		n, rej := add(items)
+		if body.Dropped > 0 {
+			lost.Add(body.Dropped)
+		}
 		writeJSON(w, http.StatusOK, ingestReply{Accepted: n, Rejected: rej})
 	}
 }

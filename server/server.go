@@ -62,6 +62,7 @@ type Server struct {
 	port    atomic.Int32
 
 	lastContact atomic.Int64 // unix nanos of the extension's last request
+	extDropped  atomic.Int64 // events the extension reported lost from its full buffer
 
 	alertMu      sync.Mutex
 	alertCursors map[string]uint64 // MCP session id → next capture alert to deliver
@@ -118,11 +119,11 @@ func (s *Server) Port() int { return int(s.port.Load()) }
 // Handler is every HTTP route behind the security guard.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("POST /logs", ingest("entries", s.store.AddLogs))
-	mux.HandleFunc("POST /network", ingest("entries", s.store.AddNetwork))
-	mux.HandleFunc("POST /network-bodies", ingest("bodies", s.store.AddBodies))
-	mux.HandleFunc("POST /websocket-events", ingest("events", s.store.AddWSEvents))
-	mux.HandleFunc("POST /actions", ingest("actions", s.store.AddActions))
+	mux.HandleFunc("POST /logs", ingest("entries", s.store.AddLogs, &s.extDropped))
+	mux.HandleFunc("POST /network", ingest("entries", s.store.AddNetwork, &s.extDropped))
+	mux.HandleFunc("POST /network-bodies", ingest("bodies", s.store.AddBodies, &s.extDropped))
+	mux.HandleFunc("POST /websocket-events", ingest("events", s.store.AddWSEvents, &s.extDropped))
+	mux.HandleFunc("POST /actions", ingest("actions", s.store.AddActions, &s.extDropped))
 	mux.HandleFunc("POST /page", s.handlePage)
 	mux.HandleFunc("GET /settings", s.handleSettings)
 	mux.HandleFunc("GET /health", s.handleHealth)

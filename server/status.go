@@ -33,7 +33,7 @@ func (s *Server) Health() Health {
 		Service:        Service,
 		Version:        s.cfg.Version,
 		UptimeS:        int64(time.Since(s.started).Seconds()),
-		Extension:      ExtensionHealth{Connected: ok},
+		Extension:      ExtensionHealth{Connected: ok, Dropped: s.extDropped.Load()},
 		Clients:        s.clientNames(),
 		Buffers:        s.store.Stats(),
 		PendingQueries: s.queries.Held(),

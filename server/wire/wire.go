@@ -47,6 +47,9 @@ type Health struct {
 type Extension struct {
 	Connected  bool  `json:"connected"`
 	LastSeenMS int64 `json:"last_seen_ms_ago,omitempty"`
+	// Dropped counts events the extension lost because its buffer was full
+	// while this server was away (as it reported them).
+	Dropped int64 `json:"dropped,omitempty"`
 }
 
 // Dropped is the stream's dropped event: how many events the server

@@ -1,0 +1,139 @@
+// Delivery of captured events to the server, in order: queued per kind (queue.js), mirrored in
+// chrome.storage.session so a stopped worker loses nothing, flushed every FLUSH_MS (or at FLUSH_AT
+// queued), retried with backoff while the server is away.
+
+import { EventQueue, KINDS, ROUTES, BATCH_MAX, isErrorLog, stampEvents } from './queue.js';
+import { nextBackoff } from './backoff.js';
+import { postJSON, errorText, failure, setConnected, isConnected, setLastError } from './link.js';
+import { saveSoon } from './session.js';
+
+const FLUSH_MS = 200;
+const FLUSH_AT = 100;
+const BACKOFF_MIN = 250;
+const BACKOFF_MAX = 2000;
+
+const queue = new EventQueue();
+const batchLimit = Object.fromEntries(KINDS.map((k) => [k, BATCH_MAX]));
+
+let started = false; // flushes wait for start(): the stored queue must be read first
+let flushing = false;
+let flushTimer = 0;
+let flushDue = 0;
+let backoff = 0;
+let flushRun = null; // the flush in progress
+
+/**
+ * Queues the events of a content script's message. Returns the error logs among them as
+ * [{data, seq}] (a screenshot may be taken of them).
+ */
+export function accept(events, sender) {
+  const errors = [];
+  for (const { kind, data } of stampEvents(events, sender, Date.now())) {
+    const s = queue.push(kind, data);
+    if (kind === 'log' && isErrorLog(data)) errors.push({ data, seq: s });
+  }
+  save();
+  scheduleFlush(queue.total() >= FLUSH_AT ? 0 : FLUSH_MS);
+  return errors;
+}
+
+/** Per-kind {sent, dropped, queued} and the total queued, for the popup. */
+export function deliveryStats() {
+  return { counts: queue.stats(), queued: queue.total() };
+}
+
+/** Start-up: the queue a previous life of the worker stored, then flushing may begin. */
+export function restoreQueue(session) {
+  queue.restore(session.gasoline_queue, session.gasoline_counts);
+}
+
+export function startDelivery() {
+  started = true;
+  scheduleFlush(0);
+}
+
+/** The server answers again: retry at once. */
+export function retryNow() {
+  backoff = 0;
+  scheduleFlush(0);
+}
+
+function save() {
+  saveSoon('gasoline_queue', () => queue.snapshot().queue);
+  saveSoon('gasoline_counts', () => queue.snapshot().counts);
+}
+
+// Flushes in `delay` ms (never sooner than the current backoff), keeping an earlier flush if one is
+// already due.
+export function scheduleFlush(delay) {
+  if (!started || flushing) return; // flush() reschedules itself when it ends
+  const due = Date.now() + Math.max(delay, backoff);
+  if (flushTimer && flushDue <= due) return;
+  clearTimeout(flushTimer);
+  flushDue = due;
+  flushTimer = setTimeout(flush, Math.max(0, due - Date.now()));
+}
+
+/** Delivers the queues; resolves when this flush (or the one already running) ends. */
+function flush() {
+  clearTimeout(flushTimer);
+  flushTimer = 0;
+  if (!flushRun) flushRun = flushQueues().finally(() => { flushRun = null; });
+  return flushRun;
+}
+
+/** Delivers the log queue up to and including event seq (a few tries). */
+export async function deliverLogsThrough(seq) {
+  for (let i = 0; i < 3 && queue.holds('log', seq); i++) await flush();
+}
+
+async function flushQueues() {
+  if (flushing) return;
+  flushing = true;
+  let failed = false;
+  try {
+    for (const kind of KINDS) await flushKind(kind);
+    backoff = 0;
+  } catch (_) {
+    failed = true;
+    backoff = nextBackoff(backoff, BACKOFF_MIN, BACKOFF_MAX);
+  } finally {
+    flushing = false;
+    save();
+  }
+  const left = queue.total();
+  if (left) scheduleFlush(failed || left < FLUSH_AT ? FLUSH_MS : 0);
+}
+
+// Sends kind's queue batch by batch; throws when the server cannot take it now.
+async function flushKind(kind) {
+  const route = ROUTES[kind][0];
+  while (queue.size(kind)) {
+    const b = queue.batch(kind, batchLimit[kind]);
+    let res;
+    try {
+      res = await postJSON(route, b.body);
+    } catch (err) {
+      setConnected(false, failure(err));
+      throw err;
+    }
+    if (res.ok) {
+      queue.delivered(kind, b);
+      batchLimit[kind] = BATCH_MAX;
+      if (!isConnected()) setConnected(true);
+      continue;
+    }
+    if (res.status === 413 && b.items.length > 1) {
+      batchLimit[kind] = Math.max(1, Math.floor(b.items.length / 2));
+      continue;
+    }
+    if (res.status >= 400 && res.status < 500 && res.status !== 429) {
+      // Not retryable (including a single event that is still too large).
+      queue.refused(kind, b);
+      setLastError(`POST ${route}: HTTP ${res.status} ${await errorText(res)}`);
+      continue;
+    }
+    setLastError(`POST ${route}: HTTP ${res.status}`);
+    throw new Error(`POST ${route}: HTTP ${res.status}`);
+  }
+}

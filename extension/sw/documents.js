@@ -1,0 +1,119 @@
+// Asking a tab's current document something within a query's deadline: wait while the tab navigates,
+// and when the document goes away under a question, ask the next one once it is ready.
+// A job is a query in progress: {deadline, done, cancels}.
+
+import { tabState, tabOpen, markNavigating } from './tabs.js';
+import { trackable } from './tracker.js';
+import { QueryError, errText } from './errors.js';
+
+// sendMessage/executeScript failures that mean "the document is going or not there yet".
+const NO_RECEIVER = /Receiving end does not exist/i;
+const DOC_GONE = /Receiving end does not exist|message (port|channel) (is )?closed|back\/forward cache|Frame with ID \d+ was removed|No frame with id|document (was|has been) (removed|unloaded)|frame was removed/i;
+/** Failures that mean the extension may not read the page. */
+export const NO_ACCESS = /Cannot access|cannot be scripted|showing error page|extensions gallery|chrome:\/\//i;
+
+// Resolves at the tab's next wake-up; rejected when the query ends (its deadline).
+function nextWake(s, job) {
+  return new Promise((resolve, reject) => {
+    const cancel = () => {
+      s.waiters.delete(resolve);
+      reject(new QueryError('timeout', 'deadline'));
+    };
+    s.waiters.add(resolve);
+    job.cancels.push(cancel);
+  });
+}
+
+// A tab that has no content script while not navigating: a page opened before the extension was
+// installed or reloaded. Give it one (once per wake-up); pages the extension may not read are not_found.
+async function adoptTab(tabId, s, job) {
+  let t;
+  try {
+    t = await chrome.tabs.get(tabId);
+  } catch (_) {
+    throw new QueryError('not_found', `no tab with id ${tabId}`);
+  }
+  if (t.url) s.url = t.url;
+  if (t.status === 'loading') {
+    s.navigating = true;
+    return false;
+  }
+  if (!trackable(t.url)) throw new QueryError('not_found', `tab ${tabId} shows ${t.url || 'a page'} which the extension cannot read`);
+  if (s.injectedGen === s.gen) return false;
+  s.injectedGen = s.gen;
+  try {
+    await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, files: isolatedContentScripts() });
+  } catch (err) {
+    if (job.done) return false;
+    if (NO_ACCESS.test(errText(err))) throw new QueryError('not_found', `tab ${tabId} cannot be read: ${errText(err)}`);
+    return false;
+  }
+  return true;
+}
+
+/**
+ * Runs attempt() against the tab's current document: waits while the tab is navigating, and when the
+ * document goes away under it waits for the next one's 'ready', all within the job's deadline.
+ * Resolves to null if the job ended meanwhile.
+ */
+export async function onDocument(tabId, job, attempt) {
+  const s = tabState(tabId);
+  for (;;) { // every turn but the first waits for an event from the tab
+    if (s.navigating) await nextWake(s, job);
+    if (job.done) return null;
+    if (!tabOpen(tabId)) throw new QueryError('not_found', `tab ${tabId} was closed`);
+    const gen = s.gen;
+    const navSeq = s.navSeq;
+    try {
+      const out = await attempt();
+      // A navigation started while the old document was answering: that answer is about a page that
+      // is going away; ask the next one.
+      if (s.navSeq === navSeq || job.done) return out;
+      continue;
+    } catch (err) {
+      if (job.done || err instanceof QueryError) throw err;
+      const m = errText(err);
+      if (/No tab with id/i.test(m)) throw new QueryError('not_found', `no tab with id ${tabId}`);
+      if (NO_ACCESS.test(m) && !DOC_GONE.test(m)) throw new QueryError('not_found', `tab ${tabId} cannot be read: ${m}`);
+      if (!DOC_GONE.test(m)) throw new QueryError('internal', m);
+      if (s.gen !== gen) continue; // the next document is already there
+      if (!s.navigating && NO_RECEIVER.test(m) && (await adoptTab(tabId, s, job))) continue;
+      if (job.done) return null;
+      if (s.gen === gen) await nextWake(s, job);
+    }
+  }
+}
+
+/** Asks the tab's content script query q; check, if given, runs before every attempt. */
+export function askContent(tabId, q, job, check) {
+  const msg = { type: 'query', id: q.id, kind: q.kind, params: q.params, deadline: job.deadline };
+  return onDocument(tabId, job, async () => {
+    if (check) check();
+    const ans = await chrome.tabs.sendMessage(tabId, msg, { frameId: 0 });
+    if (!ans || typeof ans !== 'object') throw new QueryError('internal', 'the content script did not answer the query');
+    return ans;
+  });
+}
+
+/** Waits until the tab is not navigating: a script runs once, in the page that is there. */
+export async function settled(tabId, job) {
+  const s = tabState(tabId);
+  while (s.navigating && !job.done) await nextWake(s, job);
+  if (!tabOpen(tabId)) throw new QueryError('not_found', `tab ${tabId} was closed`);
+}
+
+/** Starts a navigation of the tab and marks it navigating, so whatever asks next waits for the new page. */
+export async function navigateTab(tabId, url) {
+  const t = await chrome.tabs.get(tabId);
+  const cur = t.url || '';
+  const sameDoc = cur !== url && cur.split('#')[0] === url.split('#')[0] && url.includes('#');
+  if (!sameDoc) markNavigating(tabId, url);
+  if (cur === url) await chrome.tabs.reload(tabId);
+  else await chrome.tabs.update(tabId, { url });
+}
+
+// The isolated-world content scripts in manifest order (constants, scrubber, core, parts): a tab opened
+// before the extension loaded gets exactly what a new page gets.
+function isolatedContentScripts() {
+  return chrome.runtime.getManifest().content_scripts.find((c) => c.world !== 'MAIN').js;
+}

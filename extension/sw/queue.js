@@ -1,0 +1,150 @@
+// The worker's buffer of captured events, waiting for the server: one FIFO per kind, bounded in total,
+// the oldest event of any kind dropped first and counted. Pure: no chrome.*, so Node tests import it.
+
+// kind → route and body key, in delivery order.
+export const ROUTES = Object.freeze({
+  log: ['/logs', 'entries'],
+  network: ['/network', 'entries'],
+  body: ['/network-bodies', 'bodies'],
+  ws: ['/websocket-events', 'events'],
+  action: ['/actions', 'actions'],
+});
+export const KINDS = Object.keys(ROUTES);
+
+/** Events the worker holds at most while the server is away (documented in README and PROTOCOL.md). */
+export const QUEUE_MAX = 2000;
+export const BATCH_MAX = 200; // events per POST (the server takes up to 1000)
+const BATCH_BYTES = 1 << 20; // bytes per POST (the server takes up to 5 MiB)
+
+export const isErrorLog = (d) => d.kind === 'exception' || d.kind === 'rejection' || d.level === 'error';
+
+/**
+ * Keeps the well-formed events of a content script's message and stamps each with the sender's tab id
+ * and page URL, and a time if it has none. Returns [{kind, data}].
+ */
+export function stampEvents(events, sender, now) {
+  const out = [];
+  if (!Array.isArray(events)) return out;
+  const tab = sender && sender.tab;
+  for (const ev of events) {
+    if (!ev || !Object.hasOwn(ROUTES, ev.kind) || !ev.data || typeof ev.data !== 'object' || Array.isArray(ev.data)) continue;
+    const data = ev.data;
+    if (tab) {
+      if (typeof tab.id === 'number' && tab.id >= 0) data.tab = tab.id;
+      const page = tab.url || sender.url;
+      if (page) data.page = page;
+    }
+    if (typeof data.ts !== 'number') data.ts = now;
+    out.push({ kind: ev.kind, data });
+  }
+  return out;
+}
+
+export class EventQueue {
+  constructor(max = QUEUE_MAX) {
+    this.max = max;
+    this.seq = 0;
+    this.queues = Object.fromEntries(KINDS.map((k) => [k, []])); // items {s: seq, d: data}
+    this.counts = Object.fromEntries(KINDS.map((k) => [k, { sent: 0, dropped: 0 }]));
+    // Events dropped because the buffer was full, not yet told to the server.
+    this.unreported = 0;
+  }
+
+  size(kind) {
+    return this.queues[kind].length;
+  }
+
+  total() {
+    return KINDS.reduce((n, k) => n + this.queues[k].length, 0);
+  }
+
+  /** Queues one event; returns its sequence number. Over max, the oldest event of any kind goes. */
+  push(kind, data) {
+    const s = this.seq++;
+    this.queues[kind].push({ s, d: data });
+    while (this.total() > this.max) {
+      let oldest = null;
+      for (const k of KINDS) {
+        const head = this.queues[k][0];
+        if (head && (!oldest || head.s < this.queues[oldest][0].s)) oldest = k;
+      }
+      this.queues[oldest].shift();
+      this.counts[oldest].dropped++;
+      this.unreported++;
+    }
+    return s;
+  }
+
+  /**
+   * One POST body from the head of kind's queue: at most limit events and about maxBytes, never empty
+   * while the queue is not. It carries the unreported drop count as "dropped".
+   */
+  batch(kind, limit = BATCH_MAX, maxBytes = BATCH_BYTES) {
+    const [, key] = ROUTES[kind];
+    const items = [];
+    const parts = [];
+    let bytes = 0;
+    for (const it of this.queues[kind]) {
+      if (items.length >= limit) break;
+      const j = JSON.stringify(it.d);
+      if (items.length && bytes + j.length > maxBytes) break;
+      items.push(it);
+      parts.push(j);
+      bytes += j.length + 1;
+    }
+    const dropped = this.unreported;
+    const tail = dropped ? `,"dropped":${dropped}` : '';
+    return { items, dropped, body: `{"${key}":[${parts.join(',')}]${tail}}` };
+  }
+
+  /**
+   * The server stored the batch: its events leave the queue, its drop count was told. An event the
+   * bound pushed out while its batch was in flight was delivered after all: it is no longer a drop.
+   */
+  delivered(kind, b) {
+    const before = this.queues[kind].length;
+    this.remove(kind, b.items);
+    const late = b.items.length - (before - this.queues[kind].length);
+    this.counts[kind].sent += b.items.length;
+    this.counts[kind].dropped -= late;
+    this.unreported = Math.max(0, this.unreported - b.dropped - late);
+  }
+
+  /** The server refused the batch for good: its events are dropped (and counted, by the server too). */
+  refused(kind, b) {
+    this.remove(kind, b.items);
+    this.counts[kind].dropped += b.items.length;
+  }
+
+  remove(kind, items) {
+    const gone = new Set(items);
+    this.queues[kind] = this.queues[kind].filter((it) => !gone.has(it));
+  }
+
+  /** Whether an event with sequence number ≤ s is still waiting in kind's queue. */
+  holds(kind, s) {
+    return this.queues[kind].some((it) => it.s <= s);
+  }
+
+  stats() {
+    return Object.fromEntries(KINDS.map((k) => [k, { ...this.counts[k], queued: this.queues[k].length }]));
+  }
+
+  /** What survives a worker restart. */
+  snapshot() {
+    return { queue: this.queues, counts: { ...this.counts, unreported: this.unreported } };
+  }
+
+  restore(queue, counts) {
+    const q = queue || {};
+    for (const k of KINDS) {
+      if (Array.isArray(q[k])) this.queues[k] = q[k].filter((it) => it && typeof it.s === 'number' && it.d);
+      for (const it of this.queues[k]) this.seq = Math.max(this.seq, it.s + 1);
+    }
+    const c = counts || {};
+    for (const k of KINDS) {
+      if (c[k]) this.counts[k] = { sent: Number(c[k].sent) || 0, dropped: Number(c[k].dropped) || 0 };
+    }
+    this.unreported = Number(c.unreported) || 0;
+  }
+}

@@ -1,0 +1,115 @@
+// Capture settings: the user's (chrome.storage.sync gasoline_settings), the server's overrides and the
+// effective merge that content scripts follow (chrome.storage.local gasoline_effective). The one place
+// the worker defines setting names, values and defaults. Nothing here touches chrome.* at import time.
+
+import { saveSoon } from './session.js';
+import { CAPTURE_DEFAULTS, CAPTURE_SETTINGS } from '../generated/constants.mjs';
+
+const DEFAULT_SERVER_URL = 'http://127.0.0.1:7890';
+
+// Setting names, values and defaults are generated from Go (features/capturectl); only the server
+// address is the extension's own.
+export const DEFAULT_SETTINGS = Object.freeze({ server_url: DEFAULT_SERVER_URL, ...CAPTURE_DEFAULTS });
+const CHOICES = Object.fromEntries(CAPTURE_SETTINGS.filter((s) => !s.bool).map((s) => [s.name, s.values]));
+const FLAGS = CAPTURE_SETTINGS.filter((s) => s.bool).map((s) => s.name);
+const SERVER_URL_RE = /^http:\/\/(127\.0\.0\.1|localhost):(\d{1,5})\/?$/;
+
+/** Whether u is a loopback http URL with a valid port (the only servers the worker talks to). */
+export function validServerURL(u) {
+  const m = SERVER_URL_RE.exec(String(u || '').trim());
+  return !!m && Number(m[2]) >= 1 && Number(m[2]) <= 65535;
+}
+
+export function normalizeServerURL(u) {
+  return String(u).trim().replace(/\/+$/, '');
+}
+
+/** Keeps only known keys with valid values; server_url only when withServer (the server may not move itself). */
+export function sanitize(s, withServer) {
+  const out = {};
+  if (!s || typeof s !== 'object') return out;
+  if (withServer && validServerURL(s.server_url)) out.server_url = normalizeServerURL(s.server_url);
+  for (const [k, values] of Object.entries(CHOICES)) if (values.includes(s[k])) out[k] = s[k];
+  for (const k of FLAGS) if (typeof s[k] === 'boolean') out[k] = s[k];
+  return out;
+}
+
+/** The server's capture_overrides as an object ({} when absent or not an object). */
+export function overridesOf(body) {
+  const co = body && body.capture_overrides;
+  return co && typeof co === 'object' && !Array.isArray(co) ? co : {};
+}
+
+/** The settings in force: defaults, then the user's, then the server's overrides. */
+export function merge(user, over) {
+  return { ...DEFAULT_SETTINGS, ...sanitize(user, true), ...sanitize(over, false) };
+}
+
+let userSettings = { ...DEFAULT_SETTINGS };
+let overrides = {};
+let effective = { ...DEFAULT_SETTINGS };
+let storedEffective = null; // JSON of gasoline_effective as last read or written; null = unknown
+// Counts server answers applied (polled or pushed): a poll answer that was in flight while a pushed one
+// was applied is older than it and is dropped.
+let generation = 0;
+
+export const serverURL = () => effective.server_url || DEFAULT_SERVER_URL;
+export const effectiveSettings = () => effective;
+export const settingsGeneration = () => generation;
+
+/** What the options page and the popup show. */
+export function settingsView() {
+  return { settings: userSettings, defaults: DEFAULT_SETTINGS, effective, overrides };
+}
+
+// Recomputes the effective settings and writes them to storage at once (no read first, no debounce:
+// content scripts follow gasoline_effective, so this is how a change reaches the pages). Writes are
+// issued in call order, so the last call's settings are what storage ends with. Resolves to whether the
+// server address changed.
+export async function recomputeEffective() {
+  const before = effective.server_url;
+  effective = merge(userSettings, overrides);
+  const j = JSON.stringify(effective);
+  if (j !== storedEffective) {
+    storedEffective = j;
+    try {
+      await chrome.storage.local.set({ gasoline_effective: effective });
+    } catch (_) {
+      storedEffective = null;
+    }
+  }
+  return before !== effective.server_url;
+}
+
+// Applies the server's answer to GET /settings, or the same object pushed on the socket: its overrides
+// replace ours; empty or absent means the user's own settings are in force again.
+export function applyServerSettings(body) {
+  generation++;
+  const next = overridesOf(body);
+  if (JSON.stringify(next) === JSON.stringify(overrides)) return Promise.resolve(false);
+  overrides = next;
+  saveSoon('gasoline_overrides', overrides);
+  return recomputeEffective();
+}
+
+/** The user changed their settings (storage.onChanged); resolves to whether the server address changed. */
+export function userSettingsChanged(value) {
+  userSettings = { ...DEFAULT_SETTINGS, ...sanitize(value, true) };
+  return recomputeEffective();
+}
+
+/** Start-up: the overrides kept over a worker restart, the user's settings, what storage holds. */
+export async function loadSettings(session) {
+  if (session.gasoline_overrides && typeof session.gasoline_overrides === 'object') overrides = session.gasoline_overrides;
+  try {
+    const r = await chrome.storage.sync.get('gasoline_settings');
+    userSettings = { ...DEFAULT_SETTINGS, ...sanitize(r.gasoline_settings, true) };
+  } catch (_) {
+    userSettings = { ...DEFAULT_SETTINGS };
+  }
+  try {
+    const cur = (await chrome.storage.local.get('gasoline_effective')).gasoline_effective;
+    if (cur) storedEffective = JSON.stringify(cur);
+  } catch (_) { /* unknown: the next write goes through */ }
+  await recomputeEffective();
+}
