@@ -15,7 +15,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"syscall"
-	"time"
 
 	"github.com/charmbracelet/x/term"
 	"golang.org/x/sync/errgroup"
@@ -141,18 +140,15 @@ func dashboard(ctx context.Context, cfg server.Config, port int, stderr io.Write
 	// host is also the takeover: it runs inside the dashboard's goroutine,
 	// so adding the server to g there is safe.
 	host := func(ctx context.Context) (bool, error) {
-		ln, err := server.Listen(ctx, port)
-		switch {
-		case err == nil:
-			srv := server.New(cfg)
-			g.Go(func() error { return srv.Serve(gctx, ln) })
-			return true, nil
-		case errors.Is(err, server.ErrAlreadyRunning):
-			return false, nil
+		ln, err := server.HostOrAttach(ctx, port, nil)
+		if err != nil || ln == nil {
+			return false, err
 		}
-		return false, err
+		srv := server.New(cfg)
+		g.Go(func() error { return srv.Serve(gctx, ln) })
+		return true, nil
 	}
-	hosting, err := startOrAttach(gctx, host)
+	hosting, err := host(gctx)
 	if err != nil {
 		return err
 	}
@@ -162,23 +158,6 @@ func dashboard(ctx context.Context, cfg server.Config, port int, stderr io.Write
 			Takeover: host, AuditLog: cfg.AuditLog, Logs: logs})
 	})
 	return g.Wait()
-}
-
-// startOrAttach retries while the port is changing hands (taken, but not
-// answering yet); another program on the port is an error at once.
-func startOrAttach(ctx context.Context, host func(context.Context) (bool, error)) (bool, error) {
-	deadline := time.Now().Add(3 * time.Second)
-	for {
-		hosting, err := host(ctx)
-		if err == nil || errors.Is(err, server.ErrForeignServer) || time.Now().After(deadline) {
-			return hosting, err
-		}
-		select {
-		case <-ctx.Done():
-			return false, ctx.Err()
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
 }
 
 func subcommand(args []string, stdout, stderr io.Writer) int {

@@ -4,33 +4,98 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"sync"
 
 	"github.com/coder/websocket"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // stdioConn reads newline-delimited JSON-RPC from r and writes it to w.
 type stdioConn struct {
-	r  *bufio.Reader
-	mu sync.Mutex
-	w  io.Writer
+	r   *bufio.Reader
+	max int // longest line read; a longer one is skipped, not buffered
+	mu  sync.Mutex
+	w   io.Writer
 }
 
 func newStdioConn(r io.Reader, w io.Writer) *stdioConn {
-	return &stdioConn{r: bufio.NewReaderSize(r, 64<<10), w: w}
+	return &stdioConn{r: bufio.NewReaderSize(r, 64<<10), max: MaxBody, w: w}
 }
 
+// lineTooLongError is a stdin line over the cap, skipped to its end; id
+// is the request's id when the line's start names it.
+type lineTooLongError struct {
+	id  json.RawMessage
+	max int
+}
+
+func (e *lineTooLongError) Error() string {
+	return fmt.Sprintf("message exceeds %d bytes", e.max)
+}
+
+// idPrefix is how much of an over-long line is kept to find its id.
+const idPrefix = 64 << 10
+
+// ReadMsg returns the next non-blank line. A line over c.max is read to its
+// end in buffer-sized pieces, never held whole, and reported as a
+// *lineTooLongError.
 func (c *stdioConn) ReadMsg(ctx context.Context) ([]byte, error) {
+	var line []byte
+	tooLong := false
 	for {
-		line, err := c.r.ReadBytes('\n')
+		chunk, err := c.r.ReadSlice('\n')
+		switch {
+		case tooLong:
+		case len(line)+len(chunk) > c.max+1: // +1: the newline
+			tooLong = true
+			line = append(line, chunk[:min(len(chunk), max(0, idPrefix-len(line)))]...)
+		default:
+			line = append(line, chunk...)
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if tooLong {
+			return nil, &lineTooLongError{id: leadingID(line), max: c.max}
+		}
 		if line = bytes.TrimSpace(line); len(line) > 0 {
 			return line, nil
 		}
 		if err != nil {
 			return nil, err
 		}
+		line = nil
+	}
+}
+
+// leadingID finds the top-level "id" of a JSON object from its first
+// bytes only, or nil when they do not name it.
+func leadingID(b []byte) json.RawMessage {
+	d := jsontext.NewDecoder(bytes.NewReader(b))
+	if t, err := d.ReadToken(); err != nil || t.Kind() != '{' {
+		return nil
+	}
+	for {
+		k, err := d.ReadToken()
+		if err != nil || k.Kind() != '"' {
+			return nil
+		}
+		if k.String() != "id" {
+			if d.SkipValue() != nil {
+				return nil
+			}
+			continue
+		}
+		v, err := d.ReadValue()
+		if err != nil || (v.Kind() != '"' && v.Kind() != '0') {
+			return nil
+		}
+		return json.RawMessage(bytes.Clone(v))
 	}
 }
 
