@@ -154,10 +154,10 @@ func TestRelayNeverReplaysARefusedRequest(t *testing.T) {
 
 func TestLeadingID(t *testing.T) {
 	for in, want := range map[string]string{
-		`{"jsonrpc":"2.0","id":7,"method":"x","params":{"a":"`:   `7`,
+		`{"jsonrpc":"2.0","id":7,"method":"x","params":{"a":"`:    `7`,
 		`{"jsonrpc":"2.0","id":"a-1","params":{"a":"`:             `"a-1"`,
-		`{"jsonrpc":"2.0","params":{"a":"xxxxx`:                    ``,
-		`{"params":{"id":5,"b":[1,2]},"id":{"x":1}}`:               ``,
+		`{"jsonrpc":"2.0","params":{"a":"xxxxx`:                   ``,
+		`{"params":{"id":5,"b":[1,2]},"id":{"x":1}}`:              ``,
 		`{"params":{"id":5,"b":[1,2]},"id":12,"method":"tools/li`: `12`,
 		`not json`: ``,
 	} {
