@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/coder/websocket"
 	"github.com/go-json-experiment/json/jsontext"
@@ -155,15 +156,57 @@ func (c memConn) WriteMsg(ctx context.Context, msg []byte) error {
 	}
 }
 
+// acceptWS upgrades a long-lived WebSocket, lifting the deadlines the
+// server set for a plain request first (net/http lifts them on hijack
+// too; this does not rely on it): keepAlive bounds the socket instead.
+func acceptWS(w http.ResponseWriter, r *http.Request, opts *websocket.AcceptOptions) (*websocket.Conn, error) {
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Time{})
+	_ = rc.SetWriteDeadline(time.Time{})
+	c, err := websocket.Accept(w, r, opts)
+	if err != nil {
+		return nil, err
+	}
+	c.SetReadLimit(MaxBody)
+	return c, nil
+}
+
+// keepAlive pings c every period until ctx ends, then sends beat (if
+// any), and cuts off a peer that does not answer within a period: that
+// ends the reader, which must be running for pongs to arrive.
+func keepAlive(ctx context.Context, c *websocket.Conn, period time.Duration, beat func(context.Context) error) {
+	t := time.NewTicker(period)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		pctx, cancel := context.WithTimeout(ctx, period)
+		err := c.Ping(pctx)
+		if err == nil && beat != nil {
+			err = beat(pctx)
+		}
+		cancel()
+		if err != nil {
+			c.CloseNow()
+			return
+		}
+	}
+}
+
 // handleMCPWebSocket serves one `gasoline --mcp` relay: a WebSocket whose
 // frames are the JSON-RPC messages of one MCP client session.
 func (s *Server) handleMCPWebSocket(w http.ResponseWriter, r *http.Request) {
-	c, err := websocket.Accept(w, r, nil)
+	c, err := acceptWS(w, r, nil)
 	if err != nil {
 		return
 	}
 	defer c.CloseNow()
-	c.SetReadLimit(MaxBody)
-	_ = s.ServeSession(r.Context(), wsConn{c})
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	go keepAlive(ctx, c, s.limits.ping, nil)
+	_ = s.ServeSession(ctx, wsConn{c})
 	c.Close(websocket.StatusNormalClosure, "")
 }

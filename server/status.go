@@ -37,12 +37,18 @@ type Health struct {
 	// AuditLog is the audit file this server writes.
 	AuditLog string                  `json:"audit_log,omitempty"`
 	Buffers  map[string]capture.Fill `json:"buffers"`
+	// EventsDropped counts live events dropped for event-stream readers
+	// too slow to take them, since the server started.
+	EventsDropped int64 `json:"events_dropped,omitempty"`
 }
 
 // ExtensionHealth says whether the extension is talking to us.
 type ExtensionHealth struct {
 	Connected  bool  `json:"connected"`
 	LastSeenMS int64 `json:"last_seen_ms_ago,omitempty"`
+	// Sockets counts the extension sockets open now; more than one means
+	// something besides the one extension speaks with its Origin.
+	Sockets int `json:"sockets,omitempty"`
 }
 
 // Health reports the server's state.
@@ -52,11 +58,12 @@ func (s *Server) Health() Health {
 		Service:        Service,
 		Version:        s.cfg.Version,
 		UptimeS:        int64(time.Since(s.started).Seconds()),
-		Extension:      ExtensionHealth{Connected: ok},
+		Extension:      ExtensionHealth{Connected: ok, Sockets: int(s.extSockets.Load())},
 		Clients:        s.clientNames(),
 		Buffers:        s.store.Stats(),
 		PendingQueries: s.queries.Held(),
 		Pilot:          s.PilotStatus(),
+		EventsDropped:  s.events.dropped.Load(),
 	}
 	if ago >= 0 {
 		h.Extension.LastSeenMS = ago.Milliseconds()
