@@ -24,6 +24,7 @@ type Health struct {
 	Extension struct {
 		Connected  bool  `json:"connected"`
 		LastSeenMS int64 `json:"last_seen_ms_ago"`
+		Sockets    int   `json:"sockets"`
 	} `json:"extension"`
 	Clients        []string                `json:"mcp_clients"`
 	Buffers        map[string]capture.Fill `json:"buffers"`
@@ -32,6 +33,9 @@ type Health struct {
 	PendingQueries int                     `json:"pending_queries"`
 	// Pilot is nil when the server predates the Web Pilot.
 	Pilot *Pilot `json:"pilot"`
+	// EventsDropped counts live events the server dropped for event
+	// streams too slow to take them.
+	EventsDropped int64 `json:"events_dropped"`
 }
 
 // Pilot is the AI Web Pilot's state (GET /pilot-status).
