@@ -172,8 +172,10 @@ async function pollSettings() {
   clearTimeout(pollTimer);
   const gen = settingsGen;
   try {
-    const res = await request(`/settings?pilot=${pilotEnabled}`, { method: 'GET' });
-    if (!res.ok) throw new Error(`GET /settings: HTTP ${res.status}`);
+    // POST, not GET: Chrome sends the extension's Origin only on a POST, and the server refuses a
+    // pilot report without it.
+    const res = await request(`/settings?pilot=${pilotEnabled}`, { method: 'POST' });
+    if (!res.ok) throw new Error(`POST /settings: HTTP ${res.status}`);
     const body = await res.json();
     setConnected(true);
     if (settingsGen === gen) await applyServerSettings(body);
@@ -623,7 +625,7 @@ async function pollQueries() {
   if (wsOpen) return;
   queryPolling = true;
   try {
-    const res = await request(`/pending-queries?pilot=${pilotEnabled}`, { method: 'GET' });
+    const res = await request(`/pending-queries?pilot=${pilotEnabled}`, { method: 'POST' });
     if (res.ok) {
       const body = await res.json();
       if (body && Array.isArray(body.queries)) for (const q of body.queries) runQuery(q);

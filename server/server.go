@@ -142,11 +142,15 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /websocket-events", ingest("events", s.store.AddWSEvents))
 	mux.HandleFunc("POST /actions", ingest("actions", s.store.AddActions))
 	mux.HandleFunc("POST /page", s.handlePage)
+	// The extension polls with POST, the only method on which Chrome sends
+	// its Origin; GET stays for reading the settings.
 	mux.HandleFunc("GET /settings", s.handleSettings)
+	mux.HandleFunc("POST /settings", s.handleSettings)
 	mux.HandleFunc("GET /health", s.handleHealth)
 	mux.HandleFunc("GET /mcp/ws", s.handleMCPWebSocket)
 	mux.HandleFunc("GET /ws/extension", s.handleExtensionSocket)
 	mux.HandleFunc("GET /pending-queries", s.handlePendingQueries)
+	mux.HandleFunc("POST /pending-queries", s.handlePendingQueries)
 	mux.HandleFunc("POST /query-results", s.handleQueryResults)
 	mux.HandleFunc("POST /screenshots", s.handleScreenshot)
 	mux.HandleFunc("GET /api/overrides", s.handleOverrides)
