@@ -1,7 +1,14 @@
 package server
 
 import (
+	"bytes"
+	"errors"
 	"net/http"
+	"slices"
+	"sync"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/problem"
@@ -36,26 +43,90 @@ func (b *batch[T]) items(key string) []T {
 }
 
 // ingest builds the handler of one capture endpoint: a POST of
-// {"<key>": [T, ...]} stored through add.
+// {"<key>": [T, ...]} stored through add. The batch is decoded in one pass;
+// only when an entry has a value of the wrong type is it decoded again
+// entry by entry, so that entry alone is rejected.
 func ingest[T any](key string, add func([]T) (int, []capture.Rejection)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		var body batch[T]
-		if err := decodeBody(r, &body); err != nil {
-			writeProblem(w, err)
+		buf := bodies.Get().(*bytes.Buffer)
+		defer func() {
+			if buf.Cap() <= keepBuffer {
+				bodies.Put(buf)
+			}
+		}()
+		buf.Reset()
+		if _, err := buf.ReadFrom(r.Body); err != nil {
+			writeProblem(w, jsonProblem(err))
 			return
 		}
-		items := body.items(key)
-		if items == nil {
+		var body batch[T]
+		var items []T
+		var idx []int // idx[i] is where items[i] was in the batch; nil: in place
+		var rejected []capture.Rejection
+		err := jsonv2.Unmarshal(buf.Bytes(), &body, decodeOpts)
+		var sem *jsonv2.SemanticError
+		switch {
+		case errors.As(err, &sem):
+			var perr error
+			if items, idx, rejected, perr = perEntry[T](buf.Bytes(), key); perr == nil {
+				err = nil
+			}
+		case err == nil:
+			items = body.items(key)
+		}
+		if err != nil {
+			writeProblem(w, jsonProblem(err))
+			return
+		}
+		if items == nil && idx == nil {
 			writeProblem(w, problem.New(problem.InvalidParam, `missing %q: want {"%s": [...]}`, key, key))
 			return
 		}
-		if err := batchTooBig(len(items), capture.MaxBatch); err != nil {
+		if err := batchTooBig(len(items)+len(rejected), capture.MaxBatch); err != nil {
 			writeProblem(w, err)
 			return
 		}
 		n, rej := add(items)
+		if idx != nil {
+			for i := range rej {
+				rej[i].Index = idx[rej[i].Index]
+			}
+			rej = append(rej, rejected...)
+			slices.SortFunc(rej, func(a, b capture.Rejection) int { return a.Index - b.Index })
+		}
 		writeJSON(w, http.StatusOK, ingestReply{Accepted: n, Rejected: rej})
 	}
+}
+
+// bodies recycles request buffers: ingest is the hot path. A buffer grown
+// past keepBuffer by a large batch is left to the collector, not kept.
+var bodies = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+const keepBuffer = 256 << 10
+
+// perEntry decodes a batch whose entries do not all have the right types:
+// the well-typed ones, where each was in the batch, and a rejection for
+// each of the others. An error means the batch itself is malformed.
+func perEntry[T any](body []byte, key string) (items []T, idx []int, rejected []capture.Rejection, err error) {
+	var raw batch[jsontext.Value]
+	if err := jsonv2.Unmarshal(body, &raw, decodeOpts); err != nil {
+		return nil, nil, nil, err
+	}
+	entries := raw.items(key)
+	if entries == nil {
+		return nil, nil, nil, nil
+	}
+	idx = make([]int, 0, len(entries))
+	for i, v := range entries {
+		var t T
+		if err := jsonv2.Unmarshal(v, &t, decodeOpts); err != nil {
+			rejected = append(rejected, capture.Rejection{Index: i, Error: jsonProblem(err).Message})
+			continue
+		}
+		items = append(items, t)
+		idx = append(idx, i)
+	}
+	return items, idx, rejected, nil
 }
 
 func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
