@@ -2,10 +2,12 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"net/http"
 	"slices"
 	"sync"
+	"time"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -46,8 +48,13 @@ func (b *batch[T]) items(key string) []T {
 // {"<key>": [T, ...]} stored through add. The batch is decoded in one pass;
 // only when an entry has a value of the wrong type is it decoded again
 // entry by entry, so that entry alone is rejected.
-func ingest[T any](key string, add func([]T) (int, []capture.Rejection)) http.HandlerFunc {
+func ingest[T any](slots chan struct{}, key string, add func([]T) (int, []capture.Rejection)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
+		if !acquire(r.Context(), slots) {
+			writeProblem(w, problem.New(problem.RateLimited, "the server is busy storing other batches; retry"))
+			return
+		}
+		defer func() { <-slots }()
 		buf := bodies.Get().(*bytes.Buffer)
 		defer func() {
 			if buf.Cap() <= keepBuffer {
@@ -96,6 +103,31 @@ func ingest[T any](key string, add func([]T) (int, []capture.Rejection)) http.Ha
 		}
 		writeJSON(w, http.StatusOK, ingestReply{Accepted: n, Rejected: rej})
 	}
+}
+
+// ingestSlots bounds the batches decoded at once: a 5 MB body decodes to
+// about three times its size, so 16 senders at once would need ~250 MB.
+// The others wait (their bodies unread, held back by TCP) up to slotWait.
+const ingestSlots = 2
+
+// slotWait is how long a batch waits for a slot before it is refused.
+const slotWait = 10 * time.Second
+
+func acquire(ctx context.Context, slots chan struct{}) bool {
+	select {
+	case slots <- struct{}{}:
+		return true
+	default:
+	}
+	t := time.NewTimer(slotWait)
+	defer t.Stop()
+	select {
+	case slots <- struct{}{}:
+		return true
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	return false
 }
 
 // bodies recycles request buffers: ingest is the hot path. A buffer grown

@@ -75,7 +75,8 @@ type Server struct {
 	started time.Time
 	port    atomic.Int32
 
-	limits limits
+	limits      limits
+	ingestSlots chan struct{} // batches being decoded
 
 	lastContact atomic.Int64 // unix nanos of the extension's last request
 	extSockets  atomic.Int32 // open /ws/extension sockets
@@ -104,6 +105,7 @@ func New(cfg Config) *Server {
 
 		alertCursors: make(map[string]uint64),
 		limits:       defaultLimits,
+		ingestSlots:  make(chan struct{}, ingestSlots),
 	}
 	if cfg.AuditLog != "" {
 		s.auditor = audit.Open(cfg.AuditLog, cfg.Log)
@@ -136,11 +138,11 @@ func (s *Server) Port() int { return int(s.port.Load()) }
 // Handler is every HTTP route behind the security guard.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("POST /logs", ingest("entries", s.store.AddLogs))
-	mux.HandleFunc("POST /network", ingest("entries", s.store.AddNetwork))
-	mux.HandleFunc("POST /network-bodies", ingest("bodies", s.store.AddBodies))
-	mux.HandleFunc("POST /websocket-events", ingest("events", s.store.AddWSEvents))
-	mux.HandleFunc("POST /actions", ingest("actions", s.store.AddActions))
+	mux.HandleFunc("POST /logs", ingest(s.ingestSlots, "entries", s.store.AddLogs))
+	mux.HandleFunc("POST /network", ingest(s.ingestSlots, "entries", s.store.AddNetwork))
+	mux.HandleFunc("POST /network-bodies", ingest(s.ingestSlots, "bodies", s.store.AddBodies))
+	mux.HandleFunc("POST /websocket-events", ingest(s.ingestSlots, "events", s.store.AddWSEvents))
+	mux.HandleFunc("POST /actions", ingest(s.ingestSlots, "actions", s.store.AddActions))
 	mux.HandleFunc("POST /page", s.handlePage)
 	// The extension polls with POST, the only method on which Chrome sends
 	// its Origin; GET stays for reading the settings.
