@@ -43,7 +43,7 @@ func (e *lineTooLongError) Error() string {
 const idPrefix = 64 << 10
 
 // ReadMsg returns the next non-blank line. A line over c.max is read to its
-// end in buffer-sized pieces, never held whole, and reported as a
+// end in buffer-sized pieces, never held past c.max, and reported as a
 // *lineTooLongError.
 func (c *stdioConn) ReadMsg(ctx context.Context) ([]byte, error) {
 	var line []byte
@@ -54,7 +54,8 @@ func (c *stdioConn) ReadMsg(ctx context.Context) ([]byte, error) {
 		case tooLong:
 		case len(line)+len(chunk) > c.max+1: // +1: the newline
 			tooLong = true
-			line = append(line, chunk[:min(len(chunk), max(0, idPrefix-len(line)))]...)
+			line = append(line, chunk...)
+			line = bytes.Clone(line[:min(len(line), idPrefix)]) // let the rest go
 		default:
 			line = append(line, chunk...)
 		}

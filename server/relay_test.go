@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -164,5 +166,44 @@ func TestLeadingID(t *testing.T) {
 		if got := string(leadingID([]byte(in))); got != want {
 			t.Errorf("leadingID(%.40q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// endless yields n bytes of 'x' without a newline, allocating nothing.
+type endless struct{ n int }
+
+func (e *endless) Read(p []byte) (int, error) {
+	if e.n == 0 {
+		return 0, io.EOF
+	}
+	k := min(len(p), e.n)
+	for i := range p[:k] {
+		p[i] = 'x'
+	}
+	e.n -= k
+	return k, nil
+}
+
+// Issue 10 #6: a line far past the cap is skipped without being held, and
+// the next line is read.
+func TestStdinLineIsCappedNotBuffered(t *testing.T) {
+	in := io.MultiReader(strings.NewReader(`{"jsonrpc":"2.0","id":9,"params":{"pad":"`), &endless{n: 256 << 20},
+		strings.NewReader("\n"+`{"jsonrpc":"2.0","id":10,"method":"ping"}`+"\n"))
+	c := newStdioConn(in, io.Discard)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := c.ReadMsg(context.Background())
+	runtime.ReadMemStats(&after)
+	var long *lineTooLongError
+	if !errors.As(err, &long) || string(long.id) != "9" {
+		t.Fatalf("err = %v, want a lineTooLongError for id 9", err)
+	}
+	// Reading up to the cap costs a few times the cap (the line grows
+	// while it might still be valid); holding the line would cost 256 MB.
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 8*MaxBody {
+		t.Fatalf("allocated %d MB to skip a 256 MB line", grew>>20)
+	}
+	if m, err := c.ReadMsg(context.Background()); err != nil || !strings.Contains(string(m), `"id":10`) {
+		t.Fatalf("next line: %q %v", m, err)
 	}
 }
