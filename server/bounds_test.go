@@ -224,3 +224,20 @@ func TestHealthAndRelayAnswerUnderHeldConnections(t *testing.T) {
 		t.Fatal("initialize has no result")
 	}
 }
+
+// The open event streams are bounded too, so subBytes bounds them all.
+func TestEventStreamsAreCounted(t *testing.T) {
+	s, base := startServer(t)
+	host := strings.TrimPrefix(base, "http://")
+	for range maxSubscribers {
+		fmt.Fprintf(dial(t, base), "GET /events/stream?backlog=0 HTTP/1.1\r\nHost: %s\r\n\r\n", host)
+	}
+	eventually(t, "every stream subscribed", func() bool {
+		s.events.mu.Lock()
+		defer s.events.mu.Unlock()
+		return len(s.events.subs) == maxSubscribers
+	})
+	if code, out := do(t, base, call{method: "GET", path: "/events/stream"}); code != http.StatusTooManyRequests {
+		t.Fatalf("stream %d: %d %v", maxSubscribers+1, code, out)
+	}
+}
