@@ -6,7 +6,7 @@ LDFLAGS := -X main.version=$(VERSION)
 
 AXE     := extension/lib/axe.min.js
 
-.PHONY: run build test lint node-test unit e2e fuzz bench clean
+.PHONY: run build test lint node-test unit e2e fuzz bench attack clean
 
 run: build
 	./$(BIN)
@@ -47,6 +47,11 @@ fuzz:
 
 e2e: $(AXE)
 	$(GO) test -tags e2e -count=1 -timeout 15m ./e2e/
+
+# The attacks of issue 10 against the real binary, with their figures
+# (minutes; not part of `make test`). ATTACK_SECONDS=10 for a short flood.
+attack: $(AXE)
+	$(GO) test -tags 'e2e attack' -count=1 -v -timeout 20m -run '^TestAttack' ./e2e/
 
 bench: $(AXE)
 	$(GO) test -tags e2e -run '^$$' -bench . -benchtime 2s ./features/... ./server/ ./tui/ ./e2e/

@@ -13,9 +13,9 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"syscall"
-	"time"
 
 	"github.com/charmbracelet/x/term"
 	"golang.org/x/sync/errgroup"
@@ -40,7 +40,15 @@ Usage:
 Flags:
 `
 
+// memoryLimit is the heap size past which the collector works harder,
+// unless GOMEMLIMIT says otherwise: the server aims to stay under 100 MB
+// resident, and by default Go lets garbage grow to twice the live heap.
+const memoryLimit = 64 << 20
+
 func main() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(memoryLimit)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
@@ -141,18 +149,15 @@ func dashboard(ctx context.Context, cfg server.Config, port int, stderr io.Write
 	// host is also the takeover: it runs inside the dashboard's goroutine,
 	// so adding the server to g there is safe.
 	host := func(ctx context.Context) (bool, error) {
-		ln, err := server.Listen(ctx, port)
-		switch {
-		case err == nil:
-			srv := server.New(cfg)
-			g.Go(func() error { return srv.Serve(gctx, ln) })
-			return true, nil
-		case errors.Is(err, server.ErrAlreadyRunning):
-			return false, nil
+		ln, err := server.HostOrAttach(ctx, port, nil)
+		if err != nil || ln == nil {
+			return false, err
 		}
-		return false, err
+		srv := server.New(cfg)
+		g.Go(func() error { return srv.Serve(gctx, ln) })
+		return true, nil
 	}
-	hosting, err := startOrAttach(gctx, host)
+	hosting, err := host(gctx)
 	if err != nil {
 		return err
 	}
@@ -162,23 +167,6 @@ func dashboard(ctx context.Context, cfg server.Config, port int, stderr io.Write
 			Takeover: host, AuditLog: cfg.AuditLog, Logs: logs})
 	})
 	return g.Wait()
-}
-
-// startOrAttach retries while the port is changing hands (taken, but not
-// answering yet); another program on the port is an error at once.
-func startOrAttach(ctx context.Context, host func(context.Context) (bool, error)) (bool, error) {
-	deadline := time.Now().Add(3 * time.Second)
-	for {
-		hosting, err := host(ctx)
-		if err == nil || errors.Is(err, server.ErrForeignServer) || time.Now().After(deadline) {
-			return hosting, err
-		}
-		select {
-		case <-ctx.Done():
-			return false, ctx.Err()
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
 }
 
 func subcommand(args []string, stdout, stderr io.Writer) int {

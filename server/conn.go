@@ -4,33 +4,100 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/coder/websocket"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // stdioConn reads newline-delimited JSON-RPC from r and writes it to w.
 type stdioConn struct {
-	r  *bufio.Reader
-	mu sync.Mutex
-	w  io.Writer
+	r   *bufio.Reader
+	max int // longest line read; a longer one is skipped, not buffered
+	mu  sync.Mutex
+	w   io.Writer
 }
 
 func newStdioConn(r io.Reader, w io.Writer) *stdioConn {
-	return &stdioConn{r: bufio.NewReaderSize(r, 64<<10), w: w}
+	return &stdioConn{r: bufio.NewReaderSize(r, 64<<10), max: MaxBody, w: w}
 }
 
+// lineTooLongError is a stdin line over the cap, skipped to its end; id
+// is the request's id when the line's start names it.
+type lineTooLongError struct {
+	id  json.RawMessage
+	max int
+}
+
+func (e *lineTooLongError) Error() string {
+	return fmt.Sprintf("message exceeds %d bytes", e.max)
+}
+
+// idPrefix is how much of an over-long line is kept to find its id.
+const idPrefix = 64 << 10
+
+// ReadMsg returns the next non-blank line. A line over c.max is read to its
+// end in buffer-sized pieces, never held past c.max, and reported as a
+// *lineTooLongError.
 func (c *stdioConn) ReadMsg(ctx context.Context) ([]byte, error) {
+	var line []byte
+	tooLong := false
 	for {
-		line, err := c.r.ReadBytes('\n')
+		chunk, err := c.r.ReadSlice('\n')
+		switch {
+		case tooLong:
+		case len(line)+len(chunk) > c.max+1: // +1: the newline
+			tooLong = true
+			line = append(line, chunk...)
+			line = bytes.Clone(line[:min(len(line), idPrefix)]) // let the rest go
+		default:
+			line = append(line, chunk...)
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if tooLong {
+			return nil, &lineTooLongError{id: leadingID(line), max: c.max}
+		}
 		if line = bytes.TrimSpace(line); len(line) > 0 {
 			return line, nil
 		}
 		if err != nil {
 			return nil, err
 		}
+		line = nil
+	}
+}
+
+// leadingID finds the top-level "id" of a JSON object from its first
+// bytes only, or nil when they do not name it.
+func leadingID(b []byte) json.RawMessage {
+	d := jsontext.NewDecoder(bytes.NewReader(b))
+	if t, err := d.ReadToken(); err != nil || t.Kind() != '{' {
+		return nil
+	}
+	for {
+		k, err := d.ReadToken()
+		if err != nil || k.Kind() != '"' {
+			return nil
+		}
+		if k.String() != "id" {
+			if d.SkipValue() != nil {
+				return nil
+			}
+			continue
+		}
+		v, err := d.ReadValue()
+		if err != nil || (v.Kind() != '"' && v.Kind() != '0') {
+			return nil
+		}
+		return json.RawMessage(bytes.Clone(v))
 	}
 }
 
@@ -90,15 +157,57 @@ func (c memConn) WriteMsg(ctx context.Context, msg []byte) error {
 	}
 }
 
+// acceptWS upgrades a long-lived WebSocket, lifting the deadlines the
+// server set for a plain request first (net/http lifts them on hijack
+// too; this does not rely on it): keepAlive bounds the socket instead.
+func acceptWS(w http.ResponseWriter, r *http.Request, opts *websocket.AcceptOptions) (*websocket.Conn, error) {
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Time{})
+	_ = rc.SetWriteDeadline(time.Time{})
+	c, err := websocket.Accept(w, r, opts)
+	if err != nil {
+		return nil, err
+	}
+	c.SetReadLimit(MaxBody)
+	return c, nil
+}
+
+// keepAlive pings c every period until ctx ends, then sends beat (if
+// any), and cuts off a peer that does not answer within a period: that
+// ends the reader, which must be running for pongs to arrive.
+func keepAlive(ctx context.Context, c *websocket.Conn, period time.Duration, beat func(context.Context) error) {
+	t := time.NewTicker(period)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		pctx, cancel := context.WithTimeout(ctx, period)
+		err := c.Ping(pctx)
+		if err == nil && beat != nil {
+			err = beat(pctx)
+		}
+		cancel()
+		if err != nil {
+			c.CloseNow()
+			return
+		}
+	}
+}
+
 // handleMCPWebSocket serves one `gasoline --mcp` relay: a WebSocket whose
 // frames are the JSON-RPC messages of one MCP client session.
 func (s *Server) handleMCPWebSocket(w http.ResponseWriter, r *http.Request) {
-	c, err := websocket.Accept(w, r, nil)
+	c, err := acceptWS(w, r, nil)
 	if err != nil {
 		return
 	}
 	defer c.CloseNow()
-	c.SetReadLimit(MaxBody)
-	_ = s.ServeSession(r.Context(), wsConn{c})
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	go keepAlive(ctx, c, s.limits.ping, nil)
+	_ = s.ServeSession(ctx, wsConn{c})
 	c.Close(websocket.StatusNormalClosure, "")
 }

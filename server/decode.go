@@ -19,11 +19,14 @@ import (
 // Invalid UTF-8 and lone surrogates become U+FFFD instead of failing the
 // batch: the extension truncates page strings, which can split a pair.
 func decodeBody(r *http.Request, v any) error {
-	if err := jsonv2.UnmarshalRead(r.Body, v, jsontext.AllowInvalidUTF8(true)); err != nil {
+	if err := jsonv2.UnmarshalRead(r.Body, v, decodeOpts); err != nil {
 		return jsonProblem(err)
 	}
 	return nil
 }
+
+// decodeOpts are the options of every request decode.
+var decodeOpts = jsontext.AllowInvalidUTF8(true)
 
 // jsonProblem turns every way JSON input can be wrong into a problem that
 // names the mistake and where it is.

@@ -12,9 +12,6 @@ import (
 	"github.com/gasoline-dev/gasoline/features/query"
 )
 
-// pingEvery keeps the extension's socket, and with it the MV3 worker, alive.
-const pingEvery = 20 * time.Second
-
 // extLink is the push channel to one extension service worker.
 type extLink struct {
 	c  *websocket.Conn
@@ -52,33 +49,24 @@ type workerMessage struct {
 // answers come back correlated by id.
 func (s *Server) handleExtensionSocket(w http.ResponseWriter, r *http.Request) {
 	// guard already matched the Origin exactly; tell the library the same.
-	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: []string{ExtensionID}})
+	c, err := acceptWS(w, r, &websocket.AcceptOptions{OriginPatterns: []string{ExtensionID}})
 	if err != nil {
 		return
 	}
 	defer c.CloseNow()
-	c.SetReadLimit(MaxBody)
+	s.extSockets.Add(1)
+	defer s.extSockets.Add(-1)
 	link := &extLink{c: c}
 	detach := s.queries.Attach(link)
 	defer detach()
 
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
-	go func() {
-		t := time.NewTicker(pingEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				if link.write(ctx, map[string]string{"type": "ping"}) != nil {
-					cancel()
-					return
-				}
-			}
-		}
-	}()
+	// The message keeps the MV3 worker alive (control frames do not reach
+	// it); the ping proves the peer is.
+	go keepAlive(ctx, c, s.limits.ping, func(ctx context.Context) error {
+		return link.write(ctx, map[string]string{"type": "ping"})
+	})
 	for {
 		_, b, err := c.Read(ctx)
 		if err != nil {

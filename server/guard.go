@@ -19,7 +19,8 @@ const MaxBody = 5 << 20
 
 // guard enforces the security model on every route: a loopback Host naming
 // our port (DNS rebinding), no web-page Origin (a hostile tab in the same
-// browser), a capped body. It sends no CORS headers at all, so a page can
+// browser), the extension's Origin on the extension's routes, a capped
+// body. It sends no CORS headers at all, so a page can
 // never read an answer either.
 func (s *Server) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -27,8 +28,14 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			writeProblem(w, problem.New(problem.Forbidden, "Host %q is not this server's loopback address", r.Host))
 			return
 		}
-		if o, ok := r.Header["Origin"]; ok && (len(o) != 1 || o[0] != ExtensionOrigin) {
+		o, ok := r.Header["Origin"]
+		fromExtension := ok && len(o) == 1 && o[0] == ExtensionOrigin
+		if ok && !fromExtension {
 			writeProblem(w, problem.New(problem.Forbidden, "requests from web pages are refused (Origin %q)", r.Header.Get("Origin")))
+			return
+		}
+		if !fromExtension && extensionOnly(r) {
+			writeProblem(w, problem.New(problem.Forbidden, "%s is the extension's: a request without its Origin is refused", r.URL.Path))
 			return
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
@@ -46,4 +53,16 @@ func (s *Server) loopbackHost(hostport string) bool {
 		return true
 	}
 	return false
+}
+
+// extensionOnly is what only the extension may do: take queries, answer
+// them, hold the push socket, report the pilot's toggle. A page's <img> or
+// a no-cors GET carries no Origin at all, so a missing Origin is refused
+// here like a foreign one.
+func extensionOnly(r *http.Request) bool {
+	switch r.URL.Path {
+	case "/pending-queries", "/query-results", "/ws/extension":
+		return true
+	}
+	return r.URL.Query().Has("pilot")
 }

@@ -1,8 +1,17 @@
 package server
 
 import (
+	"bytes"
+	"context"
+	"errors"
 	"net/http"
+	"slices"
+	"sync"
 	"sync/atomic"
+	"time"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/problem"
@@ -41,19 +50,51 @@ func (b *batch[T]) items(key string) []T {
 
 // ingest builds the handler of one capture endpoint: a POST of
 // {"<key>": [T, ...], "dropped": n} stored through add, n added to lost.
-func ingest[T any](key string, add func([]T) (int, []capture.Rejection), lost *atomic.Int64) http.HandlerFunc {
+// The batch is decoded in one pass; only when an entry has a value of the
+// wrong type is it decoded again entry by entry, so that entry alone is
+// rejected.
+func ingest[T any](slots chan struct{}, key string, add func([]T) (int, []capture.Rejection), lost *atomic.Int64) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		var body batch[T]
-		if err := decodeBody(r, &body); err != nil {
-			writeProblem(w, err)
+		if !acquire(r.Context(), slots) {
+			writeProblem(w, problem.New(problem.RateLimited, "the server is busy storing other batches; retry"))
 			return
 		}
-		items := body.items(key)
-		if items == nil {
+		defer func() { <-slots }()
+		buf := bodies.Get().(*bytes.Buffer)
+		defer func() {
+			if buf.Cap() <= keepBuffer {
+				bodies.Put(buf)
+			}
+		}()
+		buf.Reset()
+		if _, err := buf.ReadFrom(r.Body); err != nil {
+			writeProblem(w, jsonProblem(err))
+			return
+		}
+		var body batch[T]
+		var items []T
+		var idx []int // idx[i] is where items[i] was in the batch; nil: in place
+		var rejected []capture.Rejection
+		err := jsonv2.Unmarshal(buf.Bytes(), &body, decodeOpts)
+		var sem *jsonv2.SemanticError
+		switch {
+		case errors.As(err, &sem):
+			var perr error
+			if items, idx, rejected, perr = perEntry[T](buf.Bytes(), key); perr == nil {
+				err = nil
+			}
+		case err == nil:
+			items = body.items(key)
+		}
+		if err != nil {
+			writeProblem(w, jsonProblem(err))
+			return
+		}
+		if items == nil && idx == nil {
 			writeProblem(w, problem.New(problem.InvalidParam, `missing %q: want {"%s": [...]}`, key, key))
 			return
 		}
-		if err := batchTooBig(len(items), capture.MaxBatch); err != nil {
+		if err := batchTooBig(len(items)+len(rejected), capture.MaxBatch); err != nil {
 			writeProblem(w, err)
 			return
 		}
@@ -61,8 +102,71 @@ func ingest[T any](key string, add func([]T) (int, []capture.Rejection), lost *a
 		if body.Dropped > 0 {
 			lost.Add(body.Dropped)
 		}
+		if idx != nil {
+			for i := range rej {
+				rej[i].Index = idx[rej[i].Index]
+			}
+			rej = append(rej, rejected...)
+			slices.SortFunc(rej, func(a, b capture.Rejection) int { return a.Index - b.Index })
+		}
 		writeJSON(w, http.StatusOK, ingestReply{Accepted: n, Rejected: rej})
 	}
+}
+
+// ingestSlots bounds the batches decoded at once: a 5 MB body decodes to
+// about three times its size, so 16 senders at once would need ~250 MB.
+// The others wait (their bodies unread, held back by TCP) up to slotWait.
+const ingestSlots = 2
+
+// slotWait is how long a batch waits for a slot before it is refused.
+const slotWait = 10 * time.Second
+
+func acquire(ctx context.Context, slots chan struct{}) bool {
+	select {
+	case slots <- struct{}{}:
+		return true
+	default:
+	}
+	t := time.NewTimer(slotWait)
+	defer t.Stop()
+	select {
+	case slots <- struct{}{}:
+		return true
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	return false
+}
+
+// bodies recycles request buffers: ingest is the hot path. A buffer grown
+// past keepBuffer by a large batch is left to the collector, not kept.
+var bodies = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+const keepBuffer = 256 << 10
+
+// perEntry decodes a batch whose entries do not all have the right types:
+// the well-typed ones, where each was in the batch, and a rejection for
+// each of the others. An error means the batch itself is malformed.
+func perEntry[T any](body []byte, key string) (items []T, idx []int, rejected []capture.Rejection, err error) {
+	var raw batch[jsontext.Value]
+	if err := jsonv2.Unmarshal(body, &raw, decodeOpts); err != nil {
+		return nil, nil, nil, err
+	}
+	entries := raw.items(key)
+	if entries == nil {
+		return nil, nil, nil, nil
+	}
+	idx = make([]int, 0, len(entries))
+	for i, v := range entries {
+		var t T
+		if err := jsonv2.Unmarshal(v, &t, decodeOpts); err != nil {
+			rejected = append(rejected, capture.Rejection{Index: i, Error: jsonProblem(err).Message})
+			continue
+		}
+		items = append(items, t)
+		idx = append(idx, i)
+	}
+	return items, idx, rejected, nil
 }
 
 func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {

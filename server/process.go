@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"github.com/gasoline-dev/gasoline/features/owner"
 )
 
 // ErrForeignServer means the port belongs to a program that is not Gasoline.
@@ -45,6 +47,39 @@ func Listen(ctx context.Context, port int) (net.Listener, error) {
 	default:
 		return nil, fmt.Errorf("%w: %s: %v", errPortBusy, addr(port), err)
 	}
+}
+
+// HostOrAttach is the one way to reach Gasoline's port: it binds port and
+// returns the listener (the caller serves), or, when a Gasoline server owns
+// the port, calls attach and returns a nil listener once attach succeeds.
+// While the port changes hands (taken but not answering, or attach
+// failing) it retries on owner.Policy; a foreign program on the port, or a
+// nil attach finding a Gasoline server, ends it at once.
+func HostOrAttach(ctx context.Context, port int, attach func(context.Context) error) (net.Listener, error) {
+	var ln net.Listener
+	err := owner.Policy.Retry(ctx, func(ctx context.Context) (bool, error) {
+		l, err := Listen(ctx, port)
+		switch {
+		case err == nil:
+			ln = l
+			return false, nil
+		case errors.Is(err, ErrAlreadyRunning):
+			if attach == nil {
+				return false, nil
+			}
+			if aerr := attach(ctx); aerr != nil {
+				return true, fmt.Errorf("attach to the server on %s: %w", addr(port), aerr)
+			}
+			return false, nil
+		case errors.Is(err, errPortBusy):
+			return true, err
+		}
+		return false, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reach or start a Gasoline server on %s: %w", addr(port), err)
+	}
+	return ln, nil
 }
 
 // probe asks GET /health whether a Gasoline server answers on port.

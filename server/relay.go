@@ -10,12 +10,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/coder/websocket"
 	"golang.org/x/sync/errgroup"
-)
 
-// takeoverWithin bounds how long a relay keeps trying to reach or become
-// the server after the owner went away.
-const takeoverWithin = 10 * time.Second
+	"github.com/gasoline-dev/gasoline/features/owner"
+)
 
 // reinitID marks the initialize a relay replays to a new server; its answer
 // is for the relay, not the client.
@@ -45,9 +44,15 @@ type relay struct {
 }
 
 type pending struct {
-	n   int
-	msg []byte
+	n     int
+	msg   []byte
+	sends int // servers it was sent to
 }
+
+// maxSends bounds how many servers one request is sent to: a request that
+// was in flight each time a server went away is answered with an error
+// rather than sent on for ever.
+const maxSends = 2
 
 type backend struct {
 	conn  msgConn
@@ -71,6 +76,13 @@ func (r *relay) run(ctx context.Context) error {
 		defer close(clientDone)
 		for {
 			m, err := r.client.ReadMsg(ctx)
+			var long *lineTooLongError
+			if errors.As(err, &long) {
+				// Refused here, so no server ever sees it; the session lives.
+				msg := fmt.Sprintf("request exceeds %d bytes; it was not run", long.max)
+				_ = r.client.WriteMsg(ctx, rpcError(long.id, codeInvalidRequest, msg))
+				continue
+			}
 			if err != nil {
 				return
 			}
@@ -83,7 +95,11 @@ func (r *relay) run(ctx context.Context) error {
 	}()
 
 	var runErr error
+	failures := 0 // backends in a row that answered nothing, for owner.Policy
 	for first := true; ; first = false {
+		if failures > 0 && !owner.Policy.Sleep(gctx, failures-1) {
+			break
+		}
 		be, err := r.connect(gctx, g)
 		if err != nil {
 			runErr = err
@@ -92,13 +108,19 @@ func (r *relay) run(ctx context.Context) error {
 		if !first {
 			if err := r.replay(gctx, be); err != nil {
 				be.close()
+				failures++
 				continue
 			}
 		}
-		clientEnded := r.pump(gctx, be, fromClient, clientDone)
+		clientEnded, answered := r.pump(gctx, be, fromClient, clientDone)
 		be.close()
 		if clientEnded || gctx.Err() != nil {
 			break
+		}
+		if answered {
+			failures = 0
+		} else {
+			failures++
 		}
 		fmt.Fprintln(r.cfg.Log, "gasoline: the server went away; taking over")
 	}
@@ -109,55 +131,47 @@ func (r *relay) run(ctx context.Context) error {
 // connect becomes the server (in-process backend) or relays to the one that
 // owns the port, retrying while the port changes hands.
 func (r *relay) connect(ctx context.Context, g *errgroup.Group) (backend, error) {
-	deadline := time.Now().Add(takeoverWithin)
-	wait := 5 * time.Millisecond
-	for {
-		ln, err := Listen(ctx, r.port)
-		switch {
-		case err == nil:
-			srv := New(r.cfg)
-			fmt.Fprintf(r.cfg.Log, "gasoline: serving on http://%s (MCP over stdio)\n", ln.Addr())
-			g.Go(func() error { return srv.Serve(ctx, ln) })
-			client, end := memPipe(ctx.Done())
-			g.Go(func() error { _ = srv.ServeSession(ctx, end); return nil })
-			return backend{conn: client, close: func() {}}, nil
-		case errors.Is(err, ErrAlreadyRunning):
-			c, closeFn, derr := dialMCP(ctx, r.port)
-			if derr == nil {
-				fmt.Fprintf(r.cfg.Log, "gasoline: relaying MCP to the server on %s\n", addr(r.port))
-				return backend{conn: c, close: closeFn}, nil
-			}
-		case errors.Is(err, errPortBusy):
-		default:
-			return backend{}, err
+	var be backend
+	ln, err := HostOrAttach(ctx, r.port, func(ctx context.Context) error {
+		c, closeFn, err := dialMCP(ctx, r.port)
+		if err == nil {
+			be = backend{conn: c, close: closeFn}
 		}
-		if time.Now().After(deadline) || ctx.Err() != nil {
-			return backend{}, fmt.Errorf("reach or start a Gasoline server on %s: %w", addr(r.port), err)
-		}
-		select {
-		case <-time.After(wait):
-		case <-ctx.Done():
-		}
-		wait = min(wait*2, 100*time.Millisecond)
+		return err
+	})
+	switch {
+	case err != nil:
+		return backend{}, err
+	case ln == nil:
+		fmt.Fprintf(r.cfg.Log, "gasoline: relaying MCP to the server on %s\n", addr(r.port))
+		return be, nil
 	}
+	srv := New(r.cfg)
+	fmt.Fprintf(r.cfg.Log, "gasoline: serving on http://%s (MCP over stdio)\n", ln.Addr())
+	g.Go(func() error { return srv.Serve(ctx, ln) })
+	client, end := memPipe(ctx.Done())
+	g.Go(func() error { _ = srv.ServeSession(ctx, end); return nil })
+	return backend{conn: client, close: func() {}}, nil
 }
 
-// pump moves messages until the backend fails (false) or the client ends (true).
-func (r *relay) pump(ctx context.Context, be backend, fromClient <-chan []byte, clientDone <-chan struct{}) bool {
+// pump moves messages until the backend fails or the client ends
+// (clientEnded); answered says the backend answered the client at all.
+func (r *relay) pump(ctx context.Context, be backend, fromClient <-chan []byte, clientDone <-chan struct{}) (clientEnded, answered bool) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	fromBackend := make(chan []byte)
-	backendDone := make(chan struct{})
+	backendDone := make(chan error, 1) // why the backend ended
 	go func() {
-		defer close(backendDone)
 		for {
 			m, err := be.conn.ReadMsg(ctx)
 			if err != nil {
+				backendDone <- err
 				return
 			}
 			select {
 			case fromBackend <- m:
 			case <-ctx.Done():
+				backendDone <- ctx.Err()
 				return
 			}
 		}
@@ -168,29 +182,88 @@ func (r *relay) pump(ctx context.Context, be backend, fromClient <-chan []byte, 
 		case m := <-fromClient:
 			r.noteOut(m)
 			if be.conn.WriteMsg(ctx, m) != nil {
-				return false
+				// The read side learns why (a refusal arrives as a close frame).
+				select {
+				case err := <-backendDone:
+					r.settleRefused(ctx, err)
+				case <-time.After(time.Second):
+				}
+				return false, answered
 			}
 		case m := <-fromBackend:
-			if r.noteIn(m) && r.client.WriteMsg(ctx, m) != nil {
-				return true
+			if r.noteIn(m) {
+				answered = true
+				if r.client.WriteMsg(ctx, m) != nil {
+					return true, answered
+				}
 			}
 			if drainBy != nil && r.pending() == 0 {
-				return true
+				return true, answered
 			}
-		case <-backendDone:
-			return drainBy != nil
+		case err := <-backendDone:
+			r.settleRefused(ctx, err)
+			return drainBy != nil, answered
 		case <-clientDone:
 			// Answer what the client already asked before leaving.
 			if r.pending() == 0 {
-				return true
+				return true, answered
 			}
 			clientDone, drainBy = nil, time.After(drainWithin)
 		case <-drainBy:
-			return true
+			return true, answered
 		case <-ctx.Done():
-			return true
+			return true, answered
 		}
 	}
+}
+
+// settleRefused answers, with an error, the request a server refused by
+// closing the socket over its size (the largest one in flight), and forgets
+// it: replayed, it would only be refused again, forever.
+func (r *relay) settleRefused(ctx context.Context, err error) {
+	if websocket.CloseStatus(err) != websocket.StatusMessageTooBig {
+		return
+	}
+	r.mu.Lock()
+	var id string
+	size := -1
+	for k, p := range r.inflight {
+		if len(p.msg) > size {
+			id, size = k, len(p.msg)
+		}
+	}
+	delete(r.inflight, id)
+	r.mu.Unlock()
+	if size < 0 {
+		return
+	}
+	msg := fmt.Sprintf("the Gasoline server refused this %d-byte request as too large; it was not run", size)
+	_ = r.client.WriteMsg(ctx, rpcError(json.RawMessage(id), codeInvalidRequest, msg))
+}
+
+// codeServerLost is the error (in JSON-RPC's range for implementations)
+// for a request given up after maxSends servers went away under it.
+const codeServerLost = -32001
+
+// codeInvalidRequest is JSON-RPC's error code for a request that cannot be
+// run as sent.
+const codeInvalidRequest = -32600
+
+// rpcError is a JSON-RPC error answer; a missing id becomes null.
+func rpcError(id json.RawMessage, code int, msg string) []byte {
+	if len(id) == 0 {
+		id = json.RawMessage("null")
+	}
+	type rpcErr struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	}
+	b, _ := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   rpcErr          `json:"error"`
+	}{"2.0", id, rpcErr{code, msg}})
+	return b
 }
 
 // drainWithin bounds how long a relay whose client hung up waits for the
@@ -219,7 +292,7 @@ func (r *relay) noteOut(m []byte) {
 	}
 	if len(e.ID) > 0 && e.Method != "" {
 		r.next++
-		r.inflight[string(e.ID)] = pending{r.next, m}
+		r.inflight[string(e.ID)] = pending{r.next, m, 1}
 	}
 }
 
@@ -244,11 +317,23 @@ func (r *relay) noteIn(m []byte) bool {
 func (r *relay) replay(ctx context.Context, be backend) error {
 	r.mu.Lock()
 	init, initialized := r.init, r.initialized
-	var todo []pending
-	for _, p := range r.inflight {
+	var todo, lost []pending
+	for id, p := range r.inflight {
+		if p.sends >= maxSends {
+			lost = append(lost, p)
+			delete(r.inflight, id)
+			continue
+		}
+		p.sends++
+		r.inflight[id] = p
 		todo = append(todo, p)
 	}
 	r.mu.Unlock()
+	for _, p := range lost {
+		var e envelope
+		_ = json.Unmarshal(p.msg, &e)
+		_ = r.client.WriteMsg(ctx, rpcError(e.ID, codeServerLost, "the Gasoline server went away twice while running this request; it was not sent again"))
+	}
 	slices.SortFunc(todo, func(a, b pending) int { return a.n - b.n })
 
 	initPending := slices.ContainsFunc(todo, func(p pending) bool { return string(p.msg) == string(init) })

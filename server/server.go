@@ -33,6 +33,20 @@ const Service = "gasoline"
 // to count as connected: two missed 5 s polls.
 const ConnectedWithin = 12 * time.Second
 
+// limits are the time limits of plain HTTP requests, and of each ping or
+// write on long-lived streams (tests shorten them).
+type limits struct {
+	header, read, write, idle time.Duration
+	// ping is how often a WebSocket peer is pinged, and how long it has
+	// to answer; stream bounds one write to an event stream.
+	ping, stream time.Duration
+}
+
+// defaultLimits: a 5 MB body over loopback takes milliseconds, so 15 s to
+// read a request is generous to the extension and short for a trickler.
+var defaultLimits = limits{header: 5 * time.Second, read: 15 * time.Second, write: 30 * time.Second, idle: 60 * time.Second,
+	ping: 20 * time.Second, stream: 10 * time.Second}
+
 // Config is what a Server needs from main.
 type Config struct {
 	Version string
@@ -61,8 +75,12 @@ type Server struct {
 	started time.Time
 	port    atomic.Int32
 
+	limits      limits
+	ingestSlots chan struct{} // batches being decoded
+
 	lastContact atomic.Int64 // unix nanos of the extension's last request
 	extDropped  atomic.Int64 // events the extension reported lost from its full buffer
+	extSockets  atomic.Int32 // open /ws/extension sockets
 
 	alertMu      sync.Mutex
 	alertCursors map[string]uint64 // MCP session id → next capture alert to deliver
@@ -87,6 +105,8 @@ func New(cfg Config) *Server {
 		sessions: make(map[string]*session),
 
 		alertCursors: make(map[string]uint64),
+		limits:       defaultLimits,
+		ingestSlots:  make(chan struct{}, ingestSlots),
 	}
 	if cfg.AuditLog != "" {
 		s.auditor = audit.Open(cfg.AuditLog, cfg.Log)
@@ -119,17 +139,21 @@ func (s *Server) Port() int { return int(s.port.Load()) }
 // Handler is every HTTP route behind the security guard.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("POST /logs", ingest("entries", s.store.AddLogs, &s.extDropped))
-	mux.HandleFunc("POST /network", ingest("entries", s.store.AddNetwork, &s.extDropped))
-	mux.HandleFunc("POST /network-bodies", ingest("bodies", s.store.AddBodies, &s.extDropped))
-	mux.HandleFunc("POST /websocket-events", ingest("events", s.store.AddWSEvents, &s.extDropped))
-	mux.HandleFunc("POST /actions", ingest("actions", s.store.AddActions, &s.extDropped))
+	mux.HandleFunc("POST /logs", ingest(s.ingestSlots, "entries", s.store.AddLogs, &s.extDropped))
+	mux.HandleFunc("POST /network", ingest(s.ingestSlots, "entries", s.store.AddNetwork, &s.extDropped))
+	mux.HandleFunc("POST /network-bodies", ingest(s.ingestSlots, "bodies", s.store.AddBodies, &s.extDropped))
+	mux.HandleFunc("POST /websocket-events", ingest(s.ingestSlots, "events", s.store.AddWSEvents, &s.extDropped))
+	mux.HandleFunc("POST /actions", ingest(s.ingestSlots, "actions", s.store.AddActions, &s.extDropped))
 	mux.HandleFunc("POST /page", s.handlePage)
+	// The extension polls with POST, the only method on which Chrome sends
+	// its Origin; GET stays for reading the settings.
 	mux.HandleFunc("GET /settings", s.handleSettings)
+	mux.HandleFunc("POST /settings", s.handleSettings)
 	mux.HandleFunc("GET /health", s.handleHealth)
 	mux.HandleFunc("GET /mcp/ws", s.handleMCPWebSocket)
 	mux.HandleFunc("GET /ws/extension", s.handleExtensionSocket)
 	mux.HandleFunc("GET /pending-queries", s.handlePendingQueries)
+	mux.HandleFunc("POST /pending-queries", s.handlePendingQueries)
 	mux.HandleFunc("POST /query-results", s.handleQueryResults)
 	mux.HandleFunc("POST /screenshots", s.handleScreenshot)
 	mux.HandleFunc("GET /api/overrides", s.handleOverrides)
@@ -168,9 +192,15 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	s.port.Store(int32(ln.Addr().(*net.TCPAddr).Port))
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// Every plain request is bounded in time, so an idle or trickling peer
+	// gives its connection back; long-lived streams lift these limits for
+	// themselves and ping instead.
 	hs := &http.Server{
 		Handler:           s.Handler(),
-		ReadHeaderTimeout: 5 * time.Second,
+		ReadHeaderTimeout: s.limits.header,
+		ReadTimeout:       s.limits.read,
+		WriteTimeout:      s.limits.write,
+		IdleTimeout:       s.limits.idle,
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 	}
 	g, gctx := errgroup.WithContext(ctx)

@@ -10,36 +10,53 @@ import (
 	"time"
 
 	"github.com/gasoline-dev/gasoline/features/capture"
+	"github.com/gasoline-dev/gasoline/features/problem"
 	"github.com/gasoline-dev/gasoline/server/wire"
 )
 
-// subBuffer bounds what one slow subscriber may have queued; past it,
-// events are dropped for that subscriber (and counted), never buffered.
-const subBuffer = 4096
+// subBytes bounds, in bytes, what one slow subscriber may have queued;
+// past it, events are dropped for that subscriber (and counted), never
+// buffered. Counting frames would let a stalled reader hold thousands of
+// maximum-size entries.
+const subBytes = 1 << 20
+
+// maxSubscribers bounds the open event streams, so that subBytes bounds
+// them all.
+const maxSubscribers = 16
 
 // hub fans server events out to SSE subscribers (the dashboard).
 type hub struct {
-	mu   sync.Mutex
-	subs map[*subscriber]struct{}
+	mu      sync.Mutex
+	subs    map[*subscriber]struct{}
+	dropped atomic.Int64 // events dropped for slow subscribers, ever
 }
 
+// subscriber is one stream's queue of encoded frames.
 type subscriber struct {
-	ch      chan []byte
-	dropped atomic.Int64
+	mu      sync.Mutex
+	frames  [][]byte
+	bytes   int // queued or being written
+	wake    chan struct{}
+	dropped atomic.Int64 // not yet reported to this subscriber
+	total   *atomic.Int64
 }
 
 func newHub() *hub { return &hub{subs: make(map[*subscriber]struct{})} }
 
-func (h *hub) subscribe() (*subscriber, func()) {
-	sub := &subscriber{ch: make(chan []byte, subBuffer)}
+// subscribe adds a subscriber; false when maxSubscribers are open.
+func (h *hub) subscribe() (*subscriber, func(), bool) {
+	sub := &subscriber{wake: make(chan struct{}, 1), total: &h.dropped}
 	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(h.subs) >= maxSubscribers {
+		return nil, nil, false
+	}
 	h.subs[sub] = struct{}{}
-	h.mu.Unlock()
 	return sub, func() {
 		h.mu.Lock()
 		delete(h.subs, sub)
 		h.mu.Unlock()
-	}
+	}, true
 }
 
 func (h *hub) active() bool {
@@ -62,12 +79,42 @@ func (h *hub) publish(event string, v any) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for sub := range h.subs {
-		select {
-		case sub.ch <- frame:
-		default:
-			sub.dropped.Add(1)
-		}
+		sub.offer(frame)
 	}
+}
+
+// offer queues frame unless that would pass subBytes.
+func (s *subscriber) offer(frame []byte) {
+	s.mu.Lock()
+	if s.bytes+len(frame) > subBytes {
+		s.mu.Unlock()
+		s.dropped.Add(1)
+		s.total.Add(1)
+		return
+	}
+	s.frames = append(s.frames, frame)
+	s.bytes += len(frame)
+	s.mu.Unlock()
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// take hands over the queued frames; their bytes count against subBytes
+// until release, so a slow write cannot double what is held.
+func (s *subscriber) take() [][]byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f := s.frames
+	s.frames = nil
+	return f
+}
+
+func (s *subscriber) release(n int) {
+	s.mu.Lock()
+	s.bytes -= n
+	s.mu.Unlock()
 }
 
 func sseFrame(event string, data []byte) []byte {
@@ -96,19 +143,31 @@ func (s *Server) handleEventStream(w http.ResponseWriter, r *http.Request) {
 		}
 		backlog = n
 	}
-	sub, unsubscribe := s.events.subscribe()
+	sub, unsubscribe, ok := s.events.subscribe()
+	if !ok {
+		writeProblem(w, problem.New(problem.RateLimited, "%d event streams are open already; close one", maxSubscribers))
+		return
+	}
 	defer unsubscribe()
+	// The stream outlives the server's request timeouts: each write gets
+	// its own deadline instead, so a reader that stops reading is dropped.
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Time{})
 
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusOK)
+	send := func(frame []byte) error {
+		_ = rc.SetWriteDeadline(time.Now().Add(s.limits.stream))
+		_, err := w.Write(frame)
+		return err
+	}
 	write := func(event string, v any) error {
 		b, err := json.Marshal(v)
 		if err != nil {
 			return err
 		}
-		_, err = w.Write(sseFrame(event, b))
-		return err
+		return send(sseFrame(event, b))
 	}
 	write(wire.EventStatus, s.Health())
 	write(wire.EventOverrides, s.Overrides())
@@ -125,31 +184,27 @@ func (s *Server) handleEventStream(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-r.Context().Done():
 			return
-		case frame := <-sub.ch:
-			if _, err := w.Write(frame); err != nil {
-				return
-			}
-			// Coalesce a burst into one flush.
-			for drained := false; !drained; {
-				select {
-				case frame := <-sub.ch:
-					if _, err := w.Write(frame); err != nil {
-						return
-					}
-				default:
-					drained = true
+		case <-sub.wake:
+			// One flush for the whole burst.
+			for _, frame := range sub.take() {
+				err := send(frame)
+				sub.release(len(frame))
+				if err != nil {
+					return
 				}
 			}
-			fl.Flush()
+			if rc.Flush() != nil {
+				return
+			}
 		case <-tick.C:
 			h := s.Health()
 			if d := sub.dropped.Swap(0); d > 0 {
 				write(wire.EventDropped, wire.Dropped{Count: d})
 			}
-			if write(wire.EventStatus, h) != nil {
+			// The status doubles as the keep-alive: a dead peer fails it.
+			if write(wire.EventStatus, h) != nil || rc.Flush() != nil {
 				return
 			}
-			fl.Flush()
 		}
 	}
 }

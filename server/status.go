@@ -33,11 +33,12 @@ func (s *Server) Health() Health {
 		Service:        Service,
 		Version:        s.cfg.Version,
 		UptimeS:        int64(time.Since(s.started).Seconds()),
-		Extension:      ExtensionHealth{Connected: ok, Dropped: s.extDropped.Load()},
+		Extension:      ExtensionHealth{Connected: ok, Dropped: s.extDropped.Load(), Sockets: int(s.extSockets.Load())},
 		Clients:        s.clientNames(),
 		Buffers:        s.store.Stats(),
 		PendingQueries: s.queries.Held(),
 		Pilot:          new(s.PilotStatus()),
+		EventsDropped:  s.events.dropped.Load(),
 	}
 	if ago >= 0 {
 		h.Extension.LastSeenMS = ago.Milliseconds()

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/gasoline-dev/gasoline/features/owner"
 )
 
 // Takeover is called when the server the dashboard was attached to stopped
@@ -20,9 +22,6 @@ type Takeover func(ctx context.Context) (hosting bool, err error)
 // silence is how long the stream may say nothing before the dashboard
 // deems the server hung: it sends its status every second.
 const silence = 3 * time.Second
-
-// retryEvery paces reconnection attempts while no server answers.
-const retryEvery = 200 * time.Millisecond
 
 // supervisor keeps the dashboard connected: it reads the event stream,
 // and when the stream drops and the server is gone, takes the port over.
@@ -45,12 +44,12 @@ func (s *supervisor) run(ctx context.Context) {
 	s.seen = dedup{}
 	s.audit.follow(s.auditLog, s.push)
 	var tookOver time.Time
-	wait := retryEvery
+	attempt := 0 // failed reconnects in a row, for owner.Policy
 	for ctx.Err() == nil {
 		opened := false
 		err := s.read(ctx, func() {
 			opened = true
-			wait = retryEvery
+			attempt = 0
 			s.push(ConnMsg{Phase: s.phase, Addr: s.addr, TookOver: tookOver})
 		})
 		if ctx.Err() != nil {
@@ -75,12 +74,10 @@ func (s *supervisor) run(ctx context.Context) {
 		if opened {
 			continue // it worked a moment ago: retry at once
 		}
-		select {
-		case <-ctx.Done():
+		if !owner.Policy.Sleep(ctx, attempt) {
 			return
-		case <-time.After(wait):
 		}
-		wait = min(2*wait, 2*time.Second)
+		attempt++
 	}
 }
 

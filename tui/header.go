@@ -51,6 +51,9 @@ func headerView(c ConnState, h *Health, p *Pilot, width int) string {
 		l2 += sep + fmt.Sprintf("tab %d: %s", h.Page.TabID, clean(h.Page.URL))
 	}
 	l3 := styleDim.Render("buffers: " + buffersView(h))
+	if h != nil && h.EventsDropped > 0 {
+		l3 += sep + styleWarn.Render(fmt.Sprintf("%d live events dropped for slow viewers", h.EventsDropped))
+	}
 	return strings.Join([]string{fit(l1, width), fit(l2, width), fit(l3, width)}, "\n")
 }
 
@@ -75,6 +78,16 @@ func connView(c ConnState) string {
 }
 
 func extensionView(h *Health) string {
+	s := extensionState(h)
+	if h != nil && h.Extension.Sockets > 1 {
+		// One browser holds one socket: another process may be speaking
+		// with the extension's Origin.
+		s += " " + styleErr.Render(fmt.Sprintf("⚠ %d extension connections at once", h.Extension.Sockets))
+	}
+	return s
+}
+
+func extensionState(h *Health) string {
 	switch {
 	case h == nil:
 		return "extension: ?"

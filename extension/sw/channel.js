@@ -157,7 +157,7 @@ async function pollQueries() {
   if (wsOpen) return;
   queryPolling = true;
   try {
-    const res = await request(`/pending-queries?pilot=${pilotOn()}`, { method: 'GET' });
+    const res = await request(`/pending-queries?pilot=${pilotOn()}`, { method: 'POST' });
     if (res.ok) {
       const body = await res.json();
       if (body && Array.isArray(body.queries)) for (const q of body.queries) handlers.onQuery(q);
@@ -179,8 +179,10 @@ export async function pollSettings() {
   clearTimeout(settingsPollTimer);
   const gen = settingsGeneration();
   try {
-    const res = await request(`/settings?pilot=${pilotOn()}`, { method: 'GET' });
-    if (!res.ok) throw new Error(`GET /settings: HTTP ${res.status}`);
+    // POST, not GET: Chrome sends the extension's Origin only on a POST, and the server refuses a
+    // pilot report without it.
+    const res = await request(`/settings?pilot=${pilotOn()}`, { method: 'POST' });
+    if (!res.ok) throw new Error(`POST /settings: HTTP ${res.status}`);
     const body = await res.json();
     setConnected(true);
     if (settingsGeneration() === gen) await applyServerSettings(body);

@@ -41,6 +41,9 @@ type Health struct {
 	// AuditLog is the audit file this server writes.
 	AuditLog string                  `json:"audit_log,omitempty"`
 	Buffers  map[string]capture.Fill `json:"buffers"`
+	// EventsDropped counts live events dropped for event-stream readers
+	// too slow to take them, since the server started.
+	EventsDropped int64 `json:"events_dropped,omitempty"`
 }
 
 // Extension says whether the extension is talking to the server.
@@ -50,6 +53,9 @@ type Extension struct {
 	// Dropped counts events the extension lost because its buffer was full
 	// while this server was away (as it reported them).
 	Dropped int64 `json:"dropped,omitempty"`
+	// Sockets counts the extension sockets open now; more than one means
+	// something besides the one extension speaks with its Origin.
+	Sockets int `json:"sockets,omitempty"`
 }
 
 // Dropped is the stream's dropped event: how many events the server

@@ -1,0 +1,33 @@
+package tui
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/gasoline-dev/gasoline/server"
+)
+
+// The header warns of a second extension connection and shows the events
+// the server dropped for slow viewers, read from the server's own status.
+func TestHeaderShowsSocketsAndDroppedEvents(t *testing.T) {
+	header := func(h server.Health) string {
+		b, _ := json.Marshal(h)
+		msg, ok := decodeEvent("status", b).(StatusMsg)
+		if !ok {
+			t.Fatalf("status %s not decoded", b)
+		}
+		st := Health(msg)
+		return plainView(headerView(ConnState{Phase: Attached, Addr: "127.0.0.1:7890"}, &st, nil, 300))
+	}
+	calm := header(server.Health{Service: "gasoline", Extension: server.ExtensionHealth{Connected: true, Sockets: 1}})
+	if strings.Contains(calm, "⚠") || strings.Contains(calm, "dropped") {
+		t.Fatalf("a calm server has warnings: %q", calm)
+	}
+	got := header(server.Health{Service: "gasoline", Extension: server.ExtensionHealth{Connected: true, Sockets: 2}, EventsDropped: 1234})
+	for _, want := range []string{"● connected", "⚠ 2 extension connections at once", "1234 live events dropped for slow viewers"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("header lacks %q:\n%s", want, got)
+		}
+	}
+}
