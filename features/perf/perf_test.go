@@ -73,7 +73,7 @@ func TestRegressionDetection(t *testing.T) {
 		{"slow load", []Sample{base, base}, with(func(s *Sample) { s.LoadTime, s.LCP = 3200, 3000 }), []string{"load_time", "lcp"}},
 		{"+50% but only +150 ms is noise", []Sample{base}, with(func(s *Sample) { s.TTFB = 250 }), nil},
 		{"layout shift", []Sample{base}, with(func(s *Sample) { s.CLS = f(0.2) }), []string{"cls"}},
-		{"request flood", []Sample{base}, with(func(s *Sample) { s.RequestCount, s.TransferSize = 40, 3 << 20 }), []string{"request_count", "transfer_size"}},
+		{"request flood", []Sample{base}, with(func(s *Sample) { s.RequestCount, s.TransferSize = 40, 3<<20 }), []string{"request_count", "transfer_size"}},
 		{"long tasks appear", []Sample{base}, with(func(s *Sample) { s.LongTasks, s.TotalBlocking = 3, 400 }), []string{"long_tasks", "total_blocking_time"}},
 		{"faster is fine", []Sample{base}, with(func(s *Sample) { s.LoadTime = 500 }), nil},
 		{"one slow load in history barely moves the baseline", []Sample{base, base, base, base, base, with(func(s *Sample) { s.LoadTime = 5000 })},
