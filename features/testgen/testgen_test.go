@@ -244,3 +244,22 @@ func TestWaitsFollowTheirAction(t *testing.T) {
 		t.Fatalf("waited for another origin or a request past the window:\n%s", res.Script)
 	}
 }
+
+func TestRedactedURLParamsBecomePlaceholders(t *testing.T) {
+	s := Session{Actions: []capture.Action{
+		nav(0, "http://localhost:3000/reset?token=[redacted]&next=/a`b${c}"),
+		nav(60000, "http://localhost:3000/confirm?code=%5Bredacted%5D"),
+	}}
+	res, _ := Generate(s, Options{})
+	for _, want := range []string{
+		"await page.goto(`/reset?token=${encodeURIComponent(E2E_TOKEN)}&next=/a\\`b\\${c}`);",
+		"await page.goto(`/confirm?code=${encodeURIComponent(E2E_CODE)}`);",
+	} {
+		if !strings.Contains(res.Script, want) {
+			t.Errorf("missing %s in\n%s", want, res.Script)
+		}
+	}
+	if strings.Contains(res.Script, "redacted]") || strings.Join(res.Placeholders, ",") != "E2E_TOKEN,E2E_CODE" {
+		t.Errorf("placeholders %v:\n%s", res.Placeholders, res.Script)
+	}
+}
