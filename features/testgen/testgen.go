@@ -119,6 +119,9 @@ func keep(filter, page, u string) bool {
 func ordered(in []capture.Action, filter string) []capture.Action {
 	var as []capture.Action
 	for _, a := range in {
+		if a.Type == "change" {
+			a.Type = "input" // a recorder that names change events: same replay
+		}
 		if keep(filter, a.Page, a.URL) {
 			as = append(as, a)
 		}

@@ -80,7 +80,7 @@ func TestOrderedReplaysInputsBeforeTheSubmittingClick(t *testing.T) {
 		act(4000, "click", "#f > button", "Send", "", ""),
 		act(1000, "click", "#a", "", "", ""),
 		act(900, "input", "#z", "", "x", "text"),
-		act(950, "input", "#z", "", "xy", "text"),
+		act(950, "change", "#z", "", "xy", "text"),
 		nav(0, page), nav(10, page),
 	}, "")
 	var seq []string
