@@ -140,6 +140,7 @@ func ordered(in []capture.Action, filter string) []capture.Action {
 			j--
 		}
 	}
+	as = withNavigations(as)
 	var out []capture.Action
 	for i, a := range as {
 		next := capture.Action{}
@@ -155,6 +156,25 @@ func ordered(in []capture.Action, filter string) []capture.Action {
 			continue // the click submitted the form
 		case a.Type == "navigation" && len(out) > 0 && out[len(out)-1].Type == "navigation" && out[len(out)-1].URL == a.URL:
 			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// withNavigations adds the navigations the recording missed (capture
+// started on an open page, or was off while the tab moved): an action on a
+// page other than the current one is preceded by a navigation to its page,
+// so the test opens the right page or asserts the move.
+func withNavigations(as []capture.Action) []capture.Action {
+	out := make([]capture.Action, 0, len(as)+1)
+	cur := ""
+	for _, a := range as {
+		if a.Type == "navigation" {
+			cur = a.URL
+		} else if a.Page != "" && (cur == "" || pathOnly(a.Page) != pathOnly(cur) || originOf(a.Page) != originOf(cur)) {
+			cur = a.Page
+			out = append(out, capture.Action{TS: capture.Time{Time: a.TS.Add(-time.Millisecond)}, Type: "navigation", URL: a.Page, Page: a.Page, TabID: a.TabID})
 		}
 		out = append(out, a)
 	}

@@ -263,3 +263,22 @@ func TestRedactedURLParamsBecomePlaceholders(t *testing.T) {
 		t.Errorf("placeholders %v:\n%s", res.Placeholders, res.Script)
 	}
 }
+
+// Capture started on an open page, then the tab moved while actions were
+// off: the test still opens the page first and asserts the move.
+func TestMissedNavigationsAreAdded(t *testing.T) {
+	s := Session{Actions: []capture.Action{
+		act(1000, "click", "#go", "Go", "", ""),
+		{TS: at(2000), Type: "click", Selector: "#done", Text: "Done", Page: "http://localhost:3000/next"},
+	}}
+	res, err := Generate(s, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	goTo := strings.Index(res.Script, "await page.goto('/form');")
+	click := strings.Index(res.Script, "page.locator('#go').click()")
+	url := strings.Index(res.Script, `await expect(page).toHaveURL(/\/next(?:[?#]|$)/);`)
+	if goTo < 0 || click < goTo || url < click || res.Steps != 3 {
+		t.Fatalf("steps %d:\n%s", res.Steps, res.Script)
+	}
+}
