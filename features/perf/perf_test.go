@@ -145,6 +145,21 @@ func TestPagesAreKeyedWithoutQueryAndBounded(t *testing.T) {
 	}
 }
 
+func TestKey(t *testing.T) {
+	for in, want := range map[string]string{
+		"http://localhost:3000":                  "http://localhost:3000/",
+		"http://localhost:3000/?":                "http://localhost:3000/",
+		"http://user:pw@localhost:3000/a?b=1#c":  "http://localhost:3000/a",
+		"https://shop.test/p/1?token=[redacted]": "https://shop.test/p/1",
+		"file:///tmp/x.html?q":                   "file:///tmp/x.html",
+		"not a url?q=1#f":                        "not a url",
+	} {
+		if got := Key(in); got != want {
+			t.Errorf("Key(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestSanitize(t *testing.T) {
 	for _, tc := range []struct {
 		name string

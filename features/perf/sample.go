@@ -122,6 +122,9 @@ func Key(raw string) string {
 		k, _, _ = strings.Cut(k, "#")
 		return k
 	}
-	u.RawQuery, u.Fragment, u.RawFragment, u.User = "", "", "", nil
+	u.RawQuery, u.Fragment, u.RawFragment, u.User, u.ForceQuery = "", "", "", nil, false
+	if u.Path == "" {
+		u.Path = "/"
+	}
 	return u.String()
 }
