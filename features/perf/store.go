@@ -1,0 +1,158 @@
+package perf
+
+import (
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gasoline-dev/gasoline/features/snapshot"
+)
+
+// Bounds of the store: 20 pages, each holding its newest sample and two
+// baselines (~1 KB), so the whole store stays well under 120 KB.
+const (
+	MaxPages = 20
+	// Warmup is how many loads the baseline averages evenly before it
+	// becomes a rolling average that gives each new load RecentWeight.
+	Warmup       = 5
+	RecentWeight = 0.2
+)
+
+// Store holds per-page samples and baselines. Safe for concurrent use.
+type Store struct {
+	mu    sync.Mutex
+	now   func() time.Time
+	pages map[string]*page
+}
+
+type page struct {
+	latest Sample
+	// prior is the baseline before latest was folded in: what latest is
+	// judged against. Zero Samples when latest was the page's first load.
+	prior, base Baseline
+	diff        *snapshot.PerfDiff
+}
+
+// NewStore returns an empty store reading time from now (time.Now when nil).
+func NewStore(now func() time.Time) *Store {
+	if now == nil {
+		now = time.Now
+	}
+	return &Store{now: now, pages: make(map[string]*page)}
+}
+
+// Added is what one sample did to its page's baseline.
+type Added struct {
+	URL string
+	// Regressions names the metrics (snapshot.Performance JSON names) that
+	// regressed against the baseline the sample was compared with.
+	Regressions []string
+	// BaselineLoad is that baseline's load time (0 on a page's first load),
+	// what a streaming "performance regression" notice quotes.
+	BaselineLoad float64
+}
+
+// Add sanitises a sample, judges it against its page's baseline, then folds
+// it into that baseline. A new page evicts the page sampled longest ago
+// once MaxPages are held.
+func (s *Store) Add(smp Sample) (Added, error) {
+	if err := smp.Sanitize(); err != nil {
+		return Added{}, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if smp.TS.IsZero() {
+		smp.TS.Time = s.now()
+	}
+	key := Key(smp.URL)
+	p := s.pages[key]
+	if p == nil {
+		if len(s.pages) >= MaxPages {
+			s.evictOldest()
+		}
+		p = &page{}
+		s.pages[key] = p
+	}
+	p.latest, p.prior = smp, p.base
+	cur := smp.Performance()
+	p.diff = nil
+	if p.prior.Samples > 0 {
+		base := p.prior.Performance()
+		p.diff = snapshot.ComparePerf(&base, &cur)
+	}
+	p.base.fold(cur)
+	return Added{URL: key, Regressions: regressed(p.diff), BaselineLoad: p.prior.m[load].v}, nil
+}
+
+func (s *Store) evictOldest() {
+	var oldest string
+	var at time.Time
+	for k, p := range s.pages {
+		if oldest == "" || p.latest.TS.Before(at) {
+			oldest, at = k, p.latest.TS.Time
+		}
+	}
+	delete(s.pages, oldest)
+}
+
+// Latest returns the newest sample's metrics of a page whose URL contains
+// urlFilter (any page when empty). It is a snapshot.PerfFunc.
+func (s *Store) Latest(urlFilter string) (snapshot.Performance, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ps := s.matching(urlFilter)
+	if len(ps) == 0 {
+		return snapshot.Performance{}, false
+	}
+	return ps[0].latest.Performance(), true
+}
+
+// matching lists the pages whose URL contains filter, newest sample first.
+// The caller holds the lock.
+func (s *Store) matching(filter string) []*page {
+	var ps []*page
+	for k, p := range s.pages {
+		if strings.Contains(k, filter) || strings.Contains(p.latest.URL, filter) {
+			ps = append(ps, p)
+		}
+	}
+	slices.SortFunc(ps, func(a, b *page) int {
+		if c := b.latest.TS.Compare(a.latest.TS.Time); c != 0 {
+			return c
+		}
+		return strings.Compare(a.latest.URL, b.latest.URL)
+	})
+	return ps
+}
+
+// Clear forgets every sample and baseline.
+func (s *Store) Clear() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	clear(s.pages)
+}
+
+// Snapshot is a page's newest sample as observe{what:"performance"} lists
+// it, with how many loads its baseline holds and what regressed.
+type Snapshot struct {
+	Sample
+	BaselineLoads int      `json:"baseline_loads,omitempty"`
+	Regressions   []string `json:"regressions,omitempty"`
+}
+
+// Snapshots lists the newest sample of each page whose URL contains
+// urlFilter, newest first, at most limit (all when limit <= 0).
+func (s *Store) Snapshots(urlFilter string, limit int) []Snapshot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ps := s.matching(urlFilter)
+	if limit > 0 && len(ps) > limit {
+		ps = ps[:limit]
+	}
+	out := make([]Snapshot, len(ps))
+	for i, p := range ps {
+		out[i] = Snapshot{Sample: p.latest.rounded(), BaselineLoads: p.prior.Samples, Regressions: regressed(p.diff)}
+	}
+	return out
+}

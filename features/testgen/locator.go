@@ -1,0 +1,167 @@
+package testgen
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Confidence of a generated line: how likely it is to hold on a replay of
+// the same flow. Every assertion and every fragile locator says its own.
+const (
+	High   = "high"
+	Medium = "medium"
+	Low    = "low"
+)
+
+// locator is a Playwright locator expression for a recorded target.
+type locator struct {
+	expr string
+	conf string // empty when the locator is a stable one
+	why  string
+}
+
+var (
+	testIDSel = regexp.MustCompile(`^\[data-testid="((?:[^"\\]|\\.)*)"\]$`)
+	attrSel   = regexp.MustCompile(`^([a-z][a-z0-9-]*)?\[(data-test|data-cy|name)="((?:[^"\\]|\\.)*)"\]$`)
+	idSel     = regexp.MustCompile(`^#(?:[A-Za-z_-]|\\.)(?:[\w-]|\\.)*$`)
+	// lastTag is the element name of a structural path's final step.
+	lastTag = regexp.MustCompile(`(?:^|[\s>])([a-z][a-z0-9]*)(?::nth-of-type\(\d+\))?$`)
+)
+
+// locate picks the most resilient locator the recording allows: a test id,
+// then role and accessible name, then an id, a test or name attribute, the
+// visible text, and only last the structural CSS path the extension fell
+// back to (nth-of-type chains break on any layout change).
+func locate(selector, text, actionType string) locator {
+	if m := testIDSel.FindStringSubmatch(selector); m != nil {
+		return locator{expr: "page.getByTestId(" + jsString(cssUnescape(m[1])) + ")"}
+	}
+	tag := ""
+	if m := lastTag.FindStringSubmatch(selector); m != nil && !idSel.MatchString(selector) {
+		tag = m[1]
+	}
+	if m := attrSel.FindStringSubmatch(selector); m != nil {
+		tag = m[1]
+	}
+	if role := roleOf(tag); role != "" && text != "" && actionType == "click" {
+		return locator{expr: fmt.Sprintf("page.getByRole(%s, { name: %s, exact: true })", jsString(role), jsString(text))}
+	}
+	if idSel.MatchString(selector) || attrSel.MatchString(selector) {
+		return locator{expr: "page.locator(" + jsString(selector) + ")"}
+	}
+	if text != "" && actionType == "click" {
+		return locator{expr: "page.getByText(" + jsString(text) + ", { exact: true })", conf: Medium, why: "located by its visible text"}
+	}
+	if selector == "" {
+		return locator{expr: "page.locator('body')", conf: Low, why: "the recording named no target"}
+	}
+	return locator{expr: "page.locator(" + jsString(selector) + ")", conf: Low, why: "structural CSS path: breaks when the layout changes; add a data-testid"}
+}
+
+// roleOf maps a clickable element to its ARIA role.
+func roleOf(tag string) string {
+	switch tag {
+	case "button":
+		return "button"
+	case "a":
+		return "link"
+	case "summary":
+		return "group"
+	}
+	return ""
+}
+
+// cssUnescape undoes CSS.escape for the values test ids usually hold.
+func cssUnescape(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// jsString quotes s as a single-quoted JavaScript string literal.
+func jsString(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte('\'')
+	for _, r := range s {
+		switch r {
+		case '\\':
+			b.WriteString(`\\`)
+		case '\'':
+			b.WriteString(`\'`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		case utf8.RuneError:
+			b.WriteString(`\uFFFD`)
+		default:
+			if r < 0x20 || r == 0x2028 || r == 0x2029 || r == 0x7f {
+				fmt.Fprintf(&b, `\u%04X`, r)
+			} else {
+				b.WriteRune(r)
+			}
+		}
+	}
+	b.WriteByte('\'')
+	return b.String()
+}
+
+// pathRegex is a JavaScript regex literal matching a URL whose path ends
+// with path, whatever its origin, query or fragment.
+func pathRegex(path string) string {
+	var b strings.Builder
+	b.WriteByte('/')
+	for _, r := range path {
+		if strings.ContainsRune(`\^$.|?*+()[]{}/`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	b.WriteString(`(?:[?#]|$)/`)
+	return b.String()
+}
+
+// ident makes an identifier from words: camelCase when upper is false,
+// UPPER_SNAKE when true.
+func ident(s string, upper bool) string {
+	var words []string
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return r >= utf8.RuneSelf || !(unicode.IsLetter(r) || unicode.IsDigit(r)) }) {
+		if w != "" {
+			words = append(words, w)
+		}
+	}
+	if len(words) == 0 {
+		return ""
+	}
+	if upper {
+		s = strings.ToUpper(strings.Join(words, "_"))
+	} else {
+		var b strings.Builder
+		for i, w := range words {
+			w = strings.ToLower(w)
+			if i > 0 {
+				w = strings.ToUpper(w[:1]) + w[1:]
+			}
+			b.WriteString(w)
+		}
+		s = b.String()
+	}
+	if r, _ := utf8.DecodeRuneInString(s); unicode.IsDigit(r) {
+		s = "_" + s
+	}
+	return s
+}
