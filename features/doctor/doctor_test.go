@@ -86,7 +86,9 @@ func TestDoctor(t *testing.T) {
 			"client:cursor": {Fail, "starts /old/gasoline, not this binary (/usr/local/bin/gasoline)", "gasoline setup --client cursor"}}},
 		{"client on another port", func(in *Inputs) { in.Clients[0].Args = []string{"--mcp", "--port=9000"} }, 1, map[string]want{
 			"client:cursor": {Fail, "on port 9000, not 7890", "gasoline setup --client cursor"}}},
-		{"client config malformed", func(in *Inputs) { in.Clients[0].Err = errors.New("/home/dev/.cursor/mcp.json: line 5, column 7: invalid character") }, 1, map[string]want{
+		{"client config malformed", func(in *Inputs) {
+			in.Clients[0].Err = errors.New("/home/dev/.cursor/mcp.json: line 5, column 7: invalid character")
+		}, 1, map[string]want{
 			"client:cursor": {Fail, "mcp.json: line 5", "then gasoline setup --client cursor"}}},
 		{"client config missing", func(in *Inputs) { in.Clients[0].Exists, in.Clients[0].HasEntry = false, false }, 1, map[string]want{
 			"client:cursor": {Fail, "does not start Gasoline", "gasoline setup --client cursor"}}},

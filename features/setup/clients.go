@@ -82,9 +82,12 @@ type Client struct {
 	Key string
 	// Typed clients want "type": "stdio" in each entry.
 	Typed bool
-	dir   func(Env) string // the client's own folder; its presence means installed
+	dir   func(Env) string // the folder of the config file
 	file  string           // the config file inside dir
-	bins  []string         // commands on PATH that also mean installed
+	// mark is the client's own folder, whose presence means installed;
+	// nil: dir.
+	mark func(Env) string
+	bins []string // commands on PATH that also mean installed
 }
 
 // Path is the client's user-level configuration file.
@@ -93,7 +96,11 @@ func (c Client) Path(e Env) string { return filepath.Join(c.dir(e), c.file) }
 // Installed reports whether the client appears to be installed: its
 // folder (or file) exists, or its command is on PATH.
 func (c Client) Installed(e Env) bool {
-	if _, err := os.Stat(c.dir(e)); err == nil {
+	mark := c.dir
+	if c.mark != nil {
+		mark = c.mark
+	}
+	if _, err := os.Stat(mark(e)); err == nil {
 		return true
 	}
 	if _, err := os.Stat(c.Path(e)); err == nil {
@@ -121,7 +128,7 @@ func Clients() []Client {
 		// Claude Code keeps user-scope servers in ~/.claude.json, a file it
 		// also writes its own state to; it is plain JSON.
 		{Name: "claude-code", Title: "Claude Code", Format: JSON, Key: "mcpServers", Typed: true,
-			dir: func(e Env) string { return e.Home }, file: ".claude.json", bins: []string{"claude"}},
+			dir: func(e Env) string { return e.Home }, file: ".claude.json", mark: home(".claude"), bins: []string{"claude"}},
 		// Claude Desktop has no Linux build; ~/.config/Claude is where the
 		// community builds read it.
 		{Name: "claude-desktop", Title: "Claude Desktop", Format: JSON, Key: "mcpServers",

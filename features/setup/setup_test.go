@@ -307,6 +307,11 @@ func TestPaths(t *testing.T) {
 
 func TestInstalled(t *testing.T) {
 	env := testEnv(t)
+	for _, c := range Clients() {
+		if c.Installed(env) {
+			t.Errorf("%s is installed in an empty home", c.Name)
+		}
+	}
 	os.MkdirAll(filepath.Join(env.Home, ".cursor"), 0o755)
 	os.WriteFile(filepath.Join(env.Home, ".claude.json"), []byte("{}"), 0o600)
 	env.LookPath = func(b string) (string, error) {
