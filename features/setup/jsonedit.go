@@ -181,7 +181,7 @@ func setMember(obj *hujson.Object, name string, val any, parent, unit string) {
 	if i := bytes.IndexByte(obj.AfterExtra, '\n'); i >= 0 {
 		head, tail = obj.AfterExtra[:i], obj.AfterExtra[i:]
 	}
-	head = bytes.TrimRight(head, " \t")
+	head = bytes.TrimRight(head, " \t\r")
 	trailing := len(obj.Members) > 0 && obj.Members[len(obj.Members)-1].Value.AfterExtra != nil
 	if trailing {
 		nv.AfterExtra = hujson.Extra{}
@@ -199,7 +199,7 @@ func removeMember(obj *hujson.Object, i int) {
 	gone := obj.Members[i]
 	var head hujson.Extra
 	if j := bytes.IndexByte(gone.Name.BeforeExtra, '\n'); j > 0 {
-		head = gone.Name.BeforeExtra[:j]
+		head = bytes.TrimSuffix(gone.Name.BeforeExtra[:j], []byte("\r"))
 	}
 	obj.Members = append(obj.Members[:i], obj.Members[i+1:]...)
 	switch {

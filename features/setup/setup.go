@@ -87,12 +87,24 @@ func Plan(c Client, env Env, cmd Command, remove bool) (*Change, error) {
 	if ch.after, err = c.edit(src, want); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	ch.after = keepCRLF(src, ch.after)
 	from := path
 	if !ch.exists {
 		from = "/dev/null"
 	}
 	ch.Diff = udiff.Unified(from, path, string(ch.before), string(ch.after))
 	return ch, nil
+}
+
+// keepCRLF gives the lines we wrote the file's CRLF endings when every
+// line of it had them, so a file saved on Windows does not end up mixed.
+func keepCRLF(before, after []byte) []byte {
+	n := bytes.Count(before, []byte("\r\n"))
+	if n == 0 || n != bytes.Count(before, []byte("\n")) {
+		return after
+	}
+	lf := bytes.ReplaceAll(after, []byte("\r\n"), []byte("\n"))
+	return bytes.ReplaceAll(lf, []byte("\n"), []byte("\r\n"))
 }
 
 func (c Client) read(src []byte) (*entry, error) {

@@ -223,6 +223,27 @@ func TestRefused(t *testing.T) {
 	}
 }
 
+// TestCRLF: a file with Windows line endings keeps them, ours included,
+// and comes back byte for byte on remove.
+func TestCRLF(t *testing.T) {
+	for _, name := range []string{"vscode", "codex"} {
+		c, env := client(t, name), testEnv(t)
+		fixture := map[string]string{"vscode": "vscode/mcp.json", "codex": "codex/config.toml"}[name]
+		lf := place(t, c, env, fixture)
+		crlf := strings.ReplaceAll(string(lf), "\n", "\r\n")
+		os.WriteFile(c.Path(env), []byte(crlf), 0o600)
+		plan(t, c, env, gasoline, false, Added)
+		b, _ := os.ReadFile(c.Path(env))
+		if n := strings.Count(string(b), "\n"); n != strings.Count(string(b), "\r\n") || n <= strings.Count(crlf, "\n") {
+			t.Errorf("%s: mixed or unchanged line endings:\n%q", name, b)
+		}
+		plan(t, c, env, gasoline, true, Removed)
+		if b, _ := os.ReadFile(c.Path(env)); string(b) != crlf {
+			t.Errorf("%s: remove gave %q", name, b)
+		}
+	}
+}
+
 // TestSymlinkedConfig: a config kept elsewhere and linked in stays linked.
 func TestSymlinkedConfig(t *testing.T) {
 	c, env := client(t, "cursor"), testEnv(t)

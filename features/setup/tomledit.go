@@ -117,10 +117,15 @@ func editTOML(src []byte, key string, e *entry) ([]byte, error) {
 			break
 		}
 		start, end := spans[i].start, spans[i].end
+		// Take the blank line that set it apart, too.
 		switch {
-		case start >= 2 && out[start-1] == '\n' && out[start-2] == '\n':
-			start-- // the blank line that set it apart
-		case start == 0 && end < len(out) && out[end] == '\n':
+		case bytes.HasSuffix(out[:start], []byte("\r\n\r\n")):
+			start -= 2
+		case bytes.HasSuffix(out[:start], []byte("\n\n")):
+			start--
+		case start == 0 && bytes.HasPrefix(out[end:], []byte("\r\n")):
+			end += 2
+		case start == 0 && bytes.HasPrefix(out[end:], []byte("\n")):
 			end++
 		}
 		out = slices.Delete(out, start, end)
