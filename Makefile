@@ -6,13 +6,23 @@ LDFLAGS := -X main.version=$(VERSION)
 
 AXE     := extension/lib/axe.min.js
 
-.PHONY: run build test lint node-test unit e2e fuzz bench attack clean
+.PHONY: run build install test lint node-test unit e2e fuzz bench attack clean
 
 run: build
 	./$(BIN)
 
 build: $(AXE)
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) .
+
+# make install puts gasoline on your PATH: in GOBIN when Go has one set,
+# else in ~/.local/bin (override with make install INSTALL_DIR=...).
+INSTALL_DIR ?= $(or $(shell $(GO) env GOBIN),$(HOME)/.local/bin)
+
+install: build
+	install -d "$(INSTALL_DIR)"
+	install -m 0755 $(BIN) "$(INSTALL_DIR)/gasoline"
+	@echo "Installed $(INSTALL_DIR)/gasoline. Next: gasoline setup"
+	@case ":$$PATH:" in *":$(INSTALL_DIR):"*) ;; *) echo "$(INSTALL_DIR) is not on your PATH yet: add it in your shell's profile.";; esac
 
 # npm packages pinned in package-lock.json: axe-core for the extension, the
 # SARIF schema for tests.

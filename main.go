@@ -36,6 +36,8 @@ Usage:
   gasoline --mcp [flags]       speak MCP over stdio (what an AI client starts);
                                relays to a running server, or runs one in-process
   gasoline extension DIR       write the Chrome extension to DIR ("Load unpacked")
+  gasoline setup               add gasoline to your MCP clients' configs (--help for more)
+  gasoline doctor              say what is wrong, and the command that fixes it
 
 Flags:
 `
@@ -94,7 +96,7 @@ func run(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr io.
 		return 2
 	}
 	if fs.NArg() > 0 {
-		return subcommand(fs.Args(), stdout, stderr)
+		return subcommand(ctx, fs.Args(), stdout, stderr)
 	}
 	cfg := server.Config{Version: version, Log: stderr, AuditLog: *auditLog, ScreenshotDir: filepath.Join(dataDir, "screenshots")}
 	var err error
@@ -169,8 +171,12 @@ func dashboard(ctx context.Context, cfg server.Config, port int, stderr io.Write
 	return g.Wait()
 }
 
-func subcommand(args []string, stdout, stderr io.Writer) int {
+func subcommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
+	case "setup":
+		return runSetup(ctx, args[1:], stdout, stderr)
+	case "doctor":
+		return runDoctor(ctx, args[1:], stdout, stderr)
 	case "extension":
 		if len(args) != 2 {
 			fmt.Fprintln(stderr, "usage: gasoline extension DIR")
