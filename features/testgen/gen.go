@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/gasoline-dev/gasoline/features/capture"
+	"github.com/gasoline-dev/gasoline/features/redact"
 )
 
 // request is a waterfall entry with its URL's parts.
@@ -313,7 +314,7 @@ func (g *gen) action(a capture.Action) (code []string, comment string) {
 	case "file":
 		return []string{fmt.Sprintf("// %s: file inputs are not recorded; add %s.setInputFiles(...) here", describe(a), l.expr)}, "file " + describe(a)
 	}
-	if strings.Contains(a.Value, redacted) || (a.Value == "" && (a.InputType == "password" || sensitiveField.MatchString(a.Selector))) {
+	if strings.Contains(a.Value, redacted) || (a.Value == "" && redact.IsSecretField(a.InputType, a.Selector)) {
 		p := g.placeholder(a.Selector)
 		return []string{withConf(fmt.Sprintf("%s.fill(%s);", l.expr, p), l)}, desc + " (value not recorded: " + p + ")"
 	}

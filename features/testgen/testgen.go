@@ -9,13 +9,13 @@ package testgen
 import (
 	"errors"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/query"
+	"github.com/gasoline-dev/gasoline/features/redact"
 )
 
 // Session is what the test is generated from. Slices may come newest or
@@ -86,9 +86,7 @@ const (
 )
 
 // redacted is how the capture scrubs secret values.
-const redacted = "[redacted]"
-
-var sensitiveField = regexp.MustCompile(`(?i)pass|pwd|secret|token|cvv|cvc|csc|one-time|otp|credit|card.?(num|no)|cc-`)
+const redacted = redact.Redacted
 
 // Generate writes the test. It fails with ErrNoActions when the session
 // holds no action to replay.
