@@ -3,14 +3,20 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
+	"io"
+	"log"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/security"
 	"github.com/chromedp/chromedp"
 )
 
@@ -227,5 +233,47 @@ func TestDiffSlowAndFastLoads(t *testing.T) {
 	}
 	if back := mustJSON(analyze(t, r.ai, map[string]any{"target": "diff", "action": "compare", "name": "slow", "compare_b": "fast"})); !strings.Contains(back, `"duration_change":"-`) {
 		t.Errorf("slow → fast: %s", back)
+	}
+}
+
+// TestAnalysisFindsMixedContent: a page served over HTTPS fetches a script
+// over plain HTTP from another host. Chromium blocks the request, the
+// extension captures it as failed, and the audit reports mixed content
+// from the page's URL. (Loopback hosts are exempt from the transport
+// checks, so the HTTP host is one that never resolves.)
+func TestAnalysisFindsMixedContent(t *testing.T) {
+	r := newRig(t, "mixed-agent", map[string]any{"log_level": "all"})
+	tls := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		fmt.Fprint(w, `<!doctype html><html><head><title>Mixed</title></head><body><h1>mixed</h1><script>
+window.__mixed = {};
+fetch('http://cdn.shop.invalid/lib.js').catch(() => {}).finally(() => { window.__mixed.done = true; });
+</script></body></html>`)
+	}))
+	// Chromium probes the certificate before it is told to ignore it: no log line for that.
+	tls.Config.ErrorLog = log.New(io.Discard, "", 0)
+	tls.StartTLS()
+	t.Cleanup(tls.Close)
+	if err := chromedp.Do(r.b.ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, security.SetIgnoreCertificateErrors, security.SetIgnoreCertificateErrorsParams{Ignore: true})
+		return err
+	})); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(r.b.ctx, chromedp.Navigate(tls.URL+"/mixed.html")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 10*time.Second, "the mixed page's fetch", func() bool {
+		ok, err := chromedp.Run(r.b.ctx, chromedp.Evaluate[bool](`!!(window.__mixed && __mixed.done)`))
+		return err == nil && ok
+	})
+	r.awaitCaptured(t, map[string]any{"what": "network", "url_filter": "cdn.shop.invalid"}, 1)
+
+	sec := analyze(t, r.ai, map[string]any{"target": "security", "checks": []any{"transport"}})
+	if got := findingRules(sec); !slices.Equal(got, []string{"mixed_content_script"}) {
+		t.Fatalf("transport findings %v: %s", got, mustJSON(sec))
+	}
+	f := sec["findings"].([]any)[0].(map[string]any)
+	if sec["origin"] != "http://cdn.shop.invalid" || f["url"] != "/lib.js" || !strings.HasPrefix(f["page"].(string), "https://127.0.0.1:") || f["resource"] != "script" {
+		t.Errorf("mixed content finding: %v", f)
 	}
 }
