@@ -109,7 +109,7 @@ func (s *Server) analyzeSecurity(_ context.Context, a args) (any, error) {
 	all := capture.Query{All: true}
 	in := security.Input{
 		Network: s.store.Network(all).Entries,
-		Logs:    s.store.Logs(all).Entries,
+		Logs:    s.consoleEntries(),
 		WS:      s.store.WSEvents(all).Entries,
 		WSConns: s.store.WSConnections(all),
 	}
@@ -119,6 +119,23 @@ func (s *Server) analyzeSecurity(_ context.Context, a args) (any, error) {
 	r := security.Audit(in, o)
 	s.an.setSecurity(r)
 	return r, nil
+}
+
+// consoleEntries is every console entry held: the log buffer, and the
+// errors a flood of logs pushed out of it, which outlive it in their own.
+func (s *Server) consoleEntries() []capture.LogEntry {
+	all := capture.Query{All: true}
+	logs := s.store.Logs(all).Entries
+	if len(logs) < capture.LogCap {
+		return logs
+	}
+	oldest := logs[len(logs)-1].TS.Time
+	for _, e := range s.store.Errors(all).Entries {
+		if e.TS.Before(oldest) {
+			logs = append(logs, e)
+		}
+	}
+	return logs
 }
 
 // analyzeAPI reports contract violations, or with action report the shapes

@@ -3,8 +3,11 @@ package server
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/client"
+
+	"github.com/gasoline-dev/gasoline/features/capture"
 )
 
 const (
@@ -111,6 +114,24 @@ func TestAnalyzeSecurityThroughMCP(t *testing.T) {
 	}
 	if l := lines[3]; l["result"] != "error" || l["error"] != "invalid_param" {
 		t.Errorf("audit line of a bad call: %v", l)
+	}
+}
+
+// An error logged before a flood of console.log is audited still: it
+// outlives the log buffer in the errors buffer.
+func TestAnalyzeSecurityReadsErrorsALogFloodEvicted(t *testing.T) {
+	s := New(Config{Version: "test"})
+	c := mcpClient(t, s)
+	start := time.Now()
+	s.store.AddLogs([]capture.LogEntry{{TS: capture.Time{Time: start}, Level: "error", Message: "auth failed for " + leakedJWT, Page: shopPage}})
+	flood := make([]capture.LogEntry, capture.LogCap)
+	for i := range flood {
+		flood[i] = capture.LogEntry{TS: capture.Time{Time: start.Add(time.Millisecond)}, Level: "log", Message: "tick", Page: shopPage}
+	}
+	s.store.AddLogs(flood)
+	r := mustCall(t, c, "analyze", map[string]any{"target": "security"})
+	if got := strings.Join(rules(r), ","); got != "jwt_in_log" {
+		t.Errorf("findings %s: %v", got, r)
 	}
 }
 
