@@ -9,6 +9,8 @@ import (
 	"log"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -139,6 +141,14 @@ func TestAnalysisFindsTheShopsFlaws(t *testing.T) {
 	}
 	if strings.Contains(mustJSON(api), shopKey) || strings.Contains(mustJSON(api), "Lamp") {
 		t.Errorf("api analysis holds a value: %s", mustJSON(api))
+	}
+
+	// Each analysis is a line of the audit log, for the dashboard's Audit pane.
+	log, _ := os.ReadFile(filepath.Join(testHome, ".gasoline", "audit.jsonl"))
+	for _, want := range []string{`"action":"security","result":"3 findings`, `"action":"api","result":"`} {
+		if !strings.Contains(string(log), `"agent":"analysis-agent",`+want) {
+			t.Errorf("audit log lacks %s:\n%s", want, log)
+		}
 	}
 }
 
