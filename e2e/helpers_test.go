@@ -121,6 +121,7 @@ func fixtureServer(t testing.TB) string {
 		w.Header().Set("Content-Security-Policy", "script-src 'self'")
 		fmt.Fprint(w, `<!doctype html><html><head><title>CSP</title></head><body><h1>strict</h1></body></html>`)
 	})
+	analysisRoutes(mux)
 	mux.Handle("/", http.FileServer(http.Dir("../testdata/fixtures")))
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

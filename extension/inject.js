@@ -294,12 +294,14 @@
 
   const sensitiveHeader = (name) => SENSITIVE_HEADER.test(String(name));
 
-  // Headers, [[name, value]] or {name: value} → sanitised {name: value}.
-  function headerObject(h) {
+  // Headers, [[name, value]] or {name: value} → sanitised {name: value};
+  // a secret header dropped from a request's headers sets rec.auth (has_auth_header).
+  function headerObject(h, rec) {
     if (!h) return undefined;
     const out = {};
     const put = (k, v) => {
       if (!sensitiveHeader(k)) out[String(k).toLowerCase()] = String(v);
+      else if (rec) rec.auth = true;
     };
     try {
       if (typeof h.forEach === 'function' && typeof h.get === 'function') h.forEach((v, k) => put(k, v));
@@ -416,6 +418,7 @@
     if (rec.reqHeaders) body.request_headers = rec.reqHeaders;
     if (respHeaders) body.response_headers = respHeaders;
     if (trunc) body.truncated = true;
+    body.has_auth_header = !!rec.auth;
     emit('body', body);
   }
 
@@ -428,7 +431,7 @@
     const method = String((init && init.method) || (isReq ? input.method : 'GET')).toUpperCase();
     const rec = { ts: dateNow(), start: perfNow(), method, url, bodies: wantBodies() };
     if (rec.bodies) {
-      rec.reqHeaders = headerObject(init && init.headers ? init.headers : isReq ? input.headers : null);
+      rec.reqHeaders = headerObject(init && init.headers ? init.headers : isReq ? input.headers : null, rec);
       if (init && init.body !== undefined && init.body !== null) {
         rec.reqBody = requestBodyPreview(init.body);
       } else if (isReq && method !== 'GET' && method !== 'HEAD' && input.body && !input.bodyUsed) {
@@ -529,6 +532,7 @@
       try {
         const rec = xhrs.get(this);
         if (rec && !sensitiveHeader(name)) rec.headers[String(name).toLowerCase()] = String(value);
+        else if (rec) rec.auth = true;
       } catch (_) { /* ignore */ }
       return oSetHeader.apply(this, arguments);
     };
@@ -595,7 +599,7 @@
       else if (resp && resp.size >= 0) entry.size = resp.size;
       emit('network', entry);
       if (!rec.bodies) return;
-      const r = { ts: rec.ts, method: rec.method, url: rec.url, reqBody: rec.reqBody };
+      const r = { ts: rec.ts, method: rec.method, url: rec.url, reqBody: rec.reqBody, auth: rec.auth };
       const hdrs = objectKeys(rec.headers).length ? rec.headers : undefined;
       r.reqHeaders = hdrs;
       emitBody(r, status, duration, ct, parseRawHeaders(xhr.getAllResponseHeaders()), resp && resp.body);

@@ -31,15 +31,22 @@ func (s *Server) analyzeTool() tool {
 	return tool{
 		name: "analyze",
 		desc: "Inspect the live page in the developer's tab (the tracked tab unless tab_id). " +
-			"dom: elements matching selector; page_info: page summary; accessibility: axe-core audit, cached 30 s per page.",
+			"dom: elements matching selector; page_info: page summary; accessibility: axe-core audit, cached 30 s per page; " +
+			"security: secrets, PII, auth, plain HTTP; api: response shape changes (action report); " +
+			"verify: action start, watch, compare; diff: action capture, compare, list, delete snapshots.",
 		hints:    readOnly,
 		selector: newParam[string]("target", ""),
 		params: []declared{selectorParam, stylesParam, propsParam, childrenParam, depthParam,
-			scopeParam, tagsParam, passesParam, refreshParam, queryTabParam},
+			scopeParam, tagsParam, passesParam, refreshParam, queryTabParam,
+			actionParam, checksParam, severityParam, filterParam, ignoreParam, sessionIDParam, nameParam, compareBParam},
 		modes: []mode{
 			{"dom", s.analyzeDOM},
 			{"page_info", s.analyzePageInfo},
 			{"accessibility", s.analyzeAccessibility},
+			{"security", s.audited("security", s.analyzeSecurity)},
+			{"api", s.audited("api", s.analyzeAPI)},
+			{"verify", s.audited("verify", s.analyzeVerify)},
+			{"diff", s.audited("diff", s.analyzeDiff)},
 		},
 	}
 }

@@ -16,7 +16,7 @@ import (
 var (
 	settingsParam = newParam[any]("settings", settingsDesc())
 	bufferParam   = newParam[string]("buffer", "clear: one buffer (default all)").
-			oneOf(append([]string{"all"}, capture.Kinds...)...)
+			oneOf(append([]string{"all", apiShapes}, capture.Kinds...)...)
 )
 
 // settingsDesc names every capture setting and its values, from the
@@ -71,10 +71,19 @@ func (s *Server) configureCapture(ctx context.Context, a args) (any, error) {
 	return nil, problem.New(problem.InvalidParam, `settings is required: an object such as {"ws_mode":"messages"}, or "reset"`)
 }
 
+// apiShapes is the buffer of API response shapes analyze{target:"api"} learned.
+const apiShapes = "api_shapes"
+
 func (s *Server) configureClear(_ context.Context, a args) (any, error) {
 	buf := bufferParam.get(a)
 	if buf == "" {
 		buf = "all"
+	}
+	if buf == "all" || buf == apiShapes {
+		s.an.contracts.Clear()
+	}
+	if buf == apiShapes {
+		return map[string]any{"cleared": buf}, nil
 	}
 	var kinds []string
 	if buf != "all" {

@@ -10,17 +10,29 @@ import (
 func (s *Server) generateTool() tool {
 	return tool{
 		name:     "generate",
-		desc:     "Produce an artifact from what was captured. sarif: the latest accessibility audit as SARIF 2.1.0.",
+		desc:     "Produce an artifact from what was captured. sarif: the latest accessibility and security audits as SARIF 2.1.0.",
 		hints:    readOnly,
 		selector: newParam[string]("format", ""),
 		modes:    []mode{{"sarif", s.generateSARIF}},
 	}
 }
 
+// generateSARIF puts the latest audit of each kind in one document, a run
+// per analyser.
 func (s *Server) generateSARIF(context.Context, args) (any, error) {
-	r, ok := s.audits.Latest()
-	if !ok {
-		return nil, problem.New(problem.NotFound, `no accessibility audit yet: call analyze{target:"accessibility"} first`)
+	var doc sarif.Log
+	if r, ok := s.audits.Latest(); ok {
+		doc = sarif.FromAudit(r)
 	}
-	return sarif.FromAudit(r), nil
+	if r, ok := s.an.latestSecurity(); ok {
+		if doc.Runs == nil {
+			doc = sarif.FromSecurity(r)
+		} else {
+			doc.Runs = append(doc.Runs, sarif.SecurityRun(r))
+		}
+	}
+	if doc.Runs == nil {
+		return nil, problem.New(problem.NotFound, `no audit yet: call analyze{target:"accessibility"} or analyze{target:"security"} first`)
+	}
+	return doc, nil
 }

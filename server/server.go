@@ -71,6 +71,7 @@ type Server struct {
 	shots   *screenshots.Dir
 	events  *hub
 	pilot   *pilot.Switch
+	an      *analysis
 	mcp     *server.MCPServer
 	started time.Time
 	port    atomic.Int32
@@ -123,6 +124,7 @@ func New(cfg Config) *Server {
 	})
 	s.control.OnChange(func(map[string]any) { s.events.publish("overrides", s.Overrides()) })
 	s.store.Subscribe(func(e capture.Event) { s.events.publish("entry", e) })
+	s.an = newAnalysis(s.store, cfg.Clock)
 	s.mcp = s.newMCP()
 	return s
 }

@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"math"
 	"strings"
 )
 
@@ -23,6 +24,10 @@ type Query struct {
 	Direction    string
 	// TabID keeps entries from one tab.
 	TabID int
+	// All returns every match, whatever Limit: for in-process analyses that
+	// read whole buffers (a console buffer holds more than MaxLimit). Never
+	// set from a client's request.
+	All bool
 }
 
 // Result is a page of entries, newest first.
@@ -38,6 +43,8 @@ type Result[T any] struct {
 
 func (q Query) limit(def int) int {
 	switch {
+	case q.All:
+		return math.MaxInt
 	case q.Limit <= 0:
 		return def
 	case q.Limit > MaxLimit:

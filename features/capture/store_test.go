@@ -33,6 +33,20 @@ func TestRingKeepsNewestAndCursorReturnsOnlyNew(t *testing.T) {
 	}
 }
 
+func TestAllReadsTheWholeBuffer(t *testing.T) {
+	s := NewStore()
+	for i := range LogCap + 10 {
+		s.AddLogs([]LogEntry{{TS: ts(i), Level: "log", Message: "m" + itoa(i)}})
+	}
+	if n := len(s.Logs(Query{Limit: MaxLimit + 1}).Entries); n != MaxLimit {
+		t.Fatalf("a client's limit is capped at %d, got %d", MaxLimit, n)
+	}
+	r := s.Logs(Query{All: true, Limit: 3})
+	if len(r.Entries) != LogCap || r.More != 0 || r.Entries[LogCap-1].Message != "m10" {
+		t.Fatalf("all: %d entries, more %d", len(r.Entries), r.More)
+	}
+}
+
 func TestCursorFromEarlierProcessHidesNothing(t *testing.T) {
 	start := time.Now()
 	old := newStoreAt(start)

@@ -93,8 +93,12 @@ type NetworkBody struct {
 	RequestHeaders  map[string]string `json:"request_headers,omitempty"`
 	ResponseHeaders map[string]string `json:"response_headers,omitempty"`
 	Truncated       bool              `json:"truncated,omitempty"`
-	TabID           int               `json:"tab,omitempty"`
-	Page            string            `json:"page,omitempty"`
+	// HasAuthHeader says whether the request carried an Authorization-like
+	// header, whose value capture never keeps; nil when the extension did
+	// not say (an older one).
+	HasAuthHeader *bool  `json:"has_auth_header,omitempty"`
+	TabID         int    `json:"tab,omitempty"`
+	Page          string `json:"page,omitempty"`
 }
 
 // WSEvent is one WebSocket lifecycle event or message.
