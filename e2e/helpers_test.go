@@ -133,14 +133,22 @@ func fixtureServer(t testing.TB) string {
 	return "http://" + ln.Addr().String()
 }
 
-// extensionFor writes the embedded extension, pointed at serverURL: the one
-// worker module that defines DEFAULT_SERVER_URL gets serverURL instead.
+// extensionFor writes the embedded extension, pointed at serverURL.
 func extensionFor(t testing.TB, serverURL string) string {
 	t.Helper()
 	dir := t.TempDir()
 	if err := extension.WriteTo(dir); err != nil {
 		t.Fatal(err)
 	}
+	pointExtension(t, dir, serverURL)
+	return dir
+}
+
+// pointExtension makes the extension written in dir default to serverURL,
+// as its options page would: the one worker module that defines
+// DEFAULT_SERVER_URL gets serverURL instead.
+func pointExtension(t testing.TB, dir, serverURL string) {
+	t.Helper()
 	const def = "DEFAULT_SERVER_URL = 'http://127.0.0.1:7890';"
 	var found []string
 	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
@@ -161,7 +169,6 @@ func extensionFor(t testing.TB, serverURL string) string {
 	if len(found) != 1 {
 		t.Fatalf("want one worker module defining %q, found %v", def, found)
 	}
-	return dir
 }
 
 // browser is headless Chromium with the extension loaded.
