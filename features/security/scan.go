@@ -7,6 +7,7 @@ import (
 
 	"github.com/gasoline-dev/gasoline/features/apicontract"
 	"github.com/gasoline-dev/gasoline/features/capture"
+	"github.com/gasoline-dev/gasoline/features/redact"
 )
 
 // audit accumulates the findings of one run.
@@ -222,7 +223,10 @@ func (a *audit) scanParams(w where, raw string, b *budget) {
 	}{{"token_in_url", urlBearerParam}, {"secret_in_url", urlSecretParam}, {"secret_param_in_url", urlGenericParam}} {
 		for _, m := range b.findAll(p.re, raw) {
 			name, v := raw[m[2]:m[3]], raw[m[4]:m[5]]
-			if v == "" || seen[strings.ToLower(name)] || ignoredSecret(v) {
+			// A value Gasoline's own capture scrubbed was a secret the page
+			// really sent: still a finding, though no placeholder is.
+			scrubbed := v == redact.Redacted || strings.EqualFold(v, "%5Bredacted%5D")
+			if v == "" || seen[strings.ToLower(name)] || (!scrubbed && ignoredSecret(v)) {
 				continue
 			}
 			seen[strings.ToLower(name)] = true

@@ -65,6 +65,8 @@ func TestAuditFindsWhatTheSpecTablesList(t *testing.T) {
 			Options{Checks: []string{Credentials}}, []hit{{"secret_param_in_url", Critical, "url"}}, apiKey},
 		{"bearer token in URL", Input{Network: []capture.NetworkEntry{{Method: "GET", URL: "https://api.shop.io/x?auth=" + bearerTok}}},
 			Options{Checks: []string{Credentials}}, []hit{{"token_in_url", Critical, "url"}}, bearerTok},
+		{"a key the capture scrubbed is still a finding", Input{Network: []capture.NetworkEntry{{Method: "GET", URL: "https://api.shop.io/x?api_key=[redacted]&access_token=%5Bredacted%5D"}}},
+			Options{Checks: []string{Credentials}}, []hit{{"secret_in_url", Critical, "url"}, {"secret_param_in_url", Critical, "url"}}, apiKey},
 		{"token param is reported once", Input{Network: []capture.NetworkEntry{{Method: "GET", URL: "https://api.shop.io/x?token=" + bearerTok}}},
 			Options{Checks: []string{Credentials}}, []hit{{"token_in_url", Critical, "url"}}, bearerTok},
 		{"AWS access key in response", Input{Bodies: []Request{body("GET", "https://api.shop.io/cfg", "", `{"k":"`+awsKey+`"}`, 200, AuthPresent)}},
