@@ -42,6 +42,8 @@ type workerMessage struct {
 	// Pilot is the popup toggle, on "hello" and on "pilot" (sent the moment
 	// the human flips it).
 	Pilot *bool `json:"pilot"`
+	// Version is the extension's manifest version, on "hello".
+	Version string `json:"version"`
 	query.Response
 }
 
@@ -76,6 +78,9 @@ func (s *Server) handleExtensionSocket(w http.ResponseWriter, r *http.Request) {
 		var m workerMessage
 		if json.Unmarshal(b, &m) != nil {
 			continue
+		}
+		if m.Type == "hello" && m.Version != "" {
+			s.extVersion.Store(&m.Version)
 		}
 		switch {
 		case m.Type == "result":

@@ -152,3 +152,12 @@ func waitFor(t *testing.T, cond func() bool) {
 	}
 	t.Fatal("condition never held")
 }
+
+func TestHealthNamesTheExtensionVersion(t *testing.T) {
+	s, base := startServer(t)
+	connectWorkerHello(t, base, map[string]any{"type": "hello", "version": "0.1.0", "pilot": false}, func(map[string]any) map[string]any { return nil })
+	waitFor(t, func() bool { return s.Health().Extension.Version == "0.1.0" })
+	if h := s.Health(); !h.Extension.Connected {
+		t.Fatalf("health: %+v", h.Extension)
+	}
+}

@@ -79,9 +79,10 @@ type Server struct {
 	limits      limits
 	ingestSlots chan struct{} // batches being decoded
 
-	lastContact atomic.Int64 // unix nanos of the extension's last request
-	extDropped  atomic.Int64 // events the extension reported lost from its full buffer
-	extSockets  atomic.Int32 // open /ws/extension sockets
+	lastContact atomic.Int64           // unix nanos of the extension's last request
+	extDropped  atomic.Int64           // events the extension reported lost from its full buffer
+	extSockets  atomic.Int32           // open /ws/extension sockets
+	extVersion  atomic.Pointer[string] // the extension's manifest version, from its socket's hello
 
 	alertMu      sync.Mutex
 	alertCursors map[string]uint64 // MCP session id → next capture alert to deliver

@@ -40,6 +40,9 @@ func (s *Server) Health() Health {
 		Pilot:          new(s.PilotStatus()),
 		EventsDropped:  s.events.dropped.Load(),
 	}
+	if v := s.extVersion.Load(); v != nil && ok {
+		h.Extension.Version = *v
+	}
 	if ago >= 0 {
 		h.Extension.LastSeenMS = ago.Milliseconds()
 	}

@@ -56,6 +56,8 @@ type Extension struct {
 	// Sockets counts the extension sockets open now; more than one means
 	// something besides the one extension speaks with its Origin.
 	Sockets int `json:"sockets,omitempty"`
+	// Version is the extension's manifest version, as its socket said.
+	Version string `json:"version,omitempty"`
 }
 
 // Dropped is the stream's dropped event: how many events the server
