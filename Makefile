@@ -6,7 +6,7 @@ LDFLAGS := -X main.version=$(VERSION)
 
 AXE     := extension/lib/axe.min.js
 
-.PHONY: run build test unit e2e fuzz bench clean
+.PHONY: run build test unit e2e fuzz bench bench-page clean
 
 run: build
 	./$(BIN)
@@ -43,3 +43,10 @@ bench: $(AXE)
 
 clean:
 	rm -rf bin $(AXE)
+
+# Issue 12's page benchmark: the workload page and a 50-resource page load in
+# headless Chromium with and without the extension, rounds alternated.
+# PAGE_BENCH_ROUNDS=n for more rounds, PAGE_BENCH_DEVTOOLS=1 to keep a
+# DevTools client listening on the tab.
+bench-page: $(AXE)
+	$(GO) test -tags e2e -run '^$$' -bench '^BenchmarkPageCost$$' -benchtime 1x -timeout 20m ./e2e/
