@@ -91,3 +91,4 @@
     }, true);
   } catch (_) { /* ignore */ }
 })();
+//# sourceURL=gasoline-inject-console.js

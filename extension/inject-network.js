@@ -353,3 +353,4 @@
     }
   }
 })();
+//# sourceURL=gasoline-inject-network.js

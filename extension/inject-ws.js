@@ -118,3 +118,4 @@
     }
   } catch (_) { /* ignore */ }
 })();
+//# sourceURL=gasoline-inject-ws.js
