@@ -15,9 +15,10 @@
 // what must happen during the page's call (a level check, a timestamp, a
 // reference to the arguments) and queues a raw record; turning records
 // into entries (previews, stacks, headers) and posting them happens in one
-// batch when the page is idle (at most FLUSH_MS later), or at once when
-// QUEUE_MAX records are waiting. Every hook is wrapped in try/catch: capture
-// must never change what the page observes.
+// batch when the page is idle (COALESCE_MS after the first record, then at
+// most FLUSH_MS more), or at once when QUEUE_MAX records are waiting.
+// Every hook is wrapped in try/catch: capture must never change what the
+// page observes.
 //
 // Each file ends with a `//# sourceURL` that is not a chrome-extension://
 // URL. Chromium treats a console call made from a script at an extension URL
@@ -30,7 +31,8 @@
 
   const W = window;
   const SHARED = '__gasolineInject';
-  const FLUSH_MS = 100;
+  const COALESCE_MS = 50;
+  const FLUSH_MS = 50;
   const QUEUE_MAX = 1000;
   const STACK_MAX = 4000;
   const PREVIEW_MAX = 500;
@@ -144,14 +146,18 @@
     } catch (_) { /* never throw into the page */ }
   }
 
+  // Records gather for COALESCE_MS (content.js batches for 50 ms too, and
+  // each message it sends the worker costs the page's thread), then wait
+  // for idle time, at most FLUSH_MS more.
+  const flushWhenIdle = () => (idle ? idle(flush, { timeout: FLUSH_MS }) : flush());
+
   G.enqueue = (kind, build, raw) => {
     if (!post) return;
     queue.push(kind, build, raw);
     if (queue.length >= QUEUE_MAX * 3) flush(); // bounded: a burst pays as it goes
     else if (!scheduled) {
       scheduled = true;
-      if (idle) idle(flush, { timeout: FLUSH_MS });
-      else later(flush, 0);
+      later(flushWhenIdle, COALESCE_MS);
     }
   };
   const ready = (data) => data;
