@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -116,6 +117,25 @@ func fixtureServer(t testing.TB) string {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprint(w, `{"access_token":"resp-tok-SECRET5","token_type":"bearer","expires_in":3600}`)
 	})
+	// The page benchmark's JSON API and the small resources of its load page.
+	mux.HandleFunc("/api/bench-echo", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.Copy(w, io.LimitReader(r.Body, 1<<16))
+	})
+	mux.HandleFunc("/res/", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-store") // every page load fetches all of them
+		switch filepath.Ext(r.URL.Path) {
+		case ".js":
+			w.Header().Set("Content-Type", "text/javascript")
+			fmt.Fprintf(w, "window.__res = (window.__res || 0) + 1; // %s\n", r.URL.Path)
+		case ".css":
+			w.Header().Set("Content-Type", "text/css")
+			fmt.Fprintf(w, "/* %s */ .r { margin: 0 }\n", r.URL.Path)
+		default:
+			w.Header().Set("Content-Type", "image/svg+xml")
+			fmt.Fprint(w, `<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><rect width="4" height="4"/></svg>`)
+		}
+	})
 	// A page whose CSP forbids eval.
 	mux.HandleFunc("/csp.html", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Security-Policy", "script-src 'self'")
@@ -186,28 +206,40 @@ func chromiumPath() string {
 	return "/usr/lib/chromium/chromium"
 }
 
-func launch(t testing.TB, extDir string) *browser {
+// startChromium starts headless Chromium on about:blank, with the unpacked
+// extension in extDir loaded unless extDir is empty.
+func startChromium(t testing.TB, extDir string) context.Context {
 	t.Helper()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(chromiumPath()),
 		chromedp.Flag("headless", "new"),
 		chromedp.Flag("no-sandbox", true),
 		chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("disable-extensions", false),
-		chromedp.Flag("load-extension", extDir),
-		chromedp.Flag("disable-extensions-except", extDir),
-		chromedp.Flag("disable-features", "DisableLoadExtensionCommandLineSwitch"),
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
 		chromedp.UserDataDir(t.TempDir()),
 	)
+	if extDir != "" {
+		opts = append(opts,
+			chromedp.Flag("disable-extensions", false),
+			chromedp.Flag("load-extension", extDir),
+			chromedp.Flag("disable-extensions-except", extDir),
+			chromedp.Flag("disable-features", "DisableLoadExtensionCommandLineSwitch"),
+		)
+	}
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelB := chromedp.NewContext(actx)
 	t.Cleanup(func() { cancelB(); cancelA() })
 	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
 		t.Fatalf("start chromium: %v", err)
 	}
+	return ctx
+}
+
+func launch(t testing.TB, extDir string) *browser {
+	t.Helper()
+	ctx := startChromium(t, extDir)
 	// Attach to the extension's service worker once its extension APIs are
 	// usable: a worker found while it is still starting may not have them.
 	var (

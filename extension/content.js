@@ -54,14 +54,16 @@
 
   function onPortMessage(e) {
     const m = e.data;
-    if (dead || !m || typeof m !== 'object' || m.nonce !== nonce) return;
-    if (!KINDS.has(m.kind) || !m.data || typeof m.data !== 'object') return;
-    if (m.kind === 'action') {
-      // inject.js only reports history.pushState/replaceState.
-      if (m.data.type === 'navigation' && G.navigation) G.navigation(m.data.url, m.data.ts);
-      return;
+    if (dead || !m || typeof m !== 'object' || m.nonce !== nonce || !Array.isArray(m.events)) return;
+    for (const ev of m.events) {
+      if (!ev || typeof ev !== 'object' || !KINDS.has(ev.kind) || !ev.data || typeof ev.data !== 'object') continue;
+      if (ev.kind === 'action') {
+        // inject.js only reports history.pushState/replaceState.
+        if (ev.data.type === 'navigation' && G.navigation) G.navigation(ev.data.url, ev.data.ts);
+        continue;
+      }
+      accept(ev.kind, ev.data);
     }
-    accept(m.kind, m.data);
   }
 
   // ---- settings ---------------------------------------------------------------------

@@ -1,0 +1,121 @@
+// Gasoline: page-world capture, part 4 of 4 (see inject.js): WebSocket and
+// history.pushState/replaceState. Runs last, so it also takes the shared
+// object off window before any page script can see it.
+(() => {
+  'use strict';
+
+  const W = window;
+  const G = W.__gasolineInject;
+  try { delete W.__gasolineInject; } catch (_) { /* ignore */ }
+  if (!G) return;
+  const { dateNow, binaryLength, addEL, enqueue, emit } = G;
+  const WS_DATA_MAX = 4 * 1024;
+
+  // ---- WebSocket -------------------------------------------------------------------------
+  // Nothing is done for an event the ws_mode does not capture; a captured
+  // message is queued as it is (strings cannot change; binary is measured
+  // now) and measured and cut when the entry is built.
+
+  function utf8Length(s) {
+    let n = 0;
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c < 0x80) n += 1;
+      else if (c < 0x800) n += 2;
+      else if (c >= 0xd800 && c < 0xdc00 && i + 1 < s.length) { n += 4; i++; } else n += 3;
+    }
+    return n;
+  }
+
+  // r: {ts, info, direction, data: a string, or the byte length of binary data}
+  function messageEntry(r) {
+    const e = { ts: r.ts, id: r.info.id, url: r.info.url, event: 'message', direction: r.direction };
+    const data = r.data;
+    if (typeof data === 'string') {
+      e.data = data.length > WS_DATA_MAX ? data.slice(0, WS_DATA_MAX) : data;
+      e.size = utf8Length(data);
+      if (data.length > WS_DATA_MAX) e.truncated = true;
+    } else {
+      e.data = `[Binary: ${data >= 0 ? data : 'unknown'} bytes]`;
+      if (data >= 0) e.size = data;
+    }
+    return e;
+  }
+
+  const queueMessage = (info, direction, data) => enqueue('ws', messageEntry, {
+    ts: dateNow(), info, direction, data: typeof data === 'string' ? data : binaryLength(data),
+  });
+
+  const OrigWebSocket = W.WebSocket;
+  if (typeof OrigWebSocket === 'function') {
+    const sockets = new WeakMap(); // socket → {id, url} when captured
+
+    const lifecycle = (info, fields) => emit('ws', Object.assign({ ts: dateNow(), id: info.id, url: info.url }, fields));
+
+    const setup = (ws) => {
+      const where = G.resolve(String(ws.url));
+      if (where.ignored) return;
+      const info = { id: G.uuid(), url: String(ws.url) };
+      sockets.set(ws, info);
+      addEL.call(ws, 'open', () => {
+        try { if (G.wsLifecycle) lifecycle(info, { event: 'open' }); } catch (_) { /* ignore */ }
+      });
+      addEL.call(ws, 'close', (e) => {
+        try {
+          if (!G.wsLifecycle) return;
+          const f = { event: 'close' };
+          if (e.code) f.code = e.code;
+          if (e.reason) f.reason = String(e.reason);
+          lifecycle(info, f);
+        } catch (_) { /* ignore */ }
+      });
+      addEL.call(ws, 'error', () => {
+        try { if (G.wsLifecycle) lifecycle(info, { event: 'error' }); } catch (_) { /* ignore */ }
+      });
+      addEL.call(ws, 'message', (e) => {
+        try { if (G.wsMessages) queueMessage(info, 'incoming', e.data); } catch (_) { /* ignore */ }
+      });
+    };
+
+    // A subclass, so instanceof, the constants and the prototype chain still work.
+    const WebSocket = class WebSocket extends OrigWebSocket {
+      constructor(url, protocols) {
+        if (arguments.length > 1) super(url, protocols);
+        else super(url);
+        try { setup(this); } catch (_) { /* ignore */ }
+      }
+
+      send(data) {
+        const r = super.send(data);
+        if (G.wsMessages) {
+          try {
+            const info = sockets.get(this);
+            if (info) queueMessage(info, 'outgoing', data);
+          } catch (_) { /* ignore */ }
+        }
+        return r;
+      }
+    };
+    try {
+      Object.defineProperty(W, 'WebSocket', { value: WebSocket, writable: true, configurable: true, enumerable: false });
+    } catch (_) { /* ignore */ }
+  }
+
+  // ---- history: pushState/replaceState are invisible to the isolated world ------------------
+
+  try {
+    const HP = W.History.prototype;
+    for (const name of ['pushState', 'replaceState']) {
+      const orig = HP[name];
+      if (typeof orig !== 'function') continue;
+      HP[name] = {
+        [name](...args) {
+          const r = orig.apply(this, args);
+          try { emit('action', { ts: dateNow(), type: 'navigation', url: W.location.href }); } catch (_) { /* ignore */ }
+          return r;
+        },
+      }[name];
+    }
+  } catch (_) { /* ignore */ }
+})();
+//# sourceURL=gasoline-inject-ws.js
