@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"context"
+	"net/http"
 	"strconv"
 	"strings"
 	"testing"
@@ -187,5 +188,41 @@ func TestStreamingThroughARelay(t *testing.T) {
 		case <-grace:
 		}
 		break
+	}
+}
+
+// Streaming is a setting of the AI's session, so when the owner dies the
+// relay that takes over gives the new server the same settings again.
+func TestStreamingSurvivesTakeover(t *testing.T) {
+	port := freePort(t)
+	owner := startOwner(t, port)
+	c := mcpStdio(t, port, "relay-agent")
+	ch := listen(t, c)
+	configureStreaming(t, c, map[string]any{"enabled": true, "throttle_seconds": 1, "events": []any{"network_errors"}})
+	configureStreaming(t, c, map[string]any{"url_filter": "app.test"})
+	// A refused call changes nothing, and is not replayed either.
+	if out, isErr, _ := callTool(c, "configure", map[string]any{"action": "streaming", "events": []any{"nope"}}); !isErr {
+		t.Fatalf("bad events accepted: %v", out)
+	}
+
+	if err := owner.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	owner.Wait()
+	want := `{"enabled":true,"events":["network_errors"],"throttle_seconds":1,"url_filter":"app.test"}`
+	waitFor(t, 10*time.Second, "the new server to have the session's streaming settings", func() bool {
+		out, isErr, err := callTool(c, "configure", map[string]any{"action": "streaming"})
+		return err == nil && !isErr && mustJSON(out) == want
+	})
+
+	body := `{"entries":[{"method":"GET","url":"http://other.test/api/a","status":502},{"method":"GET","url":"http://app.test/api/b","status":503}]}`
+	resp, err := http.Post("http://127.0.0.1:"+strconv.Itoa(port)+"/network", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	got := collect(t, ch, 10*time.Second, "Server error: GET http://app.test/api/b → 503")
+	if s := mustJSON(got[0].params); strings.Contains(s, "other.test") {
+		t.Fatalf("url_filter lost in the takeover: %s", s)
 	}
 }
