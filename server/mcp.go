@@ -74,6 +74,7 @@ func (s *Server) newMCP() *server.MCPServer {
 		delete(s.alertCursors, c.SessionID())
 	})
 	hooks.AddOnUnregisterSession(func(_ context.Context, c server.ClientSession) { s.streams.end(c.SessionID()) })
+	hooks.AddAfterCallTool(s.auditStreaming)
 	m := server.NewMCPServer(Service, s.cfg.Version,
 		server.WithToolCapabilities(false),
 		server.WithInstructions(instructions),

@@ -2,11 +2,13 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/gasoline-dev/gasoline/features/audit"
@@ -112,7 +114,7 @@ func (ss *streams) publish() {
 
 // configureStreaming is configure{action:"streaming"}: it changes the
 // calling session's streaming, only the keys the call gave, and answers the
-// resulting config. Every call is audited, refused ones too.
+// resulting config. auditStreaming records it.
 func (s *Server) configureStreaming(ctx context.Context, a args) (any, error) {
 	var u streaming.Update
 	if on, ok := streamOnParam.lookup(a); ok {
@@ -125,27 +127,39 @@ func (s *Server) configureStreaming(ctx context.Context, a args) (any, error) {
 	if f, ok := urlFilterParam.lookup(a); ok {
 		u.URLFilter = &f
 	}
-	who := agent(ctx)
-	ev := audit.Event{Event: "configure_streaming", Source: "ai", Agent: who}
 	sess := server.ClientSessionFromContext(ctx)
 	if sess == nil {
-		err := problem.New(problem.InvalidParam, "streaming is a setting of an MCP session; this call has none")
-		ev.Error = err.Error()
-		s.audit(ev)
-		return nil, err
+		return nil, problem.New(problem.InvalidParam, "streaming is a setting of an MCP session; this call has none")
 	}
-	id := sess.SessionID()
+	id, who := sess.SessionID(), agent(ctx)
 	st := s.streams.get(id, func(ctx context.Context, st *streaming.Streamer) {
 		st.Run(ctx, func(n streaming.Notification) { s.deliver(id, who, n) })
 	})
-	cfg, err := st.Configure(u)
-	if err != nil {
-		ev.Error = err.Error()
-	} else {
+	return st.Configure(u)
+}
+
+// auditStreaming writes the audit line of every configure{action:"streaming"}
+// call once it ran, from its result: calls the parameter checks refuse
+// before the mode runs are on the record too. It runs before the answer
+// leaves, so the line is written by the time the AI reads it.
+func (s *Server) auditStreaming(ctx context.Context, _ any, req *mcp.CallToolRequest, result any) {
+	res, ok := result.(*mcp.CallToolResult)
+	if !ok || req.Params.Name != "configure" || req.GetArguments()["action"] != "streaming" || len(res.Content) == 0 {
+		return
+	}
+	text, _ := res.Content[0].(mcp.TextContent)
+	ev := audit.Event{Event: "configure_streaming", Source: "ai", Agent: agent(ctx)}
+	var cfg streaming.Config
+	var p problem.Error
+	switch {
+	case res.IsError && json.Unmarshal([]byte(text.Text), &p) == nil:
+		ev.Error = p.Error()
+	case res.IsError:
+		ev.Error = text.Text
+	case json.Unmarshal([]byte(text.Text), &cfg) == nil:
 		ev.Result = streamLine(cfg)
 	}
 	s.audit(ev)
-	return cfg, err
 }
 
 // deliver sends one notification to the session that asked for it and

@@ -104,14 +104,24 @@ func TestStreamingNotifiesTheSessionThatEnabledIt(t *testing.T) {
 	case <-time.After(300 * time.Millisecond):
 	}
 
-	// Every configure call that ran is audited with the agent's name.
+	// Every configure call is audited with the agent's name, refused ones too.
 	var lines []string
 	for _, l := range readAudit(t, path) {
-		if l["event"] == "configure_streaming" {
+		if l["event"] != "configure_streaming" {
+			continue
+		}
+		if e, refused := l["error"].(string); refused {
+			lines = append(lines, l["agent"].(string)+" refused: "+e)
+		} else {
 			lines = append(lines, l["agent"].(string)+": "+l["result"].(string))
 		}
 	}
-	want := []string{"claude-code: off", "claude-code: on: network_errors,user_frustration every 1s for URLs containing app.test",
+	const no = "claude-code refused: invalid_param: "
+	want := []string{"claude-code: off", no + "throttle_seconds must be between 1 and 60",
+		no + "throttle_seconds must be between 1 and 60", no + "throttle_seconds must be an integer",
+		no + `events: "nope" is not one of errors, network_errors, performance, user_frustration, security`,
+		no + "events must be a list of strings", no + "enabled must be true or false", no + "url_filter is longer than 500 characters",
+		"claude-code: on: network_errors,user_frustration every 1s for URLs containing app.test",
 		"cursor: on: errors,network_errors,performance,user_frustration,security every 1s", "claude-code: off"}
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("audit:\n%s", strings.Join(lines, "\n"))
