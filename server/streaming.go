@@ -40,6 +40,8 @@ type streams struct {
 	// live is what ingest reads, without a lock: nil while no session
 	// configured streaming, so the common case costs one atomic load.
 	live atomic.Pointer[[]*streaming.Streamer]
+	// secrets is the security check every streamer shares.
+	secrets secretMemo
 }
 
 type sessionStream struct {
@@ -70,7 +72,7 @@ func (ss *streams) get(id string, start func(context.Context, *streaming.Streame
 		ss.by = make(map[string]*sessionStream)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &sessionStream{st: streaming.New(streaming.Options{Secrets: secretKind}), stop: cancel, done: make(chan struct{})}
+	s := &sessionStream{st: streaming.New(streaming.Options{Secrets: ss.secrets.kind}), stop: cancel, done: make(chan struct{})}
 	ss.by[id] = s
 	ss.publish()
 	go func() {
@@ -186,7 +188,25 @@ func streamLine(c streaming.Config) string {
 	return line
 }
 
-// secretKind is the streamer's security check: the rule of the first
+// secretMemo remembers the last request secretKind looked at. observe hands
+// one entry to every session's streamer in turn, so with several sessions
+// streaming the audit, the costly part of ingest, runs once for all of them.
+type secretMemo struct {
+	mu                      sync.Mutex
+	method, url, body, last string
+	valid                   bool
+}
+
+func (m *secretMemo) kind(method, url, body string) string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.valid || m.method != method || m.url != url || m.body != body {
+		m.method, m.url, m.body, m.last, m.valid = method, url, body, secretKind(method, url, body), true
+	}
+	return m.last
+}
+
+// secretKind is the streamers' security check: the rule of the first
 // credential the security audit finds in a request's URL or body.
 func secretKind(method, url, body string) string {
 	in := security.Input{Bodies: []security.Request{{NetworkBody: capture.NetworkBody{Method: method, URL: url, RequestBody: body}}}}

@@ -3,6 +3,7 @@ package server
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/streaming"
 )
 
@@ -164,5 +166,45 @@ func TestStreamedOnEventStream(t *testing.T) {
 	data := r.until(t, "streamed", "Server error")
 	if !strings.Contains(data, `"agent":"claude-code"`) || !strings.Contains(data, `"message":"Server error: POST /api/users → 500"`) {
 		t.Fatalf("streamed: %s", data)
+	}
+}
+
+// BenchmarkIngestWithStreaming measures storing network entries (one in ten
+// a 5xx) with no session, and with three sessions, streaming.
+func BenchmarkIngestWithStreaming(b *testing.B) {
+	batch := make([]capture.NetworkEntry, 100)
+	for i := range batch {
+		batch[i] = capture.NetworkEntry{Method: "GET", URL: fmt.Sprintf("http://app.test/api/items/%d", i), Status: 200, Page: "http://app.test/"}
+		if i%10 == 0 {
+			batch[i].Status = 503
+		}
+	}
+	for _, sessions := range []int{0, 3} {
+		b.Run(fmt.Sprintf("sessions=%d", sessions), func(b *testing.B) {
+			s := New(Config{Version: "bench"})
+			b.Cleanup(func() { s.streams.end() })
+			for i := range sessions {
+				callTool(b, clientNamed(b, s, fmt.Sprint("agent-", i)), "configure", map[string]any{"action": "streaming", "enabled": true})
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				s.Store().AddNetwork(batch)
+			}
+			b.ReportMetric(float64(b.N*len(batch))/b.Elapsed().Seconds(), "entries/s")
+		})
+	}
+}
+
+// The streamers' security check is the security audit's, remembered across
+// the sessions that look at the same request.
+func TestSecretKind(t *testing.T) {
+	var m secretMemo
+	for range 2 {
+		if k := m.kind("GET", "http://app.test/api?api_key=sk_live_abcdefghijklmnop1234", ""); k != "secret_in_url" {
+			t.Fatalf("secret in URL: %q", k)
+		}
+	}
+	if k := m.kind("GET", "http://app.test/api?api_key=[redacted]", ""); k != "" {
+		t.Fatalf("redacted: %q", k)
 	}
 }
