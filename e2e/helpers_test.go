@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -136,6 +137,20 @@ func fixtureServer(t testing.TB) string {
 			fmt.Fprint(w, `<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><rect width="4" height="4"/></svg>`)
 		}
 	})
+	// streaming.html: /api/save answers its first call, then fails; /api/retry and /api/cancel always fail.
+	var saves atomic.Int32
+	mux.HandleFunc("/api/save", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if saves.Add(1) > 1 {
+			w.WriteHeader(http.StatusInternalServerError)
+			fmt.Fprint(w, `{"error":"Internal server error"}`)
+			return
+		}
+		fmt.Fprint(w, `{"saved":true}`)
+	})
+	broken := func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusInternalServerError) }
+	mux.HandleFunc("/api/retry", broken)
+	mux.HandleFunc("/api/cancel", broken)
 	// A page whose CSP forbids eval.
 	mux.HandleFunc("/csp.html", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Security-Policy", "script-src 'self'")

@@ -38,15 +38,16 @@ func (s *Server) configureTool() tool {
 	return tool{
 		name: "configure",
 		desc: "Change Gasoline's state. capture: override capture settings for this session " +
-			`({"ws_mode":"messages"}, or "reset"); at most one change per second; the human can revoke. clear: empty buffers.`,
+			`({"ws_mode":"messages"}, or "reset"); at most one change per second; the human can revoke. clear: empty buffers. ` +
+			"streaming: push notable events to this session (default off).",
 		hints: []mcp.ToolOption{
 			mcp.WithDestructiveHintAnnotation(true),
 			mcp.WithIdempotentHintAnnotation(true),
 			mcp.WithOpenWorldHintAnnotation(false),
 		},
 		selector: newParam[string]("action", ""),
-		params:   []declared{settingsParam, bufferParam},
-		modes:    []mode{{"capture", s.configureCapture}, {"clear", s.configureClear}},
+		params:   []declared{settingsParam, bufferParam, streamOnParam, streamEventsParam, throttleParam, urlFilterParam},
+		modes:    []mode{{"capture", s.configureCapture}, {"clear", s.configureClear}, {"streaming", s.configureStreaming}},
 	}
 }
 

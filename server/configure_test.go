@@ -41,7 +41,7 @@ func auditedServer(t *testing.T) (*Server, string, string, *testClock) {
 	return s, base, path, ck
 }
 
-func clientNamed(t *testing.T, s *Server, name string) *client.Client {
+func clientNamed(t testing.TB, s *Server, name string) *client.Client {
 	t.Helper()
 	c, err := client.NewInProcessClient(s.MCP())
 	if err != nil {

@@ -73,6 +73,8 @@ func (s *Server) newMCP() *server.MCPServer {
 		defer s.alertMu.Unlock()
 		delete(s.alertCursors, c.SessionID())
 	})
+	hooks.AddOnUnregisterSession(func(_ context.Context, c server.ClientSession) { s.streams.end(c.SessionID()) })
+	hooks.AddAfterCallTool(s.auditStreaming)
 	m := server.NewMCPServer(Service, s.cfg.Version,
 		server.WithToolCapabilities(false),
 		server.WithInstructions(instructions),

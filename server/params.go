@@ -56,7 +56,7 @@ func newParam[T any](name, desc string) param[T] {
 	return p
 }
 
-// oneOf limits a string to values.
+// oneOf limits a string, or each string of a list, to values.
 func (p param[T]) oneOf(values ...string) param[T] { p.enum = values; return p }
 
 // between bounds an integer, both ends included.
@@ -97,6 +97,13 @@ func (p param[T]) get(a args) T {
 	return out
 }
 
+// lookup reads a checked value and whether the call gave one, for modes
+// where leaving a parameter out means "keep what it was".
+func (p param[T]) lookup(a args) (T, bool) {
+	v, ok := a[p.name]
+	return p.get(a), ok && v != nil
+}
+
 // option is the parameter's schema, for mcp.NewTool.
 func (s spec) option() mcp.ToolOption {
 	var opts []mcp.PropertyOption
@@ -106,7 +113,7 @@ func (s spec) option() mcp.ToolOption {
 	if s.required {
 		opts = append(opts, mcp.Required())
 	}
-	if len(s.enum) > 0 {
+	if len(s.enum) > 0 && s.kind != "array" {
 		opts = append(opts, mcp.Enum(s.enum...))
 	}
 	if s.maxRunes > 0 {
@@ -126,7 +133,11 @@ func (s spec) option() mcp.ToolOption {
 	case "boolean":
 		return mcp.WithBoolean(s.name, opts...)
 	case "array":
-		return mcp.WithArray(s.name, append(opts, mcp.WithStringItems())...)
+		items := mcp.WithStringItems()
+		if len(s.enum) > 0 {
+			items = mcp.WithStringEnumItems(s.enum)
+		}
+		return mcp.WithArray(s.name, append(opts, items)...)
 	}
 	return mcp.WithAny(s.name, opts...)
 }
@@ -166,8 +177,11 @@ func (s spec) check(a args) error {
 	case "array":
 		list, ok := v.([]any)
 		for _, x := range list {
-			if _, isStr := x.(string); !isStr {
+			str, isStr := x.(string)
+			if !isStr {
 				ok = false
+			} else if len(s.enum) > 0 && !slices.Contains(s.enum, str) {
+				return invalid("%s: %q is not one of %s", s.name, str, strings.Join(s.enum, ", "))
 			}
 		}
 		if !ok {

@@ -48,7 +48,13 @@ func casesFor(prop map[string]any) []schemaCase {
 	case "boolean":
 		out = append(out, schemaCase{"yes", false}, schemaCase{1, false}, schemaCase{false, true})
 	case "array":
-		out = append(out, schemaCase{"a", false}, schemaCase{[]any{1}, false}, schemaCase{[]any{"a"}, true})
+		out = append(out, schemaCase{"a", false}, schemaCase{[]any{1}, false})
+		items, _ := prop["items"].(map[string]any)
+		if enum, ok := items["enum"].([]any); ok {
+			out = append(out, schemaCase{[]any{"no-such-value"}, false}, schemaCase{[]any{enum[0], enum[len(enum)-1]}, true})
+		} else {
+			out = append(out, schemaCase{[]any{"a"}, true})
+		}
 	}
 	return out
 }

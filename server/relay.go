@@ -1,11 +1,13 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -16,9 +18,13 @@ import (
 	"github.com/gasoline-dev/gasoline/features/owner"
 )
 
-// reinitID marks the initialize a relay replays to a new server; its answer
-// is for the relay, not the client.
-const reinitID = `"gasoline-relay-reinit"`
+// reinitID marks the initialize a relay replays to a new server, and
+// restreamID the streaming settings; their answers are for the relay, not
+// the client.
+const (
+	reinitID   = `"gasoline-relay-reinit"`
+	restreamID = `"gasoline-relay-restream"`
+)
 
 // RunMCP serves one MCP client on stdin/stdout until stdin ends. If a
 // Gasoline server already owns port, every JSON-RPC message is relayed to it
@@ -41,6 +47,10 @@ type relay struct {
 	initialized bool   // the client sent notifications/initialized
 	inflight    map[string]pending
 	next        int
+	// streaming merges the arguments of the client's successful
+	// configure{action:"streaming"} calls: a setting of its session, which
+	// a new server must be given again.
+	streaming map[string]any
 }
 
 type pending struct {
@@ -303,13 +313,43 @@ func (r *relay) noteIn(m []byte) bool {
 	if json.Unmarshal(m, &e) != nil || e.Method != "" || len(e.ID) == 0 {
 		return true
 	}
-	if string(e.ID) == reinitID {
+	if string(e.ID) == reinitID || string(e.ID) == restreamID {
 		return false
 	}
 	r.mu.Lock()
+	if p, ok := r.inflight[string(e.ID)]; ok {
+		r.noteStreaming(p.msg, m)
+	}
 	delete(r.inflight, string(e.ID))
 	r.mu.Unlock()
 	return true
+}
+
+// noteStreaming keeps what a successful configure{action:"streaming"} set;
+// the caller holds mu.
+func (r *relay) noteStreaming(req, resp []byte) {
+	if !bytes.Contains(req, []byte(`"streaming"`)) {
+		return
+	}
+	var call struct {
+		Params struct {
+			Name      string         `json:"name"`
+			Arguments map[string]any `json:"arguments"`
+		} `json:"params"`
+	}
+	var answer struct {
+		Result *struct {
+			IsError bool `json:"isError"`
+		} `json:"result"`
+	}
+	if json.Unmarshal(req, &call) != nil || call.Params.Name != "configure" || call.Params.Arguments["action"] != "streaming" ||
+		json.Unmarshal(resp, &answer) != nil || answer.Result == nil || answer.Result.IsError {
+		return
+	}
+	if r.streaming == nil {
+		r.streaming = map[string]any{}
+	}
+	maps.Copy(r.streaming, call.Params.Arguments)
 }
 
 // replay re-establishes the client's session on a new server: initialize
@@ -317,6 +357,11 @@ func (r *relay) noteIn(m []byte) bool {
 func (r *relay) replay(ctx context.Context, be backend) error {
 	r.mu.Lock()
 	init, initialized := r.init, r.initialized
+	var restream []byte
+	if r.streaming != nil {
+		restream, _ = json.Marshal(map[string]any{"jsonrpc": "2.0", "id": json.RawMessage(restreamID), "method": "tools/call",
+			"params": map[string]any{"name": "configure", "arguments": r.streaming}})
+	}
 	var todo, lost []pending
 	for id, p := range r.inflight {
 		if p.sends >= maxSends {
@@ -363,6 +408,11 @@ func (r *relay) replay(ctx context.Context, be backend) error {
 			if err := be.conn.WriteMsg(ctx, []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)); err != nil {
 				return err
 			}
+		}
+	}
+	if restream != nil {
+		if err := be.conn.WriteMsg(ctx, restream); err != nil {
+			return err
 		}
 	}
 	for _, p := range todo {

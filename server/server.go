@@ -70,6 +70,7 @@ type Server struct {
 	auditor *audit.Log
 	shots   *screenshots.Dir
 	events  *hub
+	streams streams
 	pilot   *pilot.Switch
 	an      *analysis
 	mcp     *server.MCPServer
@@ -126,6 +127,7 @@ func New(cfg Config) *Server {
 	s.control.OnChange(func(map[string]any) { s.events.publish("overrides", s.Overrides()) })
 	s.store.Subscribe(func(e capture.Event) { s.events.publish("entry", e) })
 	s.an = newAnalysis(s.store, cfg.Clock)
+	s.store.Subscribe(s.streams.observe)
 	s.mcp = s.newMCP()
 	return s
 }
@@ -228,6 +230,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	})
 	g.Go(func() error { s.reportExtension(gctx); return nil })
 	err := g.Wait()
+	s.streams.end()
 	// Overrides are session-scoped: they end with the server, on the record.
 	s.control.EndSession()
 	if s.auditor != nil {

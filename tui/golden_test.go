@@ -10,6 +10,7 @@ import (
 
 	"github.com/gasoline-dev/gasoline/features/audit"
 	"github.com/gasoline-dev/gasoline/features/capture"
+	"github.com/gasoline-dev/gasoline/features/streaming"
 )
 
 // sampleNow is the fixed clock of every golden.
@@ -122,11 +123,16 @@ func TestGoldenPanes(t *testing.T) {
 		{"help", []string{"?"}},
 		{"filter", []string{"2", "/", "c", "h", "e", "c", "k"}},
 		{"paused", []string{"space"}},
+		{"streamed", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := sampleModel()
 			for _, k := range tc.keys {
 				m.Update(keyMsg(k))
+			}
+			if tc.name == "streamed" {
+				m.Update(StreamedMsg{Agent: "claude-code", Notification: streaming.Notification{Category: streaming.NetworkErrors,
+					Severity: streaming.SeverityError, Message: "Server error: POST /api/checkout → 500", Timestamp: at(-3)}})
 			}
 			if tc.name == "paused" {
 				m.Update(EntriesMsg{Logs: []capture.LogEntry{{TS: at(0), Level: "error", Message: "arrived while paused"}}})

@@ -171,6 +171,8 @@ func (m *Model) apply(msg tea.Msg) {
 			rows[i] = auditRow(l)
 		}
 		m.audit.add(rows)
+	case StreamedMsg:
+		m.console.add([]row{streamedRow(msg, m.now())})
 	case DroppedMsg:
 		m.lost += msg.Count
 		m.setNote(fmt.Sprintf("the server dropped %d events: the dashboard fell behind (%d in all)", msg.Count, m.lost), true)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gasoline-dev/gasoline/features/audit"
 	"github.com/gasoline-dev/gasoline/features/capture"
+	"github.com/gasoline-dev/gasoline/server/wire"
 )
 
 // The messages below are how the outside world reaches the model. They are
@@ -30,6 +31,10 @@ type EntriesMsg struct {
 	WS      []capture.WSEvent
 	Skipped int
 }
+
+// StreamedMsg is a notification the server just pushed to an AI that
+// turned streaming on; the Console pane shows it marked as sent.
+type StreamedMsg wire.Streamed
 
 // DroppedMsg says the server dropped Count events for this dashboard
 // because it fell behind.

@@ -81,6 +81,13 @@ func consoleRow(e capture.LogEntry) row {
 	return newRow(c, line)
 }
 
+// streamedRow renders a notification sent to an AI in the Console pane,
+// marked with an arrow and the agent, in the AI's colour, at the time it
+// was sent: the human sees what interrupted the AI, and when.
+func streamedRow(s StreamedMsg, sent time.Time) row {
+	return newRow(ai, fmt.Sprintf(consoleFormat, stamp(sent), "→", "to AI", clean(s.Agent+": "+s.Message)))
+}
+
 // networkRow renders one request; failures (4xx, 5xx, no response,
 // aborted) are marked and red.
 func networkRow(e capture.NetworkEntry) row {

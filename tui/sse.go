@@ -77,6 +77,11 @@ func decodeEvent(event string, data []byte) tea.Msg {
 		if json.Unmarshal(data, &d) == nil {
 			return DroppedMsg{Count: int(d.Count)}
 		}
+	case wire.EventStreamed:
+		var s wire.Streamed
+		if json.Unmarshal(data, &s) == nil {
+			return StreamedMsg(s)
+		}
 	case wire.EventEntry:
 		return decodeEntry(data)
 	}

@@ -37,6 +37,9 @@ func TestReadStreamDecodesEveryEvent(t *testing.T) {
 		`event: pilot`,
 		`data: {"enabled":false,"source":"stale"}`,
 		``,
+		`event: streamed`,
+		`data: {"agent":"claude-code","severity":"error","message":"Server error: POST /api/users → 500","timestamp":"2026-01-24T15:30:00Z"}`,
+		``,
 		`event: status`,
 		`data: not json`,
 		``,
@@ -47,7 +50,7 @@ func TestReadStreamDecodesEveryEvent(t *testing.T) {
 	if err != errStreamEnded {
 		t.Fatalf("err %v", err)
 	}
-	if len(got) != 6 || beats == 0 {
+	if len(got) != 7 || beats == 0 {
 		t.Fatalf("%d messages, %d beats: %#v", len(got), beats, got)
 	}
 	if s := got[0].(StatusMsg); s.Version != "1.2" || s.Pilot == nil || !s.Pilot.BlockedByUser {
@@ -67,6 +70,9 @@ func TestReadStreamDecodesEveryEvent(t *testing.T) {
 	}
 	if p := got[5].(PilotMsg); p.Enabled || p.Source != "stale" {
 		t.Errorf("pilot %+v", p)
+	}
+	if s := got[6].(StreamedMsg); s.Agent != "claude-code" || s.Message != "Server error: POST /api/users → 500" {
+		t.Errorf("streamed %+v", s)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/capturectl"
 	"github.com/gasoline-dev/gasoline/features/pilot"
+	"github.com/gasoline-dev/gasoline/features/streaming"
 )
 
 // Event names of GET /events/stream.
@@ -22,6 +23,8 @@ const (
 	EventPilot = "pilot"
 	// EventDropped carries a Dropped when a slow reader missed events.
 	EventDropped = "dropped"
+	// EventStreamed carries a Streamed: a notification just sent to an AI.
+	EventStreamed = "streamed"
 )
 
 // Health is the state of the server: GET /health, the stream's status
@@ -89,4 +92,12 @@ type Allowed struct {
 // pilot.Status that results.
 type PilotBlock struct {
 	Blocked *bool `json:"blocked"`
+}
+
+// Streamed is the stream's streamed event: a notifications/gasoline/event
+// the server sent to the MCP client named Agent, which had turned
+// streaming on.
+type Streamed struct {
+	Agent string `json:"agent"`
+	streaming.Notification
 }
