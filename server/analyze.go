@@ -31,15 +31,16 @@ func (s *Server) analyzeTool() tool {
 	return tool{
 		name: "analyze",
 		desc: "Inspect the live page in the developer's tab (the tracked tab unless tab_id). " +
-			"dom: elements matching selector; page_info: page summary; accessibility: axe-core audit, cached 30 s per page.",
+			"dom: elements matching selector; page_info: page summary; accessibility: axe-core audit, cached 30 s per page; performance: loads vs baseline.",
 		hints:    readOnly,
 		selector: newParam[string]("target", ""),
 		params: []declared{selectorParam, stylesParam, propsParam, childrenParam, depthParam,
-			scopeParam, tagsParam, passesParam, refreshParam, queryTabParam},
+			scopeParam, tagsParam, passesParam, refreshParam, queryTabParam, filterParam},
 		modes: []mode{
 			{"dom", s.analyzeDOM},
 			{"page_info", s.analyzePageInfo},
 			{"accessibility", s.analyzeAccessibility},
+			{"performance", s.analyzePerformance},
 		},
 	}
 }
