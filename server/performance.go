@@ -40,8 +40,8 @@ const (
 // HAR files: an archive of a full buffer is megabytes, too much for an AI's
 // context, so it goes to a file; only a small one is also returned inline.
 const (
-	harKeep   = 10       // newest archives kept in the HAR directory
-	harInline = 16 << 10 // bytes up to which the archive is also in the result
+	harKeep   = 10      // newest archives kept in the HAR directory
+	harInline = 8 << 10 // bytes up to which the archive is also in the result
 )
 
 // Perf exposes the page-load store: snapshot.NewReader takes its Latest as
