@@ -108,7 +108,7 @@
     for (const o of observers) o.disconnect();
     const d = sample();
     if (!d.load_time && !d.fcp) return; // nothing of a page load was measured (e.g. a prerender)
-    scrub.event('performance', d);
+    d.url = scrub.url(d.url);
     chrome.runtime.sendMessage({ type: 'events', events: [{ kind: 'performance', data: d }] }).catch((err) => {
       if (G.invalidated(err)) G.shutdown();
     });
