@@ -98,7 +98,8 @@ func run(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr io.
 	if fs.NArg() > 0 {
 		return subcommand(ctx, fs.Args(), stdout, stderr)
 	}
-	cfg := server.Config{Version: version, Log: stderr, AuditLog: *auditLog, ScreenshotDir: filepath.Join(dataDir, "screenshots")}
+	cfg := server.Config{Version: version, Log: stderr, AuditLog: *auditLog, ScreenshotDir: filepath.Join(dataDir, "screenshots"),
+		HARDir: filepath.Join(dataDir, "har")}
 	var err error
 	switch {
 	case *mcpMode:

@@ -148,15 +148,39 @@ func fixtureServer(t testing.TB) string {
 		}
 		fmt.Fprint(w, `{"saved":true}`)
 	})
-	broken := func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusInternalServerError) }
-	mux.HandleFunc("/api/retry", broken)
-	mux.HandleFunc("/api/cancel", broken)
+	failing := func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusInternalServerError) }
+	mux.HandleFunc("/api/retry", failing)
+	mux.HandleFunc("/api/cancel", failing)
 	// A page whose CSP forbids eval.
 	mux.HandleFunc("/csp.html", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Security-Policy", "script-src 'self'")
 		fmt.Fprint(w, `<!doctype html><html><head><title>CSP</title></head><body><h1>strict</h1></body></html>`)
 	})
 	analysisRoutes(mux)
+	// finder.html's API and script, and the switch a test flips to break the
+	// API or slow the page: POST /fixture/switch?broken=1&delay_ms=600.
+	var broken atomic.Bool
+	var delay atomic.Int64
+	mux.HandleFunc("/api/stations", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if broken.Load() {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			fmt.Fprint(w, `{"error":"stations offline"}`)
+			return
+		}
+		city, _ := json.Marshal(r.URL.Query().Get("city"))
+		fmt.Fprintf(w, `{"city":%s,"stations":[{"id":1,"name":"North","open":true},{"id":2,"name":"South","open":false}]}`, city)
+	})
+	mux.HandleFunc("/finder.js", func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(time.Duration(delay.Load()) * time.Millisecond)
+		w.Header().Set("Cache-Control", "no-store")
+		http.ServeFile(w, r, "../testdata/fixtures/finder.js")
+	})
+	mux.HandleFunc("POST /fixture/switch", func(w http.ResponseWriter, r *http.Request) {
+		broken.Store(r.URL.Query().Get("broken") == "1")
+		ms, _ := strconv.Atoi(r.URL.Query().Get("delay_ms"))
+		delay.Store(int64(ms))
+	})
 	mux.Handle("/", http.FileServer(http.Dir("../testdata/fixtures")))
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

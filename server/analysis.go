@@ -42,10 +42,10 @@ type analysis struct {
 	security *security.Report
 }
 
-// newAnalysis wires the analyses to store; now is their clock (nil:
-// time.Now). No performance capture exists yet, so snapshots hold none.
-func newAnalysis(store *capture.Store, now func() time.Time) *analysis {
-	r := snapshot.NewReader(store, nil, now)
+// newAnalysis wires the analyses to store and to the page loads perf
+// reports; now is their clock (nil: time.Now).
+func newAnalysis(store *capture.Store, perf snapshot.PerfFunc, now func() time.Time) *analysis {
+	r := snapshot.NewReader(store, perf, now)
 	a := &analysis{contracts: apicontract.New(), verify: verify.New(r), diffs: sessiondiff.New(r)}
 	// Shapes are learned on ingest: the bodies buffer keeps only the newest
 	// 100, and a contract spans the whole session.

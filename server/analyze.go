@@ -33,7 +33,7 @@ func (s *Server) analyzeTool() tool {
 		desc: "Inspect the live page in the developer's tab (the tracked tab unless tab_id). " +
 			"dom: elements matching selector; page_info: page summary; accessibility: axe-core audit, cached 30 s per page; " +
 			"security: secrets, PII, auth, plain HTTP; api: response shape changes (action report); " +
-			"verify: action start, watch, compare; diff: action capture, compare, list, delete snapshots.",
+			"verify: action start, watch, compare; diff: action capture, compare, list, delete snapshots; performance: loads vs baseline.",
 		hints:    readOnly,
 		selector: newParam[string]("target", ""),
 		params: []declared{selectorParam, stylesParam, propsParam, childrenParam, depthParam,
@@ -47,6 +47,7 @@ func (s *Server) analyzeTool() tool {
 			{"api", s.audited("api", s.analyzeAPI)},
 			{"verify", s.audited("verify", s.analyzeVerify)},
 			{"diff", s.audited("diff", s.analyzeDiff)},
+			{"performance", s.analyzePerformance},
 		},
 	}
 }

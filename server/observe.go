@@ -86,6 +86,7 @@ func (s *Server) observeModes() []mode {
 		{"websocket_status", s.observeWSStatus},
 		{"actions", read(s.store.Actions)},
 		{"page", s.observePage},
+		{"performance", s.observePerformance},
 		{"pilot", func(context.Context, args) (any, error) { return s.PilotStatus(), nil }},
 		{"health", func(context.Context, args) (any, error) { return s.Health(), nil }},
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/gasoline-dev/gasoline/features/audit"
 	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/capturectl"
+	"github.com/gasoline-dev/gasoline/features/perf"
 	"github.com/gasoline-dev/gasoline/features/pilot"
 	"github.com/gasoline-dev/gasoline/features/query"
 	"github.com/gasoline-dev/gasoline/features/screenshots"
@@ -56,6 +57,9 @@ type Config struct {
 	AuditLog string
 	// ScreenshotDir keeps screenshots taken on errors; empty disables them.
 	ScreenshotDir string
+	// HARDir keeps the archives generate{format:"har"} writes; empty: only
+	// small archives are returned, inline.
+	HARDir string
 	// Clock is the time source of capture control (tests); nil: time.Now.
 	Clock func() time.Time
 }
@@ -66,6 +70,7 @@ type Server struct {
 	store   *capture.Store
 	queries *query.Broker
 	audits  *a11y.Cache
+	perf    *perf.Store
 	control *capturectl.Controller
 	auditor *audit.Log
 	shots   *screenshots.Dir
@@ -102,6 +107,7 @@ func New(cfg Config) *Server {
 		store:    capture.NewStore(),
 		queries:  query.NewBroker(),
 		audits:   a11y.NewCache(),
+		perf:     perf.NewStore(nil),
 		events:   newHub(),
 		pilot:    pilot.New(nil),
 		started:  time.Now(),
@@ -126,7 +132,7 @@ func New(cfg Config) *Server {
 	})
 	s.control.OnChange(func(map[string]any) { s.events.publish("overrides", s.Overrides()) })
 	s.store.Subscribe(func(e capture.Event) { s.events.publish("entry", e) })
-	s.an = newAnalysis(s.store, cfg.Clock)
+	s.an = newAnalysis(s.store, s.perf.Latest, cfg.Clock)
 	s.store.Subscribe(s.streams.observe)
 	s.mcp = s.newMCP()
 	return s
@@ -149,6 +155,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /network-bodies", ingest(s.ingestSlots, "bodies", s.store.AddBodies, &s.extDropped))
 	mux.HandleFunc("POST /websocket-events", ingest(s.ingestSlots, "events", s.store.AddWSEvents, &s.extDropped))
 	mux.HandleFunc("POST /actions", ingest(s.ingestSlots, "actions", s.store.AddActions, &s.extDropped))
+	mux.HandleFunc("POST /performance", ingest(s.ingestSlots, "entries", s.addPerformance, &s.extDropped))
 	mux.HandleFunc("POST /page", s.handlePage)
 	// The extension polls with POST, the only method on which Chrome sends
 	// its Origin; GET stays for reading the settings.

@@ -8,6 +8,7 @@ export const ROUTES = Object.freeze({
   body: ['/network-bodies', 'bodies'],
   ws: ['/websocket-events', 'events'],
   action: ['/actions', 'actions'],
+  performance: ['/performance', 'entries'],
 });
 export const KINDS = Object.keys(ROUTES);
 
