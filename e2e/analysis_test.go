@@ -66,6 +66,16 @@ func analysisRoutes(mux *http.ServeMux) {
 		}
 		jsonReply(w, 200, `[{"id":1}]`)
 	})
+	// catalog.html's blocking script: slow when the page is the slow variant,
+	// so that variant's load event comes late.
+	mux.HandleFunc("/catalog.js", func(w http.ResponseWriter, r *http.Request) {
+		if strings.Contains(r.Referer(), "slow=1") {
+			time.Sleep(800 * time.Millisecond)
+		}
+		w.Header().Set("Cache-Control", "no-store")
+		w.Header().Set("Content-Type", "text/javascript")
+		fmt.Fprint(w, "window.__catalogScript = true;")
+	})
 }
 
 // visit loads a fixture page and waits until its script says done.
@@ -212,16 +222,26 @@ func TestVerifyFixInTheBrowser(t *testing.T) {
 }
 
 // TestDiffSlowAndFastLoads: named snapshots of a fast and a slow load of
-// the same page; their diff flags the endpoint that slowed down. Page-load
-// performance is not captured yet, so the diff has no performance section.
+// the same page (the slow one's API and blocking script answer late); their
+// diff flags the endpoint that slowed down and the page load that regressed.
 func TestDiffSlowAndFastLoads(t *testing.T) {
 	r := newRig(t, "diff-agent", map[string]any{"log_level": "all"})
+	newestLoad := func() string {
+		pages, _ := observe(t, r.ai, map[string]any{"what": "performance", "url_filter": "/catalog.html"})["pages"].([]any)
+		if len(pages) == 0 {
+			return ""
+		}
+		return mustJSON(pages[0].(map[string]any)["ts"])
+	}
 	snap := func(path, name string) {
 		if _, isErr, err := callTool(r.ai, "configure", map[string]any{"action": "clear"}); err != nil || isErr {
 			t.Fatalf("clear: %v %v", err, isErr)
 		}
+		before := newestLoad()
 		r.visit(t, path, "window.__catalog && __catalog.done")
 		r.awaitCaptured(t, map[string]any{"what": "network", "url_filter": "/api/items"}, 1)
+		// The extension reports a page load once it has settled after load.
+		waitFor(t, 10*time.Second, path+"'s page-load sample", func() bool { return newestLoad() != before })
 		analyze(t, r.ai, map[string]any{"target": "diff", "action": "capture", "name": name})
 	}
 	snap("/catalog.html", "fast")
@@ -238,8 +258,12 @@ func TestDiffSlowAndFastLoads(t *testing.T) {
 		!strings.HasPrefix(ch["duration_change"].(string), "+") {
 		t.Errorf("the slowed endpoint: %v", ch)
 	}
-	if strings.Contains(text, `"performance"`) {
-		t.Errorf("performance without a performance capture: %s", text)
+	load, _ := cmp["diff"].(map[string]any)["performance"].(map[string]any)["load_time"].(map[string]any)
+	if load["regression"] != true || !strings.HasPrefix(fmt.Sprint(load["change"]), "+") {
+		t.Errorf("the slow page's load is not a regression: %s", text)
+	}
+	if n, _ := cmp["summary"].(map[string]any)["performance_regressions"].(float64); n < 1 {
+		t.Errorf("summary counts no performance regression: %s", text)
 	}
 	if back := mustJSON(analyze(t, r.ai, map[string]any{"target": "diff", "action": "compare", "name": "slow", "compare_b": "fast"})); !strings.Contains(back, `"duration_change":"-`) {
 		t.Errorf("slow → fast: %s", back)
