@@ -72,6 +72,7 @@ func (s *Server) newMCP() *server.MCPServer {
 		s.alertMu.Lock()
 		defer s.alertMu.Unlock()
 		delete(s.alertCursors, c.SessionID())
+		delete(s.bootSeen, c.SessionID())
 	})
 	m := server.NewMCPServer(Service, s.cfg.Version,
 		server.WithToolCapabilities(false),

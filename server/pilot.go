@@ -29,6 +29,7 @@ func (s *Server) handlePilotBlock(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.pilot.SetBlocked(*req.Blocked)
+	s.saveDecisions()
 	ev := "pilot_unblocked"
 	if *req.Blocked {
 		ev = "pilot_blocked"

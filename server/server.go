@@ -56,6 +56,12 @@ type Config struct {
 	AuditLog string
 	// ScreenshotDir keeps screenshots taken on errors; empty disables them.
 	ScreenshotDir string
+	// StateFile keeps the human's decisions across restarts and takeovers
+	// (features/decisions); empty keeps them in memory only.
+	StateFile string
+	// TokenFile receives the token the human's API requires (0600); the
+	// dashboard reads it. Empty: the token is only in memory (tests).
+	TokenFile string
 	// Clock is the time source of capture control (tests); nil: time.Now.
 	Clock func() time.Time
 }
@@ -84,9 +90,16 @@ type Server struct {
 
 	alertMu      sync.Mutex
 	alertCursors map[string]uint64 // MCP session id → next capture alert to deliver
+	bootSeen     map[string]bool   // MCP session id → it got bootAlert
 
 	sessMu   sync.Mutex
 	sessions map[string]*session
+
+	decMu     sync.Mutex        // serialises writes of the state file
+	restored  string            // what restoreDecisions brought back
+	bootAlert *capturectl.Alert // AI overrides a previous server dropped
+	approval  atomic.Bool       // pilot approval mode is ask
+	token     string            // required on the human's API
 }
 
 // New returns a server with empty buffers.
@@ -105,6 +118,7 @@ func New(cfg Config) *Server {
 		sessions: make(map[string]*session),
 
 		alertCursors: make(map[string]uint64),
+		bootSeen:     make(map[string]bool),
 		limits:       defaultLimits,
 		ingestSlots:  make(chan struct{}, ingestSlots),
 	}
@@ -122,6 +136,10 @@ func New(cfg Config) *Server {
 		s.queries.Notify(ctx, Settings{Type: "settings", Connected: true, CaptureOverrides: v})
 	})
 	s.control.OnChange(func(map[string]any) { s.events.publish("overrides", s.Overrides()) })
+	s.control.OnChange(func(map[string]any) { s.saveDecisions() })
+	s.restoreDecisions()
+	s.token = newToken()
+	s.writeToken()
 	s.store.Subscribe(func(e capture.Event) { s.events.publish("entry", e) })
 	s.mcp = s.newMCP()
 	return s
@@ -159,9 +177,9 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/overrides", s.handleOverrides)
 	mux.HandleFunc("GET /events/stream", s.handleEventStream)
 	mux.HandleFunc("GET /pilot-status", s.handlePilotStatus)
-	mux.HandleFunc("POST /api/pilot/block", s.handlePilotBlock)
-	mux.HandleFunc("POST /api/overrides/revoke", s.handleRevoke)
-	mux.HandleFunc("POST /api/overrides/allow", s.handleAllow)
+	mux.HandleFunc("POST /api/pilot/block", s.human(s.handlePilotBlock))
+	mux.HandleFunc("POST /api/overrides/revoke", s.human(s.handleRevoke))
+	mux.HandleFunc("POST /api/overrides/allow", s.human(s.handleAllow))
 	return s.guard(s.noteContact(mux))
 }
 

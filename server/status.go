@@ -39,6 +39,7 @@ func (s *Server) Health() Health {
 		PendingQueries: s.queries.Held(),
 		Pilot:          new(s.PilotStatus()),
 		EventsDropped:  s.events.dropped.Load(),
+		Restored:       s.restored,
 	}
 	if ago >= 0 {
 		h.Extension.LastSeenMS = ago.Milliseconds()

@@ -51,6 +51,9 @@ func headerView(c ConnState, h *Health, p *Pilot, width int) string {
 		l2 += sep + fmt.Sprintf("tab %d: %s", h.Page.TabID, clean(h.Page.URL))
 	}
 	l3 := styleDim.Render("buffers: " + buffersView(h))
+	if h != nil && h.Restored != "" {
+		l3 = styleWarn.Render("restored: "+clean(h.Restored)) + sep + l3
+	}
 	if h != nil && h.EventsDropped > 0 {
 		l3 += sep + styleWarn.Render(fmt.Sprintf("%d live events dropped for slow viewers", h.EventsDropped))
 	}

@@ -31,3 +31,17 @@ func TestHeaderShowsSocketsAndDroppedEvents(t *testing.T) {
 		}
 	}
 }
+
+// The header says which of the human's decisions the server restored, and
+// says nothing when it restored none.
+func TestHeaderShowsRestoredDecisions(t *testing.T) {
+	view := func(h server.Health) string {
+		return plainView(headerView(ConnState{Phase: Attached, Addr: "127.0.0.1:7890"}, &h, nil, 300))
+	}
+	if got := view(server.Health{Service: "gasoline"}); strings.Contains(got, "restored") {
+		t.Fatalf("nothing restored, yet: %q", got)
+	}
+	if got := view(server.Health{Service: "gasoline", Restored: "ws_mode revoked · pilot blocked"}); !strings.Contains(got, "restored: ws_mode revoked · pilot blocked") {
+		t.Fatalf("header lacks the restored decisions:\n%s", got)
+	}
+}
