@@ -99,6 +99,7 @@ func run(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr io.
 		return subcommand(ctx, fs.Args(), stdout, stderr)
 	}
 	cfg := server.Config{Version: version, Log: stderr, AuditLog: *auditLog, ScreenshotDir: filepath.Join(dataDir, "screenshots")}
+	cfg.Port = *port
 	if *auditLog != "" {
 		// Beside the audit log, one per port: each server on a port inherits
 		// the decisions the human made about that port's previous server.

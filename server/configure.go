@@ -47,6 +47,7 @@ func (s *Server) configureTool() tool {
 		selector: newParam[string]("action", ""),
 		params:   []declared{settingsParam, bufferParam},
 		modes:    []mode{{"capture", s.configureCapture}, {"clear", s.configureClear}},
+		audit:    s.auditConfigure, // refused calls and clears
 	}
 }
 

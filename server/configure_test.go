@@ -233,9 +233,9 @@ func TestSessionEndOnShutdown(t *testing.T) {
 		stopServer(t, s)
 	}()
 	lines := readAudit(t, path)
-	last := lines[len(lines)-1]
-	if last["event"] != "capture_reset" || last["reason"] != "session_end" {
-		t.Fatalf("last audit line: %v", last)
+	end, stop := lines[len(lines)-2], lines[len(lines)-1]
+	if end["event"] != "capture_reset" || end["reason"] != "session_end" || stop["event"] != "server_stop" {
+		t.Fatalf("last audit lines: %v %v", end, stop)
 	}
 }
 

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -96,6 +97,11 @@ func TestInteractWhenEnabledIsAuditedAndBlockable(t *testing.T) {
 
 	var lines []string
 	for _, l := range readAudit(t, path) {
+		if l["pid"] != float64(os.Getpid()) || l["port"] != float64(s.Port()) {
+			t.Errorf("a line does not name its server: %v", l)
+		}
+		delete(l, "pid")
+		delete(l, "port")
 		lines = append(lines, mustJSON(l))
 	}
 	all := strings.Join(lines, "\n")

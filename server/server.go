@@ -56,6 +56,9 @@ type Config struct {
 	AuditLog string
 	// ScreenshotDir keeps screenshots taken on errors; empty disables them.
 	ScreenshotDir string
+	// Port is the port the server will serve (audit lines name it before
+	// Serve learns it from the listener); 0: Serve's.
+	Port int
 	// StateFile keeps the human's decisions across restarts and takeovers
 	// (features/decisions); empty keeps them in memory only.
 	StateFile string
@@ -124,6 +127,8 @@ func New(cfg Config) *Server {
 	}
 	if cfg.AuditLog != "" {
 		s.auditor = audit.Open(cfg.AuditLog, cfg.Log)
+		s.auditor.SetPort(cfg.Port)
+		s.audit(audit.Event{Event: "server_start", Reason: cfg.Version, Source: "server"})
 	}
 	if cfg.ScreenshotDir != "" {
 		s.shots = screenshots.New(cfg.ScreenshotDir)
@@ -208,6 +213,9 @@ func (s *Server) ExtensionConnected() (bool, time.Duration) {
 // gracefully. Every goroutine it starts ends before it returns.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	s.port.Store(int32(ln.Addr().(*net.TCPAddr).Port))
+	if s.auditor != nil && s.cfg.Port == 0 {
+		s.auditor.SetPort(s.Port())
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	// Every plain request is bounded in time, so an idle or trickling peer
@@ -245,6 +253,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	err := g.Wait()
 	// Overrides are session-scoped: they end with the server, on the record.
 	s.control.EndSession()
+	s.audit(audit.Event{Event: "server_stop", Source: "server"})
 	if s.auditor != nil {
 		s.auditor.Close()
 	}

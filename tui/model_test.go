@@ -26,7 +26,7 @@ func startServer(t *testing.T) (*server.Server, string) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	s := server.New(server.Config{Version: "test", AuditLog: filepath.Join(dir, "audit.jsonl"), TokenFile: filepath.Join(dir, "human.token")})
+	s := server.New(server.Config{Version: "test", Port: ln.Addr().(*net.TCPAddr).Port, AuditLog: filepath.Join(dir, "audit.jsonl"), TokenFile: filepath.Join(dir, "human.token")})
 	tokenFiles.Store(ln.Addr().String(), filepath.Join(dir, "human.token"))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)

@@ -21,7 +21,7 @@ func (m *Model) layout() {
 }
 
 func (m *Model) helpKeys() paneHelp {
-	return paneHelp{k: m.keys, veto: m.active == paneOverrides, filtering: m.filtering}
+	return paneHelp{k: m.keys, veto: m.active == paneOverrides, audit: m.active == paneAudit, filtering: m.filtering}
 }
 
 // View draws the dashboard.
