@@ -225,11 +225,13 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		m.help.ShowAll = !m.help.ShowAll
 		m.layout()
 	case key.Matches(msg, m.keys.NextPane):
-		m.active = (m.active + 1) % paneCount
+		m.show((m.active + 1) % paneCount)
 	case key.Matches(msg, m.keys.PrevPane):
-		m.active = (m.active + paneCount - 1) % paneCount
+		m.show((m.active + paneCount - 1) % paneCount)
 	case key.Matches(msg, m.keys.Panes):
-		m.active = int(msg.String()[0] - '1')
+		m.show(int(msg.String()[0] - '1'))
+	case key.Matches(msg, m.keys.Revoke) && m.active != paneOverrides:
+		return m.overrides.revokeNewest()
 	case key.Matches(msg, m.keys.Filter):
 		m.filtering = true
 		m.input.SetValue(m.panes[m.active].Filter())
@@ -266,6 +268,15 @@ func (m *Model) filterKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	m.layout()
 	return nil
+}
+
+// show makes pane i the active one; the Overrides pane opens on the
+// newest AI override.
+func (m *Model) show(i int) {
+	if i != m.active && i == paneOverrides {
+		m.overrides.focusNewest()
+	}
+	m.active = i
 }
 
 // scopeAudit shows this server's audit lines (its port's), or every

@@ -35,7 +35,7 @@ func (m *Model) View() string {
 	}
 	status := m.panes[m.active].Status()
 	frame := strings.Join([]string{
-		headerView(m.conn, m.health, m.pilot, m.width),
+		headerView(m.conn, m.health, m.pilot, m.overrides.headline(), m.width),
 		tabsView(titles, m.active, status, m.width),
 		m.panes[m.active].View(),
 		m.statusLine(),
