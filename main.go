@@ -100,6 +100,13 @@ func run(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr io.
 	}
 	cfg := server.Config{Version: version, Log: stderr, AuditLog: *auditLog, ScreenshotDir: filepath.Join(dataDir, "screenshots"),
 		HARDir: filepath.Join(dataDir, "har")}
+	cfg.Port = *port
+	if *auditLog != "" {
+		// Beside the audit log, one per port: each server on a port inherits
+		// the decisions the human made about that port's previous server.
+		cfg.StateFile = filepath.Join(filepath.Dir(*auditLog), fmt.Sprintf("decisions-%d.json", *port))
+		cfg.TokenFile = filepath.Join(filepath.Dir(*auditLog), fmt.Sprintf("human-%d.token", *port))
+	}
 	var err error
 	switch {
 	case *mcpMode:
@@ -167,7 +174,7 @@ func dashboard(ctx context.Context, cfg server.Config, port int, stderr io.Write
 	g.Go(func() error {
 		defer cancel() // quitting the dashboard stops the in-process server
 		return tui.Run(gctx, tui.Options{Addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), Hosting: hosting,
-			Takeover: host, AuditLog: cfg.AuditLog, Logs: logs})
+			Takeover: host, AuditLog: cfg.AuditLog, TokenFile: cfg.TokenFile, Logs: logs})
 	})
 	return g.Wait()
 }

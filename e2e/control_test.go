@@ -4,10 +4,8 @@ package e2e
 
 import (
 	"fmt"
-	"net/http"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -140,7 +138,7 @@ func TestHumanRevokesAnOverride(t *testing.T) {
 		func(n int) { r.eval(t, fmt.Sprintf(`wsSend("held-%d")`, n)) },
 		func() bool { return r.capturedPrefix(t, map[string]any{"what": "websocket_events"}, "data", "held-") })
 
-	resp, err := http.Post("http://127.0.0.1:"+strconv.Itoa(r.port)+"/api/overrides/revoke", "application/json", strings.NewReader(`{"setting":"ws_mode"}`))
+	resp, err := humanPost(t, r.port, "/api/overrides/revoke", `{"setting":"ws_mode"}`)
 	if err != nil || resp.StatusCode != 200 {
 		t.Fatalf("revoke: %v %v", err, resp)
 	}

@@ -48,6 +48,7 @@ func (s *Server) configureTool() tool {
 		selector: newParam[string]("action", ""),
 		params:   []declared{settingsParam, bufferParam, streamOnParam, streamEventsParam, throttleParam, urlFilterParam},
 		modes:    []mode{{"capture", s.configureCapture}, {"clear", s.configureClear}, {"streaming", s.configureStreaming}},
+		audit:    s.auditConfigure, // refused calls and clears
 	}
 }
 

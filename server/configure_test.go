@@ -41,6 +41,9 @@ func auditedServer(t *testing.T) (*Server, string, string, *testClock) {
 	return s, base, path, ck
 }
 
+// asHuman is the header the dashboard sends on the human's API.
+func asHuman(s *Server) map[string]string { return map[string]string{TokenHeader: s.HumanToken()} }
+
 func clientNamed(t testing.TB, s *Server, name string) *client.Client {
 	t.Helper()
 	c, err := client.NewInProcessClient(s.MCP())
@@ -175,7 +178,7 @@ func TestHumanVetoAPI(t *testing.T) {
 	if !strings.Contains(mustJSON(list), `{"agent":"claude-code","changed_at":`) || !strings.Contains(mustJSON(list), `"default":"lifecycle","name":"ws_mode","value":"messages"}`) {
 		t.Fatalf("list: %v", list)
 	}
-	code, out := do(t, base, call{method: "POST", path: "/api/overrides/revoke", body: `{"setting":"ws_mode"}`})
+	code, out := do(t, base, call{method: "POST", path: "/api/overrides/revoke", body: `{"setting":"ws_mode"}`, header: asHuman(s)})
 	if code != 200 || mustJSON(out["revoked"]) != `["ws_mode"]` {
 		t.Fatalf("revoke: %d %v", code, out)
 	}
@@ -191,7 +194,7 @@ func TestHumanVetoAPI(t *testing.T) {
 	if !strings.Contains(mustJSON(obs["alerts"]), `"type":"capture_revoked"`) {
 		t.Fatalf("no revocation alert: %v", obs)
 	}
-	if code, out := do(t, base, call{method: "POST", path: "/api/overrides/allow", body: `{"setting":"ws_mode"}`}); code != 200 {
+	if code, out := do(t, base, call{method: "POST", path: "/api/overrides/allow", body: `{"setting":"ws_mode"}`, header: asHuman(s)}); code != 200 {
 		t.Fatalf("allow: %d %v", code, out)
 	}
 	if _, isErr := callTool(t, ai, "configure", map[string]any{"action": "capture", "settings": map[string]any{"ws_mode": "messages"}}); isErr {
@@ -207,15 +210,15 @@ func TestHumanVetoAPI(t *testing.T) {
 		t.Fatalf("human audit lines: %v", human)
 	}
 	// The veto API refuses web pages like every route, and bad bodies.
-	if code, _ := do(t, base, call{method: "POST", path: "/api/overrides/revoke", body: `{"all":true}`, header: map[string]string{"Origin": "http://evil.example"}}); code != 403 {
+	if code, _ := do(t, base, call{method: "POST", path: "/api/overrides/revoke", body: `{"all":true}`, header: map[string]string{"Origin": "http://evil.example", TokenHeader: s.HumanToken()}}); code != 403 {
 		t.Fatalf("web page revoke: %d", code)
 	}
 	for _, bad := range []string{`{}`, `{"setting":"nope"}`, `not json`} {
-		if code, _ := do(t, base, call{method: "POST", path: "/api/overrides/revoke", body: bad}); code != 400 {
+		if code, _ := do(t, base, call{method: "POST", path: "/api/overrides/revoke", body: bad, header: asHuman(s)}); code != 400 {
 			t.Errorf("%s: %d", bad, code)
 		}
 	}
-	if code, _ := do(t, base, call{method: "POST", path: "/api/overrides/allow", body: `{"setting":"log_level"}`}); code != 404 {
+	if code, _ := do(t, base, call{method: "POST", path: "/api/overrides/allow", body: `{"setting":"log_level"}`, header: asHuman(s)}); code != 404 {
 		t.Errorf("allow a setting never revoked: %d", code)
 	}
 }
@@ -230,9 +233,9 @@ func TestSessionEndOnShutdown(t *testing.T) {
 		stopServer(t, s)
 	}()
 	lines := readAudit(t, path)
-	last := lines[len(lines)-1]
-	if last["event"] != "capture_reset" || last["reason"] != "session_end" {
-		t.Fatalf("last audit line: %v", last)
+	end, stop := lines[len(lines)-2], lines[len(lines)-1]
+	if end["event"] != "capture_reset" || end["reason"] != "session_end" || stop["event"] != "server_stop" {
+		t.Fatalf("last audit lines: %v %v", end, stop)
 	}
 }
 

@@ -20,6 +20,7 @@ var httpStatus = map[problem.Code]int{
 	problem.ScriptError:           http.StatusUnprocessableEntity,
 	problem.TooLarge:              http.StatusRequestEntityTooLarge,
 	problem.Forbidden:             http.StatusForbidden,
+	problem.TokenRequired:         http.StatusUnauthorized,
 	problem.Internal:              http.StatusInternalServerError,
 }
 

@@ -86,7 +86,7 @@ func (s *Server) handleExtensionSocket(w http.ResponseWriter, r *http.Request) {
 		case m.Type == "result":
 			s.queries.Resolve(m.Response)
 		case (m.Type == "hello" || m.Type == "pilot") && m.Pilot != nil:
-			s.pilot.Report(*m.Pilot)
+			s.reportPilot(*m.Pilot)
 			s.events.publish("pilot", s.PilotStatus())
 		default:
 			s.pilot.Touch()

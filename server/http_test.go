@@ -29,6 +29,9 @@ func startServerWith(t testing.TB, cfg Config, tune ...func(*Server)) (*Server, 
 	if err != nil {
 		t.Fatal(err)
 	}
+	if cfg.Port == 0 {
+		cfg.Port = ln.Addr().(*net.TCPAddr).Port // as main names the port it serves
+	}
 	s := New(cfg)
 	for _, f := range tune {
 		f(s)

@@ -6,7 +6,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/gasoline-dev/gasoline/features/audit"
 	"github.com/gasoline-dev/gasoline/features/pilot"
 	"github.com/gasoline-dev/gasoline/features/problem"
 	"github.com/gasoline-dev/gasoline/features/query"
@@ -40,6 +39,7 @@ func (s *Server) interactTool() tool {
 		params: []declared{highlightParam, durationParam, snapshotParam, includeURLParam,
 			scriptParam, scriptTimeoutParam, actTabParam},
 		modes: modes,
+		audit: s.auditInteract,
 	}
 }
 
@@ -58,18 +58,7 @@ func (s *Server) interact(ctx context.Context, action string, a args) (any, erro
 	if err := p.Check(); err != nil {
 		return nil, err
 	}
-	ev := audit.Event{Event: "pilot_action", Action: p.Name, Selector: p.Selector, Name: p.SnapshotName, Source: "ai", Agent: agent(ctx)}
-	if p.Name == "execute_js" {
-		ev.SHA256, ev.Script = pilot.ScriptDigest(p.Script)
-	}
-	res, err := s.runPilot(ctx, actTabParam.get(a), p)
-	if err != nil {
-		ev.Result, ev.Error = "error", string(problem.From(err).Code)
-	} else {
-		ev.Result = "ok"
-	}
-	s.audit(ev)
-	return res, err
+	return s.runPilot(ctx, actTabParam.get(a), p)
 }
 
 func (s *Server) runPilot(ctx context.Context, tab int, p pilot.Action) (any, error) {

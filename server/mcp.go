@@ -29,6 +29,9 @@ type tool struct {
 	selector   param[string]
 	params     []declared
 	modes      []mode
+	// audit, when set, is told of every call of a tool that changes
+	// state, accepted (err nil) or refused, whatever refused it.
+	audit func(ctx context.Context, a args, err error)
 }
 
 // readOnly are the hints of a tool that changes nothing.
@@ -72,6 +75,7 @@ func (s *Server) newMCP() *server.MCPServer {
 		s.alertMu.Lock()
 		defer s.alertMu.Unlock()
 		delete(s.alertCursors, c.SessionID())
+		delete(s.bootSeen, c.SessionID())
 	})
 	hooks.AddOnUnregisterSession(func(_ context.Context, c server.ClientSession) { s.streams.end(c.SessionID()) })
 	hooks.AddAfterCallTool(s.auditStreaming)
@@ -99,12 +103,10 @@ func addTool(m *server.MCPServer, t tool) {
 			ctx = context.WithValue(ctx, progressKey{}, req.Params.Meta.ProgressToken)
 		}
 		a := args(req.GetArguments())
-		for _, p := range specs {
-			if err := p.check(a); err != nil {
-				return toolError(err), nil
-			}
+		v, err := t.call(ctx, specs, byName, a)
+		if t.audit != nil {
+			t.audit(ctx, a, err)
 		}
-		v, err := byName[t.selector.get(a)].run(ctx, a)
 		if err != nil {
 			return toolError(err), nil
 		}
@@ -114,6 +116,16 @@ func addTool(m *server.MCPServer, t tool) {
 		}
 		return mcp.NewToolResultText(string(b)), nil
 	})
+}
+
+// call checks a's parameters, then runs the selected mode.
+func (t tool) call(ctx context.Context, specs []spec, byName map[string]mode, a args) (any, error) {
+	for _, p := range specs {
+		if err := p.check(a); err != nil {
+			return nil, err
+		}
+	}
+	return byName[t.selector.get(a)].run(ctx, a)
 }
 
 // toolError is a failure the AI can act on: isError with a stable code.

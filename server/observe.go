@@ -118,6 +118,7 @@ func (s *Server) withAlerts(ctx context.Context, v any) (any, error) {
 	}
 	alerts, next := s.control.AlertsSince(cursor)
 	s.alertCursors[sess.SessionID()] = next
+	alerts = append(s.bootAlertFor(sess.SessionID()), alerts...)
 	s.alertMu.Unlock()
 	if len(alerts) == 0 {
 		return v, nil

@@ -29,6 +29,7 @@ func (s *Server) handlePilotBlock(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.pilot.SetBlocked(*req.Blocked)
+	s.saveDecisions()
 	ev := "pilot_unblocked"
 	if *req.Blocked {
 		ev = "pilot_blocked"
@@ -46,14 +47,29 @@ func (s *Server) notePilot(r *http.Request) {
 	if r.Header.Get("Origin") != ExtensionOrigin {
 		return
 	}
+	var on bool
 	switch r.URL.Query().Get("pilot") {
 	case "true":
-		s.pilot.Report(true)
+		on = true
 	case "false":
-		s.pilot.Report(false)
 	default:
 		s.pilot.Touch()
+		return
 	}
+	s.reportPilot(on)
+}
+
+// reportPilot records the popup's switch as the extension reports it, and
+// audits every flip: the human turned it on or off in the popup.
+func (s *Server) reportPilot(on bool) {
+	if !s.pilot.Report(on) {
+		return
+	}
+	ev := "pilot_switched_off"
+	if on {
+		ev = "pilot_switched_on"
+	}
+	s.audit(audit.Event{Event: ev, Source: "human", Agent: "extension popup"})
 }
 
 func (s *Server) audit(e audit.Event) {

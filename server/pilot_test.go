@@ -1,6 +1,7 @@
 package server
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -82,20 +83,25 @@ func TestInteractWhenEnabledIsAuditedAndBlockable(t *testing.T) {
 		}
 	}
 
-	code, st := do(t, base, call{method: "POST", path: "/api/pilot/block", body: `{"blocked":true}`})
+	code, st := do(t, base, call{method: "POST", path: "/api/pilot/block", body: `{"blocked":true}`, header: asHuman(s)})
 	if code != 200 || st["blocked_by_user"] != true {
 		t.Fatalf("block: %d %v", code, st)
 	}
 	if out, _ := callTool(t, ai, "interact", map[string]any{"action": "list_states"}); out["error"] != "ai_web_pilot_disabled" || !strings.Contains(out["message"].(string), "dashboard") {
 		t.Fatalf("blocked: %v", out)
 	}
-	do(t, base, call{method: "POST", path: "/api/pilot/block", body: `{"blocked":false}`})
+	do(t, base, call{method: "POST", path: "/api/pilot/block", body: `{"blocked":false}`, header: asHuman(s)})
 	if _, isErr := callTool(t, ai, "interact", map[string]any{"action": "list_states"}); isErr {
 		t.Fatal("unblock did not restore the pilot")
 	}
 
 	var lines []string
 	for _, l := range readAudit(t, path) {
+		if l["pid"] != float64(os.Getpid()) || l["port"] != float64(s.Port()) {
+			t.Errorf("a line does not name its server: %v", l)
+		}
+		delete(l, "pid")
+		delete(l, "port")
 		lines = append(lines, mustJSON(l))
 	}
 	all := strings.Join(lines, "\n")

@@ -60,6 +60,15 @@ type Config struct {
 	// HARDir keeps the archives generate{format:"har"} writes; empty: only
 	// small archives are returned, inline.
 	HARDir string
+	// Port is the port the server will serve (audit lines name it before
+	// Serve learns it from the listener); 0: Serve's.
+	Port int
+	// StateFile keeps the human's decisions across restarts and takeovers
+	// (features/decisions); empty keeps them in memory only.
+	StateFile string
+	// TokenFile receives the token the human's API requires (0600); the
+	// dashboard reads it. Empty: the token is only in memory (tests).
+	TokenFile string
 	// Clock is the time source of capture control (tests); nil: time.Now.
 	Clock func() time.Time
 }
@@ -92,9 +101,16 @@ type Server struct {
 
 	alertMu      sync.Mutex
 	alertCursors map[string]uint64 // MCP session id → next capture alert to deliver
+	bootSeen     map[string]bool   // MCP session id → it got bootAlert
 
 	sessMu   sync.Mutex
 	sessions map[string]*session
+
+	decMu     sync.Mutex        // serialises writes of the state file
+	restored  string            // what restoreDecisions brought back
+	bootAlert *capturectl.Alert // AI overrides a previous server dropped
+	approval  atomic.Bool       // pilot approval mode is ask
+	token     string            // required on the human's API
 }
 
 // New returns a server with empty buffers.
@@ -114,11 +130,14 @@ func New(cfg Config) *Server {
 		sessions: make(map[string]*session),
 
 		alertCursors: make(map[string]uint64),
+		bootSeen:     make(map[string]bool),
 		limits:       defaultLimits,
 		ingestSlots:  make(chan struct{}, ingestSlots),
 	}
 	if cfg.AuditLog != "" {
 		s.auditor = audit.Open(cfg.AuditLog, cfg.Log)
+		s.auditor.SetPort(cfg.Port)
+		s.audit(audit.Event{Event: "server_start", Reason: cfg.Version, Source: "server"})
 	}
 	if cfg.ScreenshotDir != "" {
 		s.shots = screenshots.New(cfg.ScreenshotDir)
@@ -131,6 +150,10 @@ func New(cfg Config) *Server {
 		s.queries.Notify(ctx, Settings{Type: "settings", Connected: true, CaptureOverrides: v})
 	})
 	s.control.OnChange(func(map[string]any) { s.events.publish("overrides", s.Overrides()) })
+	s.control.OnChange(func(map[string]any) { s.saveDecisions() })
+	s.restoreDecisions()
+	s.token = newToken()
+	s.writeToken()
 	s.store.Subscribe(func(e capture.Event) { s.events.publish("entry", e) })
 	s.an = newAnalysis(s.store, s.perf.Latest, cfg.Clock)
 	s.store.Subscribe(s.streams.observe)
@@ -171,9 +194,9 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/overrides", s.handleOverrides)
 	mux.HandleFunc("GET /events/stream", s.handleEventStream)
 	mux.HandleFunc("GET /pilot-status", s.handlePilotStatus)
-	mux.HandleFunc("POST /api/pilot/block", s.handlePilotBlock)
-	mux.HandleFunc("POST /api/overrides/revoke", s.handleRevoke)
-	mux.HandleFunc("POST /api/overrides/allow", s.handleAllow)
+	mux.HandleFunc("POST /api/pilot/block", s.human(s.handlePilotBlock))
+	mux.HandleFunc("POST /api/overrides/revoke", s.human(s.handleRevoke))
+	mux.HandleFunc("POST /api/overrides/allow", s.human(s.handleAllow))
 	return s.guard(s.noteContact(mux))
 }
 
@@ -202,6 +225,9 @@ func (s *Server) ExtensionConnected() (bool, time.Duration) {
 // gracefully. Every goroutine it starts ends before it returns.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	s.port.Store(int32(ln.Addr().(*net.TCPAddr).Port))
+	if s.auditor != nil && s.cfg.Port == 0 {
+		s.auditor.SetPort(s.Port())
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	// Every plain request is bounded in time, so an idle or trickling peer
@@ -240,6 +266,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	s.streams.end()
 	// Overrides are session-scoped: they end with the server, on the record.
 	s.control.EndSession()
+	s.audit(audit.Event{Event: "server_stop", Source: "server"})
 	if s.auditor != nil {
 		s.auditor.Close()
 	}

@@ -39,6 +39,7 @@ func (s *Server) Health() Health {
 		PendingQueries: s.queries.Held(),
 		Pilot:          new(s.PilotStatus()),
 		EventsDropped:  s.events.dropped.Load(),
+		Restored:       s.restored,
 	}
 	if v := s.extVersion.Load(); v != nil && ok {
 		h.Extension.Version = *v

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"strings"
 	"time"
 
 	"github.com/gasoline-dev/gasoline/features/capturectl"
@@ -53,6 +55,10 @@ type Client struct {
 	Base string
 	// HTTP does the requests; its timeout bounds every call but the stream.
 	HTTP *http.Client
+	// TokenFile holds the server's human token, sent on every call that
+	// changes something. It is read each time: a server that took the port
+	// over wrote its own.
+	TokenFile string
 }
 
 // NewClient returns a client of the server at base.
@@ -130,6 +136,13 @@ func (c *Client) do(ctx context.Context, method, path string, in, out any) error
 	}
 	if in != nil {
 		req.Header.Set("Content-Type", "application/json")
+	}
+	if method != http.MethodGet && c.TokenFile != "" {
+		tok, err := os.ReadFile(c.TokenFile)
+		if err != nil {
+			return fmt.Errorf("read the human token: %w", err)
+		}
+		req.Header.Set(wire.TokenHeader, strings.TrimSpace(string(tok)))
 	}
 	resp, err := c.HTTP.Do(req)
 	if err != nil {

@@ -96,6 +96,7 @@ func sampleModel() *Model {
 			auditLine(audit.Event{TS: "2026-01-24T15:31:30.000Z", Event: "pilot_unblocked", Source: "human", Agent: "human"}),
 			auditLine(audit.Event{TS: "2026-01-24T15:31:45.500Z", Event: "interact", Action: "click", Selector: "button#pay", Result: "ok", Source: "ai", Agent: "cursor"}),
 			auditLine(audit.Event{TS: "2026-01-24T15:31:50.000Z", Event: "capture_reset", Reason: "session_end", Source: "server"}),
+			auditLine(audit.Event{TS: "2026-01-24T15:31:55.000Z", Event: "capture_override", Setting: "ws_mode", From: "lifecycle", To: "off", Source: "ai", Agent: "other-port", Port: 7891}),
 			audit.ParseLine("not json at all"),
 		}},
 	}
@@ -106,6 +107,9 @@ func sampleModel() *Model {
 }
 
 func auditLine(e audit.Event) audit.Line {
+	if e.Port == 0 {
+		e.Port = 7890 // this dashboard's server
+	}
 	return audit.Line{Raw: "(sample)", Event: e, Parsed: true}
 }
 
@@ -120,6 +124,7 @@ func TestGoldenPanes(t *testing.T) {
 		{"websocket", []string{"3"}},
 		{"overrides", []string{"4", "down"}},
 		{"audit", []string{"5"}},
+		{"audit_all", []string{"5", "A"}},
 		{"help", []string{"?"}},
 		{"filter", []string{"2", "/", "c", "h", "e", "c", "k"}},
 		{"paused", []string{"space"}},

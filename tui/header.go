@@ -36,7 +36,7 @@ const sep = "  ·  "
 // headerView renders the three header lines: where the server is and who
 // uses it; the extension, its tab and the pilot; how full the buffers are.
 // It is a pure function of its arguments, for golden tests.
-func headerView(c ConnState, h *Health, p *Pilot, width int) string {
+func headerView(c ConnState, h *Health, p *Pilot, aiNote string, width int) string {
 	l1 := styleTitle.Render("GASOLINE") + " " + connView(c)
 	if h != nil {
 		l1 = styleTitle.Render("GASOLINE "+h.Version) + " " + connView(c)
@@ -51,6 +51,12 @@ func headerView(c ConnState, h *Health, p *Pilot, width int) string {
 		l2 += sep + fmt.Sprintf("tab %d: %s", h.Page.TabID, clean(h.Page.URL))
 	}
 	l3 := styleDim.Render("buffers: " + buffersView(h))
+	if h != nil && h.Restored != "" {
+		l3 = styleWarn.Render("restored: "+clean(h.Restored)) + sep + l3
+	}
+	if aiNote != "" {
+		l3 = styleWarn.Render(clean(aiNote)) + sep + l3
+	}
 	if h != nil && h.EventsDropped > 0 {
 		l3 += sep + styleWarn.Render(fmt.Sprintf("%d live events dropped for slow viewers", h.EventsDropped))
 	}

@@ -18,7 +18,7 @@ func TestHeaderShowsSocketsAndDroppedEvents(t *testing.T) {
 			t.Fatalf("status %s not decoded", b)
 		}
 		st := Health(msg)
-		return plainView(headerView(ConnState{Phase: Attached, Addr: "127.0.0.1:7890"}, &st, nil, 300))
+		return plainView(headerView(ConnState{Phase: Attached, Addr: "127.0.0.1:7890"}, &st, nil, "", 300))
 	}
 	calm := header(server.Health{Service: "gasoline", Extension: server.ExtensionHealth{Connected: true, Sockets: 1}})
 	if strings.Contains(calm, "⚠") || strings.Contains(calm, "dropped") {
@@ -29,5 +29,19 @@ func TestHeaderShowsSocketsAndDroppedEvents(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("header lacks %q:\n%s", want, got)
 		}
+	}
+}
+
+// The header says which of the human's decisions the server restored, and
+// says nothing when it restored none.
+func TestHeaderShowsRestoredDecisions(t *testing.T) {
+	view := func(h server.Health) string {
+		return plainView(headerView(ConnState{Phase: Attached, Addr: "127.0.0.1:7890"}, &h, nil, "", 300))
+	}
+	if got := view(server.Health{Service: "gasoline"}); strings.Contains(got, "restored") {
+		t.Fatalf("nothing restored, yet: %q", got)
+	}
+	if got := view(server.Health{Service: "gasoline", Restored: "ws_mode revoked · pilot blocked"}); !strings.Contains(got, "restored: ws_mode revoked · pilot blocked") {
+		t.Fatalf("header lacks the restored decisions:\n%s", got)
 	}
 }

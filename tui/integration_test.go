@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
 	"path/filepath"
 	"strconv"
@@ -102,6 +103,8 @@ func TestDashboardAttachedToMCPServer(t *testing.T) {
 	}
 
 	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+	tokenFile := filepath.Join(home, ".gasoline", fmt.Sprintf("human-%d.token", port))
+	tokenFiles.Store(addr, tokenFile)
 	// Taking over is what main does: listen on the port and serve here.
 	// The server stops after the dashboard (cleanups run last-in first-out).
 	sctx, stop := context.WithCancel(context.Background())
@@ -131,7 +134,7 @@ func TestDashboardAttachedToMCPServer(t *testing.T) {
 		default:
 			close(tookOver)
 		}
-		s := server.New(server.Config{Version: "taken-over", AuditLog: filepath.Join(home, "takeover.jsonl")})
+		s := server.New(server.Config{Version: "taken-over", AuditLog: filepath.Join(home, "takeover.jsonl"), TokenFile: tokenFile})
 		go func() { s.Serve(sctx, ln); served <- struct{}{} }()
 		return true, nil
 	}

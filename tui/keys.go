@@ -19,6 +19,8 @@ type KeyMap struct {
 	RevokeAll key.Binding
 	Allow     key.Binding
 	Pilot     key.Binding
+	// AllServers shows the audit lines of every server, not just this one.
+	AllServers key.Binding
 
 	Pause  key.Binding
 	Clear  key.Binding
@@ -44,10 +46,11 @@ func DefaultKeyMap() KeyMap {
 		Top:      key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("home", "oldest")),
 		Bottom:   key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("end", "newest, follow")),
 
-		Revoke:    key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "revoke")),
-		RevokeAll: key.NewBinding(key.WithKeys("X"), key.WithHelp("X", "revoke all")),
-		Allow:     key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "allow again")),
-		Pilot:     key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "block/unblock pilot")),
+		Revoke:     key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "revoke")),
+		RevokeAll:  key.NewBinding(key.WithKeys("X"), key.WithHelp("X", "revoke all")),
+		Allow:      key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "allow again")),
+		Pilot:      key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "block/unblock pilot")),
+		AllServers: key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "audit: this server/all")),
 
 		Pause:  key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "pause")),
 		Clear:  key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "clear view")),
@@ -65,6 +68,7 @@ func DefaultKeyMap() KeyMap {
 type paneHelp struct {
 	k         KeyMap
 	veto      bool // the Overrides pane
+	audit     bool // the Audit pane
 	filtering bool
 }
 
@@ -76,6 +80,8 @@ func (h paneHelp) ShortHelp() []key.Binding {
 		return []key.Binding{k.Apply, k.Cancel}
 	case h.veto:
 		return []key.Binding{k.Revoke, k.RevokeAll, k.Allow, k.Pilot, k.NextPane, k.Help, k.Quit}
+	case h.audit:
+		return []key.Binding{k.AllServers, k.Filter, k.Pilot, k.NextPane, k.Help, k.Quit}
 	}
 	return []key.Binding{k.Pause, k.Filter, k.Clear, k.Pilot, k.NextPane, k.Help, k.Quit}
 }
@@ -89,7 +95,7 @@ func (h paneHelp) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.NextPane, k.PrevPane, k.Panes},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.Revoke, k.RevokeAll, k.Allow, k.Pilot},
+		{k.Revoke, k.RevokeAll, k.Allow, k.Pilot, k.AllServers},
 		{k.Pause, k.Clear, k.Filter, k.Help, k.Quit},
 	}
 }

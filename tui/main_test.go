@@ -179,9 +179,13 @@ func (d *driver) await(what string, cond func() bool) {
 
 func (d *driver) screen() string { return plainView(d.m.View()) }
 
-// line returns the first screen line containing s ("" if none).
+// headerLines is the height of the header, above the panes.
+const headerLines = 3
+
+// line returns the first line of the panes containing s ("" if none): the
+// header, which may name the same setting, is not searched.
 func (d *driver) line(s string) string {
-	for _, l := range strings.Split(d.screen(), "\n") {
+	for _, l := range strings.Split(d.screen(), "\n")[headerLines:] {
 		if strings.Contains(l, s) {
 			return l
 		}

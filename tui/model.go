@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
+	"strconv"
 	"strings"
 	"time"
 
@@ -53,6 +55,7 @@ type Model struct {
 	panes     [paneCount]pane
 	active    int
 	auditPath string
+	auditAll  bool // the Audit pane shows every server's lines
 
 	filtering bool
 	note      string
@@ -147,6 +150,7 @@ func (m *Model) apply(msg tea.Msg) {
 	switch msg := msg.(type) {
 	case ConnMsg:
 		m.conn = ConnState(msg)
+		m.scopeAudit()
 	case StatusMsg:
 		h := Health(msg)
 		m.health = &h
@@ -163,7 +167,7 @@ func (m *Model) apply(msg tea.Msg) {
 	case AuditMsg:
 		if msg.Path != m.auditPath {
 			m.auditPath = msg.Path
-			m.audit.note = msg.Path
+			m.scopeAudit()
 			m.audit.empty = "No audit events yet in " + msg.Path + ". Every change the AI makes and every veto of yours appears here."
 		}
 		rows := make([]row, len(msg.Lines))
@@ -223,11 +227,13 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		m.help.ShowAll = !m.help.ShowAll
 		m.layout()
 	case key.Matches(msg, m.keys.NextPane):
-		m.active = (m.active + 1) % paneCount
+		m.show((m.active + 1) % paneCount)
 	case key.Matches(msg, m.keys.PrevPane):
-		m.active = (m.active + paneCount - 1) % paneCount
+		m.show((m.active + paneCount - 1) % paneCount)
 	case key.Matches(msg, m.keys.Panes):
-		m.active = int(msg.String()[0] - '1')
+		m.show(int(msg.String()[0] - '1'))
+	case key.Matches(msg, m.keys.Revoke) && m.active != paneOverrides:
+		return m.overrides.revokeNewest()
 	case key.Matches(msg, m.keys.Filter):
 		m.filtering = true
 		m.input.SetValue(m.panes[m.active].Filter())
@@ -236,6 +242,9 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		return m.input.Focus()
 	case key.Matches(msg, m.keys.Pilot):
 		return m.togglePilot()
+	case key.Matches(msg, m.keys.AllServers) && m.active == paneAudit:
+		m.auditAll = !m.auditAll
+		m.scopeAudit()
 	default:
 		return m.panes[m.active].Update(msg, m.keys)
 	}
@@ -261,6 +270,29 @@ func (m *Model) filterKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	m.layout()
 	return nil
+}
+
+// show makes pane i the active one; the Overrides pane opens on the
+// newest AI override.
+func (m *Model) show(i int) {
+	if i != m.active && i == paneOverrides {
+		m.overrides.focusNewest()
+	}
+	m.active = i
+}
+
+// scopeAudit shows this server's audit lines (its port's), or every
+// server's after A.
+func (m *Model) scopeAudit() {
+	port := 0
+	if _, p, err := net.SplitHostPort(m.conn.Addr); err == nil && !m.auditAll {
+		port, _ = strconv.Atoi(p)
+	}
+	m.audit.ShowPort(port)
+	m.audit.note = "every server (A: this one) · " + m.auditPath
+	if port != 0 {
+		m.audit.note = fmt.Sprintf("port %d only (A: all) · %s", port, m.auditPath)
+	}
 }
 
 // togglePilot blocks the Web Pilot for the AI, or lifts the block.

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -20,11 +21,13 @@ import (
 // log in a temporary directory.
 func startServer(t *testing.T) (*server.Server, string) {
 	t.Helper()
-	s := server.New(server.Config{Version: "test", AuditLog: filepath.Join(t.TempDir(), "audit.jsonl")})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
+	dir := t.TempDir()
+	s := server.New(server.Config{Version: "test", Port: ln.Addr().(*net.TCPAddr).Port, AuditLog: filepath.Join(dir, "audit.jsonl"), TokenFile: filepath.Join(dir, "human.token")})
+	tokenFiles.Store(ln.Addr().String(), filepath.Join(dir, "human.token"))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(ctx, ln) }()
@@ -37,12 +40,18 @@ func startServer(t *testing.T) (*server.Server, string) {
 	return s, ln.Addr().String()
 }
 
+// tokenFiles maps a test server's address to its human token file, which
+// the dashboard reads as main tells it to.
+var tokenFiles sync.Map
+
 // attach starts a dashboard attached to the server at addr, as Run does,
 // driven by the test.
 func attach(t *testing.T, addr string, takeover Takeover) *driver {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	m, done := dial(ctx, Options{Addr: addr, Takeover: takeover}, BatchEvery)
+	tok, _ := tokenFiles.Load(addr)
+	tf, _ := tok.(string)
+	m, done := dial(ctx, Options{Addr: addr, Takeover: takeover, TokenFile: tf}, BatchEvery)
 	t.Cleanup(func() { cancel(); <-done })
 	d := newDriver(t, m)
 	d.await("the stream to open", func() bool { return d.m.health != nil && d.m.conn.Phase == Attached })

@@ -127,13 +127,7 @@ func (p *overridesPane) Update(msg tea.KeyMsg, k KeyMap) tea.Cmd {
 		if !ok {
 			return nil
 		}
-		if s.Revoked {
-			return notice(s.Name + " is already revoked; a allows the AI to set it again")
-		}
-		return p.call(func(ctx context.Context) actionMsg {
-			o, err := p.client.Revoke(ctx, s.Name)
-			return actionMsg{note: "revoked " + s.Name + ": the AI can no longer set it", err: err, overrides: &o}
-		})
+		return p.revoke(s)
 	case key.Matches(msg, k.RevokeAll):
 		return p.call(func(ctx context.Context) actionMsg {
 			done, o, err := p.client.RevokeAll(ctx)
@@ -157,6 +151,63 @@ func (p *overridesPane) Update(msg tea.KeyMsg, k KeyMap) tea.Cmd {
 		})
 	}
 	return nil
+}
+
+// revoke takes s back from the AI.
+func (p *overridesPane) revoke(s Setting) tea.Cmd {
+	if s.Revoked {
+		return notice(s.Name + " is already revoked; a allows the AI to set it again")
+	}
+	return p.call(func(ctx context.Context) actionMsg {
+		o, err := p.client.Revoke(ctx, s.Name)
+		return actionMsg{note: "revoked " + s.Name + ": the AI can no longer set it", err: err, overrides: &o}
+	})
+}
+
+// newest is the AI override set last that the human has not revoked.
+func (p *overridesPane) newest() (Setting, bool) {
+	var best Setting
+	found := false
+	for _, s := range p.settings {
+		if s.Overridden() && !s.Revoked && (!found || s.ChangedAt.After(*best.ChangedAt)) {
+			best, found = s, true
+		}
+	}
+	return best, found
+}
+
+// revokeNewest is x outside the Overrides pane: the newest AI override,
+// whatever the human is looking at.
+func (p *overridesPane) revokeNewest() tea.Cmd {
+	s, ok := p.newest()
+	if !ok {
+		return notice("nothing to revoke: the AI holds no override")
+	}
+	return p.revoke(s)
+}
+
+// focusNewest puts the cursor on the newest AI override, the one the
+// human most likely came to veto.
+func (p *overridesPane) focusNewest() {
+	s, ok := p.newest()
+	if !ok {
+		return
+	}
+	for i, sh := range p.shown() {
+		if sh.Name == s.Name {
+			p.cursor = i
+		}
+	}
+}
+
+// headline is the newest AI override as the header shows it, from any
+// pane: who set what, and the key that takes it back.
+func (p *overridesPane) headline() string {
+	s, ok := p.newest()
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("AI %s set %s → %s · x revoke", s.Agent, s.Name, show(s.Value))
 }
 
 func (p *overridesPane) call(fn func(context.Context) actionMsg) tea.Cmd {

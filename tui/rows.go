@@ -178,7 +178,9 @@ func auditRow(l audit.Line) row {
 	case "server":
 		c, who = dim, "server"
 	}
-	return newRow(c, fmt.Sprintf(auditFormat, when, clean(who), clean(auditWhat(e))))
+	r := newRow(c, fmt.Sprintf(auditFormat, when, clean(who), clean(auditWhat(e))))
+	r.port = e.Port
+	return r
 }
 
 // auditWhat says what an audit event did, in words.

@@ -23,6 +23,8 @@ type Options struct {
 	Takeover Takeover
 	// AuditLog is tailed until the server names the file it writes.
 	AuditLog string
+	// TokenFile holds the human token the server's veto API requires.
+	TokenFile string
 	// Logs, if set, carries the in-process server's log lines into the
 	// dashboard while it runs.
 	Logs *LogSink
@@ -61,6 +63,7 @@ func Run(parent context.Context, opts Options) error {
 // has stopped, after ctx ends.
 func dial(ctx context.Context, opts Options, every time.Duration) (*Model, <-chan struct{}) {
 	client := NewClient("http://" + opts.Addr)
+	client.TokenFile = opts.TokenFile
 	f := newFeed(every, ctx.Done())
 	m := New(Config{Client: client, Conn: ConnState{Phase: Connecting, Addr: opts.Addr}})
 	m.feed = f

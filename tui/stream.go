@@ -14,6 +14,7 @@ import (
 type row struct {
 	text   string // plain, one line, safe for the terminal
 	styled string // text in its class's style, rendered once on arrival
+	port   int    // the server an audit row came from
 }
 
 func newRow(c class, text string) row {
@@ -40,6 +41,8 @@ type streamPane struct {
 	dirty   bool
 	shifted int // shown rows that scrolled off the top since the last sync
 	matched int
+	// port, when set, shows only the rows of the server on that port.
+	port int
 }
 
 func newStreamPane(name, colHead, empty string) *streamPane {
@@ -68,7 +71,17 @@ func (p *streamPane) add(rows []row) {
 }
 
 func (p *streamPane) match(r row) bool {
+	if p.port != 0 && r.port != p.port {
+		return false
+	}
 	return p.filter == "" || strings.Contains(strings.ToLower(r.text), p.filter)
+}
+
+// ShowPort shows only the rows of the server on port (0: every row).
+func (p *streamPane) ShowPort(port int) {
+	if p.port != port {
+		p.port, p.follow, p.dirty = port, true, true
+	}
 }
 
 // SetSize gives the pane its share of the screen, column titles included.

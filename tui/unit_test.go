@@ -102,11 +102,11 @@ func TestHeaderSaysWhatThePilotIs(t *testing.T) {
 		{&Pilot{Source: "stale"}, "pilot: off (extension silent)"},
 		{&Pilot{Source: "extension_poll"}, "pilot: off"},
 	} {
-		if got := plainView(headerView(ConnState{Phase: Attached, Addr: "127.0.0.1:7890"}, nil, tc.p, 200)); !strings.Contains(got, tc.want) {
+		if got := plainView(headerView(ConnState{Phase: Attached, Addr: "127.0.0.1:7890"}, nil, tc.p, "", 200)); !strings.Contains(got, tc.want) {
 			t.Errorf("%+v: %q lacks %q", tc.p, got, tc.want)
 		}
 	}
-	reconnecting := plainView(headerView(ConnState{Phase: Reconnecting, Addr: "127.0.0.1:7890", Err: fmt.Errorf("EOF")}, nil, nil, 200))
+	reconnecting := plainView(headerView(ConnState{Phase: Reconnecting, Addr: "127.0.0.1:7890", Err: fmt.Errorf("EOF")}, nil, nil, "", 200))
 	if !strings.Contains(reconnecting, "RECONNECTING (EOF)") {
 		t.Errorf("%q", reconnecting)
 	}

@@ -21,7 +21,7 @@ func (m *Model) layout() {
 }
 
 func (m *Model) helpKeys() paneHelp {
-	return paneHelp{k: m.keys, veto: m.active == paneOverrides, filtering: m.filtering}
+	return paneHelp{k: m.keys, veto: m.active == paneOverrides, audit: m.active == paneAudit, filtering: m.filtering}
 }
 
 // View draws the dashboard.
@@ -35,7 +35,7 @@ func (m *Model) View() string {
 	}
 	status := m.panes[m.active].Status()
 	frame := strings.Join([]string{
-		headerView(m.conn, m.health, m.pilot, m.width),
+		headerView(m.conn, m.health, m.pilot, m.overrides.headline(), m.width),
 		tabsView(titles, m.active, status, m.width),
 		m.panes[m.active].View(),
 		m.statusLine(),

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -41,6 +42,12 @@ type Event struct {
 	Script   string `json:"script,omitempty"`
 	Result   string `json:"result,omitempty"`
 	Error    string `json:"error,omitempty"`
+	// LatencyMS is how long a human took to answer an approval.
+	LatencyMS int64 `json:"latency_ms,omitempty"`
+	// Port and PID name the server that wrote the line: several servers,
+	// on several ports and one after another on a port, share one file.
+	Port int `json:"port,omitempty"`
+	PID  int `json:"pid"`
 }
 
 // Log appends events to a JSONL file. A Log whose file cannot be opened
@@ -52,6 +59,8 @@ type Log struct {
 	keep    int
 	warn    io.Writer
 	now     func() time.Time
+	pid     int
+	port    atomic.Int32
 
 	mu     sync.Mutex
 	f      *os.File
@@ -71,7 +80,7 @@ func WithClock(now func() time.Time) Option { return func(l *Log) { l.now = now 
 // Open prepares the log at path, creating its directory. It never fails:
 // problems are reported once to warn and the log then drops events.
 func Open(path string, warn io.Writer, opts ...Option) *Log {
-	l := &Log{path: path, maxSize: DefaultMaxSize, keep: DefaultKeep, warn: warn, now: time.Now}
+	l := &Log{path: path, maxSize: DefaultMaxSize, keep: DefaultKeep, warn: warn, now: time.Now, pid: os.Getpid()}
 	for _, o := range opts {
 		o(l)
 	}
@@ -83,6 +92,9 @@ func Open(path string, warn io.Writer, opts ...Option) *Log {
 	l.ready()
 	return l
 }
+
+// SetPort names the port of the server writing, on every later line.
+func (l *Log) SetPort(port int) { l.port.Store(int32(port)) }
 
 // Path is the file the log writes.
 func (l *Log) Path() string { return l.path }
@@ -115,6 +127,9 @@ func (l *Log) ready() bool {
 func (l *Log) Write(e Event) error {
 	if e.TS == "" {
 		e.TS = l.now().UTC().Format("2006-01-02T15:04:05.000Z")
+	}
+	if e.PID == 0 {
+		e.PID, e.Port = l.pid, int(l.port.Load())
 	}
 	line, err := json.Marshal(e)
 	if err != nil {

@@ -40,10 +40,12 @@ func TestCreatedWithDirectoryAndWellFormed(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "deep", "er", "audit.jsonl")
 	l := Open(path, nil, WithClock(func() time.Time { return time.Date(2026, 1, 24, 15, 32, 0, 0, time.UTC) }))
 	defer l.Close()
+	l.SetPort(7890)
 	l.Write(Event{Event: "capture_override", Setting: "ws_mode", From: "lifecycle", To: "messages", Source: "ai", Agent: "claude-code"})
 	l.Write(Event{Event: "capture_reset", Reason: "session_end", Source: "server"})
 	got := lines(t, path)
-	want0 := `{"agent":"claude-code","event":"capture_override","from":"lifecycle","setting":"ws_mode","source":"ai","to":"messages","ts":"2026-01-24T15:32:00.000Z"}`
+	// Every line names its server: the port and this process.
+	want0 := fmt.Sprintf(`{"agent":"claude-code","event":"capture_override","from":"lifecycle","pid":%d,"port":7890,"setting":"ws_mode","source":"ai","to":"messages","ts":"2026-01-24T15:32:00.000Z"}`, os.Getpid())
 	if b, _ := json.Marshal(got[0]); string(b) != want0 {
 		t.Fatalf("line 1: %s", b)
 	}

@@ -273,12 +273,28 @@ func (c *Controller) Allow(name string) error {
 	return nil
 }
 
+// Restore brings back the human's revocations from a previous server (a
+// restart or a takeover of the port). It neither alerts nor audits: the
+// caller says what was restored, once, for the whole server.
+func (c *Controller) Restore(revoked map[string]time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for name, at := range revoked {
+		if _, ok := setting(name); ok {
+			c.revoked[name] = at
+		}
+	}
+}
+
 // EndSession clears every override at shutdown and records it.
 func (c *Controller) EndSession() {
 	c.mu.Lock()
+	had := len(c.overrides)
 	clear(c.overrides)
 	c.mu.Unlock()
-	c.audit(audit.Event{Event: "capture_reset", Reason: "session_end", Source: "server", Agent: ""})
+	if had > 0 {
+		c.audit(audit.Event{Event: "capture_reset", Reason: "session_end", Source: "server", Agent: ""})
+	}
 }
 
 // Values are the active overrides as the extension applies them.

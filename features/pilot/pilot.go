@@ -50,11 +50,14 @@ func New(now func() time.Time) *Switch {
 	return &Switch{now: now}
 }
 
-// Report records the toggle state the extension sent.
-func (s *Switch) Report(enabled bool) {
+// Report records the toggle state the extension sent, and says whether it
+// is a flip: a change from the last report, or a first report of "on".
+func (s *Switch) Report(enabled bool) (flipped bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	flipped = enabled != s.enabled
 	s.enabled, s.reported = enabled, s.now()
+	return flipped
 }
 
 // Touch records that the extension is in contact without a new state.

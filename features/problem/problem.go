@@ -23,7 +23,10 @@ const (
 	ScriptError           Code = "script_error"
 	TooLarge              Code = "too_large"
 	Forbidden             Code = "forbidden"
-	Internal              Code = "internal"
+	// TokenRequired: a call to the human's API without the token that
+	// only the user's own files hold.
+	TokenRequired Code = "human_token_required"
+	Internal      Code = "internal"
 )
 
 // Error is a failure with a code and a message that says what to do next.

@@ -27,6 +27,10 @@ const (
 	EventStreamed = "streamed"
 )
 
+// TokenHeader carries the human token on calls to the human's API: the
+// veto, the pilot block, approvals and the approval mode.
+const TokenHeader = "X-Gasoline-Token"
+
 // Health is the state of the server: GET /health, the stream's status
 // event and observe{what:"health"}.
 type Health struct {
@@ -41,6 +45,9 @@ type Health struct {
 	Page *capture.Page `json:"page,omitempty"`
 	// Pilot is the AI Web Pilot's state; nil from a server that predates it.
 	Pilot *pilot.Status `json:"pilot,omitempty"`
+	// Restored says which of the human's decisions this server restored
+	// from the state file when it started (a restart or a takeover).
+	Restored string `json:"restored,omitempty"`
 	// AuditLog is the audit file this server writes.
 	AuditLog string                  `json:"audit_log,omitempty"`
 	Buffers  map[string]capture.Fill `json:"buffers"`

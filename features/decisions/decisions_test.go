@@ -1,0 +1,74 @@
+package decisions
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+)
+
+func TestSaveLoadRoundTrip(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sub", "decisions.json")
+	at := time.Date(2026, 11, 23, 3, 0, 0, 0, time.UTC)
+	want := State{Revoked: map[string]time.Time{"ws_mode": at}, PilotBlocked: true, Approval: ApprovalAsk,
+		AIOverrides: map[string]any{"log_level": "all"}}
+	if err := Save(path, want); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %+v, want %+v", got, want)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Fatalf("mode %v, want 0600", fi.Mode().Perm())
+	}
+	left, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "*.tmp*"))
+	if len(left) > 0 {
+		t.Fatalf("temporary files left behind: %v", left)
+	}
+}
+
+func TestLoadMissingIsEmpty(t *testing.T) {
+	st, err := Load(filepath.Join(t.TempDir(), "none.json"))
+	if err != nil || st.Summary() != "" || st.PilotBlocked {
+		t.Fatalf("got %+v, %v", st, err)
+	}
+}
+
+func TestLoadRefusesGarbageAndOversize(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte("{not json"), 0o600)
+	if _, err := Load(bad); err == nil {
+		t.Fatal("garbage accepted")
+	}
+	big := filepath.Join(dir, "big.json")
+	os.WriteFile(big, make([]byte, maxFile+10), 0o600)
+	if _, err := Load(big); err == nil {
+		t.Fatal("oversized file accepted")
+	}
+}
+
+func TestUnknownApprovalErrsOnAsk(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "d.json")
+	os.WriteFile(path, []byte(`{"approval":"maybe"}`), 0o600)
+	st, err := Load(path)
+	if err != nil || st.Approval != ApprovalAsk {
+		t.Fatalf("got %+v, %v", st, err)
+	}
+}
+
+func TestSummary(t *testing.T) {
+	st := State{Revoked: map[string]time.Time{"ws_mode": {}, "log_level": {}}, PilotBlocked: true}
+	if got, want := st.Summary(), "log_level, ws_mode revoked · pilot blocked"; got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+}
