@@ -40,6 +40,7 @@ func (s *Server) Health() Health {
 		Pilot:          new(s.PilotStatus()),
 		EventsDropped:  s.events.dropped.Load(),
 		Restored:       s.restored,
+		Approvals:      new(s.Approvals()),
 	}
 	if ago >= 0 {
 		h.Extension.LastSeenMS = ago.Milliseconds()
