@@ -1,11 +1,16 @@
 package server
 
 import (
+	"context"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // In ask mode every interact call waits for the human: approved, it runs;
@@ -103,5 +108,54 @@ func TestAskModeWaitsForTheHuman(t *testing.T) {
 		"approval_requested: approval_decided:timeout approval_mode:auto"
 	if strings.Join(lines, " ") != want {
 		t.Fatalf("audit:\n%s\nwant\n%s", strings.Join(lines, " "), want)
+	}
+}
+
+// While an action waits for the human, the AI's call gets progress
+// notifications about once a second.
+func TestAskModeSendsProgress(t *testing.T) {
+	s, base := startServerWith(t, Config{Version: "test", PilotApproval: "ask", ApprovalTimeout: 2500 * time.Millisecond})
+	pilotWorker(t, base, true)
+	waitReachable(t, s)
+	waitFor(t, func() bool { return s.PilotStatus().Enabled })
+	c, err := client.NewInProcessClient(s.MCP())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	waiting := 0
+	c.OnNotification(func(n mcp.JSONRPCNotification) {
+		if msg, _ := n.Params.AdditionalFields["message"].(string); n.Method == "notifications/progress" &&
+			n.Params.AdditionalFields["progressToken"] == "tok-ask" && strings.Contains(msg, "waiting for the human") {
+			mu.Lock()
+			waiting++
+			mu.Unlock()
+		}
+	})
+	ctx := context.Background()
+	c.Start(ctx)
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	init.Params.ClientInfo = mcp.Implementation{Name: "claude-code"}
+	if _, err := c.Initialize(ctx, init); err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "interact"
+	req.Params.Arguments = map[string]any{"action": "list_states"}
+	req.Params.Meta = &mcp.Meta{ProgressToken: "tok-ask"}
+	res, err := c.CallTool(ctx, req)
+	if err != nil || !res.IsError || !strings.Contains(res.Content[0].(mcp.TextContent).Text, "approval_timeout") {
+		t.Fatalf("%v %v", err, res)
+	}
+	// Notifications travel beside the response, not before it: await them.
+	seen := func() int { mu.Lock(); defer mu.Unlock(); return waiting }
+	deadline := time.Now().Add(5 * time.Second)
+	for seen() < 2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d progress notifications in 2.5 s of waiting", seen())
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }
