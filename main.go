@@ -16,6 +16,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"syscall"
+	"time"
 
 	"github.com/charmbracelet/x/term"
 	"golang.org/x/sync/errgroup"
@@ -80,6 +81,8 @@ func run(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr io.
 		headless = fs.Bool("headless", false, "run the server without the dashboard")
 		port     = fs.Int("port", defPort, "loopback port of the server (env GASOLINE_PORT)")
 		showVer  = fs.Bool("version", false, "print the version and exit")
+		approve  = fs.String("pilot-approval", "", "ask: every Web Pilot action waits for your y/n in the dashboard; auto: none does (default: your last choice, else auto)")
+		approveT = fs.Duration("approval-timeout", 60*time.Second, "how long a Web Pilot action waits for your answer in ask mode")
 	)
 	if err := fs.Parse(argv); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -100,7 +103,11 @@ func run(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr io.
 	}
 	cfg := server.Config{Version: version, Log: stderr, AuditLog: *auditLog, ScreenshotDir: filepath.Join(dataDir, "screenshots"),
 		HARDir: filepath.Join(dataDir, "har")}
-	cfg.Port = *port
+	if *approve != "" && *approve != "ask" && *approve != "auto" {
+		fmt.Fprintf(stderr, "gasoline: --pilot-approval %q: want ask or auto\n", *approve)
+		return 2
+	}
+	cfg.Port, cfg.PilotApproval, cfg.ApprovalTimeout = *port, *approve, *approveT
 	if *auditLog != "" {
 		// Beside the audit log, one per port: each server on a port inherits
 		// the decisions the human made about that port's previous server.

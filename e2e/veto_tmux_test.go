@@ -20,11 +20,12 @@ type term struct {
 	socket, name string
 }
 
-// startDashboard runs `gasoline --port port` in a new 120×30 tmux window.
-func startDashboard(t testing.TB, port int, name string) *term {
+// startDashboard runs `gasoline --port port [args]` in a new 120×30 tmux
+// window.
+func startDashboard(t testing.TB, port int, name string, args ...string) *term {
 	t.Helper()
 	tm := &term{t: t, socket: filepath.Join(t.TempDir(), "tmux"), name: name}
-	cmd := "env HOME=" + testHome + " " + binPath + " --port " + strconv.Itoa(port)
+	cmd := "env HOME=" + testHome + " " + binPath + " --port " + strconv.Itoa(port) + " " + strings.Join(args, " ")
 	if out, err := exec.Command("tmux", "-S", tm.socket, "new-session", "-d", "-s", name, "-x", "120", "-y", "30", cmd).CombinedOutput(); err != nil {
 		t.Fatalf("tmux: %v %s", err, out)
 	}

@@ -21,6 +21,8 @@ var httpStatus = map[problem.Code]int{
 	problem.TooLarge:              http.StatusRequestEntityTooLarge,
 	problem.Forbidden:             http.StatusForbidden,
 	problem.TokenRequired:         http.StatusUnauthorized,
+	problem.DeniedByUser:          http.StatusForbidden,
+	problem.ApprovalTimeout:       http.StatusRequestTimeout,
 	problem.Internal:              http.StatusInternalServerError,
 }
 

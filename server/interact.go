@@ -58,6 +58,15 @@ func (s *Server) interact(ctx context.Context, action string, a args) (any, erro
 	if err := p.Check(); err != nil {
 		return nil, err
 	}
+	if s.approval.Load() {
+		// Ask only for what could run: the pilot's own refusals come first.
+		if err := s.pilot.Check(s.queries.Reachable()); err != nil {
+			return nil, err
+		}
+		if err := s.approve(ctx, p, actTabParam.get(a)); err != nil {
+			return nil, err
+		}
+	}
 	return s.runPilot(ctx, actTabParam.get(a), p)
 }
 

@@ -17,6 +17,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/gasoline-dev/gasoline/features/a11y"
+	"github.com/gasoline-dev/gasoline/features/approval"
 	"github.com/gasoline-dev/gasoline/features/audit"
 	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/capturectl"
@@ -24,6 +25,7 @@ import (
 	"github.com/gasoline-dev/gasoline/features/pilot"
 	"github.com/gasoline-dev/gasoline/features/query"
 	"github.com/gasoline-dev/gasoline/features/screenshots"
+	"github.com/gasoline-dev/gasoline/server/wire"
 )
 
 // Service is what GET /health answers in "service", so a relay can tell a
@@ -69,6 +71,11 @@ type Config struct {
 	// TokenFile receives the token the human's API requires (0600); the
 	// dashboard reads it. Empty: the token is only in memory (tests).
 	TokenFile string
+	// PilotApproval is --pilot-approval: "ask", "auto", or "" to keep the
+	// mode the human chose last.
+	PilotApproval string
+	// ApprovalTimeout bounds the wait for the human in ask mode (0: 60 s).
+	ApprovalTimeout time.Duration
 	// Clock is the time source of capture control (tests); nil: time.Now.
 	Clock func() time.Time
 }
@@ -111,6 +118,7 @@ type Server struct {
 	bootAlert *capturectl.Alert // AI overrides a previous server dropped
 	approval  atomic.Bool       // pilot approval mode is ask
 	token     string            // required on the human's API
+	approvals *approval.Queue   // pilot actions waiting for the human
 }
 
 // New returns a server with empty buffers.
@@ -119,15 +127,16 @@ func New(cfg Config) *Server {
 		cfg.Log = io.Discard
 	}
 	s := &Server{
-		cfg:      cfg,
-		store:    capture.NewStore(),
-		queries:  query.NewBroker(),
-		audits:   a11y.NewCache(),
-		perf:     perf.NewStore(nil),
-		events:   newHub(),
-		pilot:    pilot.New(nil),
-		started:  time.Now(),
-		sessions: make(map[string]*session),
+		cfg:       cfg,
+		store:     capture.NewStore(),
+		queries:   query.NewBroker(),
+		audits:    a11y.NewCache(),
+		perf:      perf.NewStore(nil),
+		events:    newHub(),
+		pilot:     pilot.New(nil),
+		approvals: approval.New(nil, nil),
+		started:   time.Now(),
+		sessions:  make(map[string]*session),
 
 		alertCursors: make(map[string]uint64),
 		bootSeen:     make(map[string]bool),
@@ -151,7 +160,11 @@ func New(cfg Config) *Server {
 	})
 	s.control.OnChange(func(map[string]any) { s.events.publish("overrides", s.Overrides()) })
 	s.control.OnChange(func(map[string]any) { s.saveDecisions() })
+	s.approvals.OnChange(func(p []approval.Request) {
+		s.events.publish(wire.EventApprovals, wire.Approvals{Mode: s.approvalMode(), Pending: p})
+	})
 	s.restoreDecisions()
+	s.applyApprovalFlag()
 	s.token = newToken()
 	s.writeToken()
 	s.store.Subscribe(func(e capture.Event) { s.events.publish("entry", e) })
@@ -197,6 +210,9 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /api/pilot/block", s.human(s.handlePilotBlock))
 	mux.HandleFunc("POST /api/overrides/revoke", s.human(s.handleRevoke))
 	mux.HandleFunc("POST /api/overrides/allow", s.human(s.handleAllow))
+	mux.HandleFunc("GET /api/approvals", s.handleApprovals)
+	mux.HandleFunc("POST /api/approvals/answer", s.human(s.handleApprovalAnswer))
+	mux.HandleFunc("POST /api/approvals/mode", s.human(s.handleApprovalMode))
 	return s.guard(s.noteContact(mux))
 }
 

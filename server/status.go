@@ -40,6 +40,7 @@ func (s *Server) Health() Health {
 		Pilot:          new(s.PilotStatus()),
 		EventsDropped:  s.events.dropped.Load(),
 		Restored:       s.restored,
+		Approvals:      new(s.Approvals()),
 	}
 	if v := s.extVersion.Load(); v != nil && ok {
 		h.Extension.Version = *v

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/gasoline-dev/gasoline/features/approval"
 	"github.com/gasoline-dev/gasoline/features/audit"
 	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/streaming"
@@ -125,6 +127,7 @@ func TestGoldenPanes(t *testing.T) {
 		{"overrides", []string{"4", "down"}},
 		{"audit", []string{"5"}},
 		{"audit_all", []string{"5", "A"}},
+		{"approval", []string{"approval", "down", "down"}},
 		{"help", []string{"?"}},
 		{"filter", []string{"2", "/", "c", "h", "e", "c", "k"}},
 		{"paused", []string{"space"}},
@@ -133,6 +136,10 @@ func TestGoldenPanes(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			m := sampleModel()
 			for _, k := range tc.keys {
+				if k == "approval" {
+					m.Update(sampleApproval())
+					continue
+				}
 				m.Update(keyMsg(k))
 			}
 			if tc.name == "streamed" {
@@ -170,4 +177,18 @@ func TestREADMEShowsTheRealDashboard(t *testing.T) {
 	if !strings.Contains(string(readme), string(console)) || !strings.Contains(string(readme), table) {
 		t.Errorf("README.md's dashboard captures are not testdata/tui/pane_console.golden and pane_overrides.golden; paste them in")
 	}
+}
+
+// sampleApproval is an execute_js waiting for the human, with a script
+// longer than the overlay, and a second request behind it.
+func sampleApproval() ApprovalsMsg {
+	var script []string
+	for i := 1; i <= 40; i++ {
+		script = append(script, fmt.Sprintf("const line%d = document.querySelectorAll('li').length + %d;", i, i))
+	}
+	return ApprovalsMsg{Mode: "ask", Pending: []approval.Request{
+		{ID: 7, Agent: "claude-code", Action: "execute_js", Script: strings.Join(script, "\n"), Tab: 412,
+			URL: "http://localhost:3000/checkout", At: sampleNow.Add(-5 * time.Second), Deadline: sampleNow.Add(55 * time.Second)},
+		{ID: 8, Agent: "claude-code", Action: "highlight", Selector: "#pay", At: sampleNow, Deadline: sampleNow.Add(time.Minute)},
+	}}
 }

@@ -47,6 +47,9 @@ func headerView(c ConnState, h *Health, p *Pilot, aiNote string, width int) stri
 		l1 += sep + "MCP clients: " + clean(clients)
 	}
 	l2 := extensionView(h) + sep + "pilot: " + pilotView(p)
+	if h != nil && h.Approvals != nil && h.Approvals.Mode == "ask" {
+		l2 += styleWarn.Render(" · asks you first")
+	}
 	if h != nil && h.Page != nil && h.Page.URL != "" {
 		l2 += sep + fmt.Sprintf("tab %d: %s", h.Page.TabID, clean(h.Page.URL))
 	}

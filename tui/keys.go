@@ -19,6 +19,8 @@ type KeyMap struct {
 	RevokeAll key.Binding
 	Allow     key.Binding
 	Pilot     key.Binding
+	// Approval switches the Web Pilot between ask and auto.
+	Approval key.Binding
 	// AllServers shows the audit lines of every server, not just this one.
 	AllServers key.Binding
 
@@ -50,6 +52,7 @@ func DefaultKeyMap() KeyMap {
 		RevokeAll:  key.NewBinding(key.WithKeys("X"), key.WithHelp("X", "revoke all")),
 		Allow:      key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "allow again")),
 		Pilot:      key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "block/unblock pilot")),
+		Approval:   key.NewBinding(key.WithKeys("M"), key.WithHelp("M", "pilot: ask/auto")),
 		AllServers: key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "audit: this server/all")),
 
 		Pause:  key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "pause")),
@@ -95,7 +98,7 @@ func (h paneHelp) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.NextPane, k.PrevPane, k.Panes},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.Revoke, k.RevokeAll, k.Allow, k.Pilot, k.AllServers},
+		{k.Revoke, k.RevokeAll, k.Allow, k.Pilot, k.Approval, k.AllServers},
 		{k.Pause, k.Clear, k.Filter, k.Help, k.Quit},
 	}
 }

@@ -56,6 +56,7 @@ type Model struct {
 	active    int
 	auditPath string
 	auditAll  bool // the Audit pane shows every server's lines
+	asking    asking
 
 	filtering bool
 	note      string
@@ -80,7 +81,7 @@ func New(cfg Config) *Model {
 	// A steady cursor: a blinking one would redraw the screen twice a
 	// second for nothing.
 	in.Cursor.SetMode(cursor.CursorStatic)
-	m := &Model{keys: keys, help: help.New(), input: in, client: cfg.Client, now: cfg.Now, conn: cfg.Conn,
+	m := &Model{keys: keys, help: help.New(), input: in, client: cfg.Client, now: cfg.Now, conn: cfg.Conn, asking: newAsking(),
 		console: newConsolePane(), network: newNetworkPane(), ws: newWSPane(),
 		overrides: newOverridesPane(cfg.Client, cfg.Now), audit: newAuditPane()}
 	m.panes = [paneCount]pane{m.console, m.network, m.ws, m.overrides, m.audit}
@@ -138,6 +139,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case noteMsg:
 		m.setNote(string(msg), false)
+	case approvalAnswered:
+		if msg.err != nil {
+			m.setNote(msg.err.Error(), true)
+		} else {
+			m.asking.set(msg.state)
+			m.setNote(msg.note, false)
+		}
 	default:
 		m.apply(msg)
 	}
@@ -157,6 +165,11 @@ func (m *Model) apply(msg tea.Msg) {
 		if h.Pilot != nil {
 			m.pilot = h.Pilot
 		}
+		if h.Approvals != nil {
+			m.asking.set(*h.Approvals)
+		}
+	case ApprovalsMsg:
+		m.asking.set(Approvals(msg))
 	case OverridesMsg:
 		m.overrides.set(Overrides(msg))
 	case PilotMsg:
@@ -220,7 +233,12 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	if m.filtering {
 		return m.filterKey(msg)
 	}
+	if cmd, ok := m.askKey(msg); ok {
+		return cmd
+	}
 	switch {
+	case key.Matches(msg, m.keys.Approval):
+		return m.toggleApproval()
 	case key.Matches(msg, m.keys.Quit):
 		return tea.Quit
 	case key.Matches(msg, m.keys.Help):

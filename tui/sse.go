@@ -72,6 +72,11 @@ func decodeEvent(event string, data []byte) tea.Msg {
 		if json.Unmarshal(data, &p) == nil {
 			return PilotMsg(p)
 		}
+	case wire.EventApprovals:
+		var a Approvals
+		if json.Unmarshal(data, &a) == nil {
+			return ApprovalsMsg(a)
+		}
 	case wire.EventDropped:
 		var d wire.Dropped
 		if json.Unmarshal(data, &d) == nil {

@@ -34,10 +34,15 @@ func (m *Model) View() string {
 		titles[i] = p.Title()
 	}
 	status := m.panes[m.active].Status()
+	body := m.panes[m.active].View()
+	if _, ok := m.asking.waiting(); ok {
+		// Nothing else is shown while an action waits: it cannot be missed.
+		body = m.askView(lipgloss.Height(body))
+	}
 	frame := strings.Join([]string{
 		headerView(m.conn, m.health, m.pilot, m.overrides.headline(), m.width),
 		tabsView(titles, m.active, status, m.width),
-		m.panes[m.active].View(),
+		body,
 		m.statusLine(),
 		m.help.View(m.helpKeys()),
 	}, "\n")

@@ -26,7 +26,11 @@ const (
 	// TokenRequired: a call to the human's API without the token that
 	// only the user's own files hold.
 	TokenRequired Code = "human_token_required"
-	Internal      Code = "internal"
+	// DeniedByUser: the human said no to a pilot action in ask mode.
+	DeniedByUser Code = "denied_by_user"
+	// ApprovalTimeout: the human did not answer a pilot action in time.
+	ApprovalTimeout Code = "approval_timeout"
+	Internal        Code = "internal"
 )
 
 // Error is a failure with a code and a message that says what to do next.

@@ -5,6 +5,7 @@
 package wire
 
 import (
+	"github.com/gasoline-dev/gasoline/features/approval"
 	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/capturectl"
 	"github.com/gasoline-dev/gasoline/features/pilot"
@@ -27,6 +28,28 @@ const (
 	EventStreamed = "streamed"
 )
 
+// EventApprovals is the stream event of the pilot actions waiting for
+// the human (an Approvals).
+const EventApprovals = "approvals"
+
+// Approvals is the pilot approval mode and the actions that wait.
+type Approvals struct {
+	Mode    string             `json:"mode"`
+	Pending []approval.Request `json:"pending,omitempty"`
+}
+
+// ApprovalAnswer is the human's answer to one waiting action.
+type ApprovalAnswer struct {
+	ID      uint64 `json:"id"`
+	Approve bool   `json:"approve"`
+	Reason  string `json:"reason,omitempty"`
+}
+
+// ApprovalMode sets the pilot approval mode: "ask" or "auto".
+type ApprovalMode struct {
+	Mode string `json:"mode"`
+}
+
 // TokenHeader carries the human token on calls to the human's API: the
 // veto, the pilot block, approvals and the approval mode.
 const TokenHeader = "X-Gasoline-Token"
@@ -45,6 +68,8 @@ type Health struct {
 	Page *capture.Page `json:"page,omitempty"`
 	// Pilot is the AI Web Pilot's state; nil from a server that predates it.
 	Pilot *pilot.Status `json:"pilot,omitempty"`
+	// Approvals is the pilot approval mode and what waits for the human.
+	Approvals *Approvals `json:"approvals,omitempty"`
 	// Restored says which of the human's decisions this server restored
 	// from the state file when it started (a restart or a takeover).
 	Restored string `json:"restored,omitempty"`

@@ -1,0 +1,132 @@
+package approval
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+)
+
+// fakeClock fires its timers only when the test says so.
+type fakeClock struct {
+	mu     sync.Mutex
+	t      time.Time
+	timers []timer
+}
+
+type timer struct {
+	at time.Time
+	c  chan time.Time
+}
+
+func (c *fakeClock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *fakeClock) after(d time.Duration) <-chan time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ch := make(chan time.Time, 1)
+	c.timers = append(c.timers, timer{c.t.Add(d), ch})
+	return ch
+}
+func (c *fakeClock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+	kept := c.timers[:0]
+	for _, tm := range c.timers {
+		if !tm.at.After(c.t) {
+			tm.c <- c.t
+		} else {
+			kept = append(kept, tm)
+		}
+	}
+	c.timers = kept
+}
+
+func waitPending(t *testing.T, q *Queue, n int) []Request {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for len(q.Pending()) != n {
+		if time.Now().After(deadline) {
+			t.Fatalf("pending %d, want %d", len(q.Pending()), n)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return q.Pending()
+}
+
+func TestApproveDenyAndTimeoutInOrder(t *testing.T) {
+	ck := &fakeClock{t: time.Date(2026, 11, 23, 4, 0, 0, 0, time.UTC)}
+	q := New(ck.now, ck.after)
+	type result struct {
+		d   Decision
+		err error
+	}
+	ask := func(action string) chan result {
+		ch := make(chan result, 1)
+		go func() {
+			d, err := q.Ask(context.Background(), Request{Agent: "claude-code", Action: action}, time.Minute, nil)
+			ch <- result{d, err}
+		}()
+		return ch
+	}
+	first := ask("highlight")
+	waitPending(t, q, 1)
+	second := ask("execute_js")
+	waitPending(t, q, 2)
+	third := ask("list_states")
+	p := waitPending(t, q, 3)
+	if p[0].Action != "highlight" || p[1].Action != "execute_js" || p[0].ID >= p[1].ID {
+		t.Fatalf("not in order: %+v", p)
+	}
+	ck.advance(2 * time.Second)
+	if _, _, err := q.Answer(p[0].ID, true, ""); err != nil {
+		t.Fatal(err)
+	}
+	if r := <-first; r.d.Outcome != Approved || r.d.Latency != 2*time.Second {
+		t.Fatalf("first: %+v", r)
+	}
+	if _, _, err := q.Answer(p[1].ID, false, "not on prod"); err != nil {
+		t.Fatal(err)
+	}
+	if r := <-second; r.d.Outcome != Denied || r.d.Reason != "not on prod" {
+		t.Fatalf("second: %+v", r)
+	}
+	if _, _, err := q.Answer(p[1].ID, true, ""); err == nil {
+		t.Fatal("a request answered twice")
+	}
+	ck.advance(time.Minute)
+	if r := <-third; r.d.Outcome != TimedOut {
+		t.Fatalf("third: %+v", r)
+	}
+	if len(q.Pending()) != 0 {
+		t.Fatal("the queue is not empty")
+	}
+}
+
+func TestWithdrawnAndBounded(t *testing.T) {
+	ck := &fakeClock{t: time.Now()}
+	q := New(ck.now, ck.after)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := q.Ask(ctx, Request{Action: "highlight"}, time.Minute, nil)
+		done <- err
+	}()
+	waitPending(t, q, 1)
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatal(err)
+	}
+	waitPending(t, q, 0)
+
+	for range MaxPending {
+		go q.Ask(context.Background(), Request{Action: "highlight"}, time.Minute, nil)
+	}
+	waitPending(t, q, MaxPending)
+	if _, err := q.Ask(context.Background(), Request{Action: "highlight"}, time.Minute, nil); err == nil {
+		t.Fatal("the queue grew past its bound")
+	}
+	ck.advance(time.Minute)
+	waitPending(t, q, 0)
+}

@@ -1,0 +1,126 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/gasoline-dev/gasoline/features/approval"
+	"github.com/gasoline-dev/gasoline/features/audit"
+	"github.com/gasoline-dev/gasoline/features/decisions"
+	"github.com/gasoline-dev/gasoline/features/pilot"
+	"github.com/gasoline-dev/gasoline/features/problem"
+	"github.com/gasoline-dev/gasoline/server/wire"
+)
+
+// Approvals is the approval mode and the pilot actions that wait.
+func (s *Server) Approvals() wire.Approvals {
+	return wire.Approvals{Mode: s.approvalMode(), Pending: s.approvals.Pending()}
+}
+
+func (s *Server) approvalMode() string {
+	if s.approval.Load() {
+		return decisions.ApprovalAsk
+	}
+	return decisions.ApprovalAuto
+}
+
+// setApprovalMode is the human's choice of mode (the flag or the
+// dashboard): kept on disk and audited.
+func (s *Server) setApprovalMode(mode, by string) {
+	if s.approval.Swap(mode == decisions.ApprovalAsk) == (mode == decisions.ApprovalAsk) {
+		return
+	}
+	s.saveDecisions()
+	s.audit(audit.Event{Event: "approval_mode", To: mode, Reason: by, Source: "human", Agent: "human"})
+	s.events.publish(wire.EventApprovals, s.Approvals())
+}
+
+// approve holds a pilot action until the human answers, in ask mode: the
+// dashboard shows it at once and the AI's call gets progress notifications
+// while it waits. nil means go ahead.
+func (s *Server) approve(ctx context.Context, p pilot.Action, tab int) error {
+	if !s.approval.Load() {
+		return nil
+	}
+	req := approval.Request{Agent: agent(ctx), Action: p.Name, Selector: p.Selector, Name: p.SnapshotName, Script: p.Script, Tab: tab}
+	if pg, ok := s.store.Page(); ok {
+		req.URL = pg.URL
+		if req.Tab == 0 {
+			req.Tab = pg.TabID
+		}
+	}
+	timeout := s.cfg.ApprovalTimeout
+	if timeout <= 0 {
+		timeout = approval.DefaultTimeout
+	}
+	s.audit(audit.Event{Event: "approval_requested", Action: p.Name, Selector: p.Selector, Source: "ai", Agent: req.Agent})
+	d, err := s.approvals.Ask(ctx, req, timeout, func(waited time.Duration) {
+		progress(ctx, waited.Seconds(), timeout.Seconds(), "waiting for the human to approve "+p.Name+" in the Gasoline dashboard")
+	})
+	if err != nil {
+		return err
+	}
+	if d.Outcome == approval.TimedOut {
+		s.audit(audit.Event{Event: "approval_decided", Action: p.Name, Result: d.Outcome, LatencyMS: d.Latency.Milliseconds(), Source: "server", Agent: req.Agent})
+	}
+	switch d.Outcome {
+	case approval.Denied:
+		msg := "The human denied this pilot action in the Gasoline dashboard"
+		if d.Reason != "" {
+			msg += ": " + d.Reason
+		}
+		return problem.New(problem.DeniedByUser, "%s. Do not retry it unchanged.", msg)
+	case approval.TimedOut:
+		return problem.New(problem.ApprovalTimeout, "Nobody approved this pilot action within %v (approval mode is ask). Ask the human to watch the Gasoline dashboard, then retry.", timeout)
+	}
+	return nil
+}
+
+func (s *Server) handleApprovals(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, s.Approvals())
+}
+
+func (s *Server) handleApprovalAnswer(w http.ResponseWriter, r *http.Request) {
+	var req wire.ApprovalAnswer
+	if err := decodeBody(r, &req); err != nil {
+		writeProblem(w, err)
+		return
+	}
+	a, d, err := s.approvals.Answer(req.ID, req.Approve, req.Reason)
+	if err != nil {
+		writeProblem(w, err)
+		return
+	}
+	s.audit(audit.Event{Event: "approval_decided", Action: a.Action, Selector: a.Selector, Result: d.Outcome, Reason: d.Reason,
+		LatencyMS: d.Latency.Milliseconds(), Source: "human", Agent: "human"})
+	writeJSON(w, http.StatusOK, s.Approvals())
+}
+
+func (s *Server) handleApprovalMode(w http.ResponseWriter, r *http.Request) {
+	var req wire.ApprovalMode
+	if err := decodeBody(r, &req); err != nil {
+		writeProblem(w, err)
+		return
+	}
+	if req.Mode != decisions.ApprovalAsk && req.Mode != decisions.ApprovalAuto {
+		writeProblem(w, problem.New(problem.InvalidParam, `want {"mode": "ask"|"auto"}`))
+		return
+	}
+	s.setApprovalMode(req.Mode, "dashboard")
+	writeJSON(w, http.StatusOK, s.Approvals())
+}
+
+// applyApprovalFlag is --pilot-approval: given, it wins over the saved
+// mode and is saved in turn.
+func (s *Server) applyApprovalFlag() {
+	switch s.cfg.PilotApproval {
+	case "":
+	case decisions.ApprovalAsk, decisions.ApprovalAuto:
+		s.setApprovalMode(s.cfg.PilotApproval, "--pilot-approval")
+	default:
+		fmt.Fprintf(s.cfg.Log, "gasoline: warning: --pilot-approval %q is neither ask nor auto; asking\n", s.cfg.PilotApproval)
+		s.setApprovalMode(decisions.ApprovalAsk, "--pilot-approval")
+	}
+}

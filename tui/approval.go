@@ -1,0 +1,189 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/gasoline-dev/gasoline/server/wire"
+)
+
+// Approvals is the pilot approval mode and the actions waiting.
+type Approvals = wire.Approvals
+
+// ApprovalsMsg is the stream's approvals event: sent the moment an action
+// starts or stops waiting.
+type ApprovalsMsg Approvals
+
+// AnswerApproval approves or denies a waiting pilot action.
+func (c *Client) AnswerApproval(ctx context.Context, id uint64, approve bool, reason string) (Approvals, error) {
+	var a Approvals
+	return a, c.do(ctx, "POST", "/api/approvals/answer", wire.ApprovalAnswer{ID: id, Approve: approve, Reason: reason}, &a)
+}
+
+// SetApprovalMode switches the pilot approval mode ("ask" or "auto").
+func (c *Client) SetApprovalMode(ctx context.Context, mode string) (Approvals, error) {
+	var a Approvals
+	return a, c.do(ctx, "POST", "/api/approvals/mode", wire.ApprovalMode{Mode: mode}, &a)
+}
+
+// asking is the overlay over every pane while a pilot action waits: the
+// oldest request, whole, with y to approve and n to deny.
+type asking struct {
+	state   *Approvals
+	scroll  int
+	denying bool // typing the reason for n
+	reason  textinput.Model
+}
+
+func newAsking() asking {
+	in := textinput.New()
+	in.Prompt = "reason (optional), enter denies, esc goes back: "
+	in.CharLimit = 200
+	return asking{reason: in}
+}
+
+// waiting is the oldest request, if any.
+func (a *asking) waiting() (wire.Approvals, bool) {
+	if a.state == nil || len(a.state.Pending) == 0 {
+		return wire.Approvals{}, false
+	}
+	return *a.state, true
+}
+
+// set takes the server's list; a new oldest request starts unscrolled.
+func (a *asking) set(st Approvals) {
+	if a.state == nil || len(a.state.Pending) == 0 || len(st.Pending) == 0 || a.state.Pending[0].ID != st.Pending[0].ID {
+		a.scroll, a.denying = 0, false
+		a.reason.Reset()
+		a.reason.Blur()
+	}
+	a.state = &st
+}
+
+// key handles a key while a request waits; false when it is not the
+// overlay's key.
+func (m *Model) askKey(msg tea.KeyMsg) (tea.Cmd, bool) {
+	st, ok := m.asking.waiting()
+	if !ok {
+		return nil, false
+	}
+	req := st.Pending[0]
+	a := &m.asking
+	if a.denying {
+		switch msg.Type {
+		case tea.KeyEnter:
+			reason := strings.TrimSpace(a.reason.Value())
+			a.denying = false
+			a.reason.Blur()
+			return m.answer(req.ID, false, reason), true
+		case tea.KeyEsc:
+			a.denying = false
+			a.reason.Blur()
+			return nil, true
+		}
+		var cmd tea.Cmd
+		a.reason, cmd = a.reason.Update(msg)
+		return cmd, true
+	}
+	switch {
+	case msg.String() == "y":
+		return m.answer(req.ID, true, ""), true
+	case msg.String() == "n":
+		a.denying = true
+		a.reason.Reset()
+		return a.reason.Focus(), true
+	case key.Matches(msg, m.keys.Up):
+		a.scroll = max(0, a.scroll-1)
+		return nil, true
+	case key.Matches(msg, m.keys.Down):
+		a.scroll++
+		return nil, true
+	}
+	return nil, false
+}
+
+func (m *Model) answer(id uint64, approve bool, reason string) tea.Cmd {
+	c := m.client
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		st, err := c.AnswerApproval(ctx, id, approve, reason)
+		note := "approved: the action runs"
+		if !approve {
+			note = "denied: the AI is told denied_by_user"
+		}
+		return approvalAnswered{state: st, note: note, err: err}
+	}
+}
+
+// toggleApproval switches between ask and auto.
+func (m *Model) toggleApproval() tea.Cmd {
+	mode := "ask"
+	if m.asking.state != nil && m.asking.state.Mode == "ask" {
+		mode = "auto"
+	}
+	c := m.client
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		st, err := c.SetApprovalMode(ctx, mode)
+		return approvalAnswered{state: st, note: "pilot approval: " + mode, err: err}
+	}
+}
+
+// approvalAnswered is the server's answer to y, n or M.
+type approvalAnswered struct {
+	state Approvals
+	note  string
+	err   error
+}
+
+// askView is the overlay: who wants what, where, the script whole
+// (scrolled with ↑/↓), and the keys.
+func (m *Model) askView(height int) string {
+	st, _ := m.asking.waiting()
+	req := st.Pending[0]
+	w := max(20, m.width-4)
+	var head []string
+	head = append(head, styleWarn.Render(fit(fmt.Sprintf("APPROVE? AI %s wants to %s", clean(req.Agent), req.Action), w)))
+	if req.URL != "" || req.Tab != 0 {
+		head = append(head, fit(fmt.Sprintf("tab %d: %s", req.Tab, clean(req.URL)), w))
+	}
+	if req.Selector != "" {
+		head = append(head, fit("selector: "+clean(req.Selector), w))
+	}
+	if req.Name != "" {
+		head = append(head, fit("snapshot: "+clean(req.Name), w))
+	}
+	if left := req.Deadline.Sub(m.now()).Round(time.Second); left > 0 {
+		head = append(head, styleDim.Render(fmt.Sprintf("denied on its own in %v · %d waiting", left, len(st.Pending))))
+	}
+	foot := "y approve · n deny · ↑/↓ scroll the script · M ask/auto"
+	if m.asking.denying {
+		foot = m.asking.reason.View()
+	}
+	room := max(1, height-len(head)-5) // borders, the line count, a blank, the keys
+	var body []string
+	if req.Script != "" {
+		lines := strings.Split(strings.ReplaceAll(req.Script, "\t", "  "), "\n")
+		m.asking.scroll = min(m.asking.scroll, max(0, len(lines)-room))
+		end := min(len(lines), m.asking.scroll+room)
+		for _, l := range lines[m.asking.scroll:end] {
+			body = append(body, fit(clean(l), w))
+		}
+		if len(lines) > room {
+			body = append(body, styleDim.Render(fmt.Sprintf("lines %d–%d of %d", m.asking.scroll+1, end, len(lines))))
+		}
+	}
+	box := lipgloss.NewStyle().Border(lipgloss.ThickBorder()).BorderForeground(lipgloss.Color("11")).Width(w).
+		Height(max(1, height-2)).MaxHeight(height)
+	content := strings.Join(append(append(head, body...), "", fit(foot, w)), "\n")
+	return box.Render(content)
+}
