@@ -154,11 +154,18 @@ func TestPilotStateRoundTrip(t *testing.T) {
 		t.Fatal("cookie not cleared")
 	}
 
+	// include_url: load_state reloads the page where it was. The old
+	// document carries a mark the reloaded one lacks; navigating here too
+	// would race that reload.
+	r.eval(t, `window.__beforeLoadState = true`)
 	loaded, isErr := interact(t, r, map[string]any{"action": "load_state", "snapshot_name": "cart_full"})
-	if isErr || mustJSON(loaded["restored"]) != `{"cookies":2,"localStorage":2,"sessionStorage":1}` {
+	if isErr || mustJSON(loaded["restored"]) != `{"cookies":2,"localStorage":2,"sessionStorage":1}` || loaded["url"] != r.site+"/pilot.html" {
 		t.Fatalf("load: %v", loaded)
 	}
-	r.open(t, "/pilot.html") // include_url: the page is back where it was
+	waitFor(t, 10*time.Second, "the page reloaded by load_state", func() bool {
+		fresh, err := chromedp.Run(r.b.ctx, chromedp.Evaluate[bool](`!window.__beforeLoadState && document.readyState === "complete" && location.pathname === "/pilot.html"`))
+		return err == nil && fresh
+	})
 	got, err := chromedp.Run(r.b.ctx, chromedp.Evaluate[string](`[localStorage.getItem("theme"), localStorage.getItem("cart"),
 		localStorage.getItem("junk"), sessionStorage.getItem("step")].join("|")`))
 	if err != nil || got != "dark|[1,2]||3" {
