@@ -121,12 +121,22 @@ func TestQueriesFallBackToPolling(t *testing.T) {
 	r := &rig{port: port, ai: mcpStdio(t, port, "poll-agent"), site: fixtureServer(t)}
 	r.b = launch(t, extensionFor(t, socketlessProxy(t, port)))
 	r.open(t, "/dom.html")
-	res := analyze(t, r.ai, map[string]any{"target": "dom", "selector": "#list > li"})
+	// The worker falls back once its socket is refused; until its first poll
+	// reaches the server, the server rightly says no extension can answer.
+	waitFor(t, 10*time.Second, "the worker to poll for queries (its socket refused)", func() bool {
+		m, err := chromedp.Run(r.b.sw, chromedp.Evaluate[string](`String(status().queries)`))
+		return err == nil && strings.Contains(m, "polling")
+	})
+	var res map[string]any
+	waitFor(t, 10*time.Second, "an answer over polling", func() bool {
+		out, isErr, err := callTool(r.ai, "analyze", map[string]any{"target": "dom", "selector": "#list > li"})
+		if err != nil || (isErr && out["error"] != "extension_not_connected") {
+			t.Fatalf("analyze over polling: %v %v", out, err)
+		}
+		res = out
+		return !isErr
+	})
 	if res["matchCount"] != float64(60) {
 		t.Fatalf("over polling: %v", res)
-	}
-	mode, err := chromedp.Run(r.b.sw, chromedp.Evaluate[string](`String(status().queries)`))
-	if err != nil || !strings.Contains(mode, "polling") {
-		t.Fatalf("the worker is not polling (%q %v), so the socket was not refused", mode, err)
 	}
 }

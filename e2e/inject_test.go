@@ -33,6 +33,11 @@ func TestPageScriptsSeeNoCaptureGlobals(t *testing.T) {
 func TestBurstBeyondTheQueueBound(t *testing.T) {
 	r := newRig(t, "burst-agent", map[string]any{"log_level": "all"})
 	r.open(t, "/capture.html")
+	// The page's own unhandled fetch failure must land before the cursor, or
+	// it would count among the burst's entries.
+	waitFor(t, 10*time.Second, "the page's own rejection", func() bool {
+		return findContains(entries(observe(t, r.ai, map[string]any{"what": "errors"})), "message", "Failed to fetch") != nil
+	})
 	cursor := observe(t, r.ai, map[string]any{"what": "logs", "limit": 1})["cursor"]
 	r.eval(t, `logBurst("burst", 999); console.log("burst-999")`) // one task: 1,000 records before any idle time
 	var res map[string]any
