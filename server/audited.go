@@ -9,17 +9,24 @@ import (
 	"github.com/gasoline-dev/gasoline/features/audit"
 	"github.com/gasoline-dev/gasoline/features/pilot"
 	"github.com/gasoline-dev/gasoline/features/problem"
+	"github.com/gasoline-dev/gasoline/features/streaming"
 )
 
-// auditConfigure writes the lines capture control does not: every refused
-// configure call, whatever refused it, and every clear. Accepted capture
-// changes and resets are capture control's own lines.
-func (s *Server) auditConfigure(ctx context.Context, a args, err error) {
+// auditConfigure writes the lines capture control does not: every
+// streaming call and every refused configure call, whatever refused them,
+// and every clear. Accepted capture changes and resets are capture
+// control's own lines.
+func (s *Server) auditConfigure(ctx context.Context, a args, v any, err error) {
 	action, _ := a["action"].(string)
 	ev := audit.Event{Action: action, Source: "ai", Agent: agent(ctx)}
 	switch {
 	case action == "streaming":
-		return // streaming writes its own line, accepted or refused (streaming.go)
+		ev.Event, ev.Action = "configure_streaming", ""
+		if err != nil {
+			ev.Error = problem.From(err).Error()
+		} else if cfg, ok := v.(streaming.Config); ok {
+			ev.Result = streamLine(cfg)
+		}
 	case err != nil:
 		p := problem.From(err)
 		ev.Event, ev.Result, ev.Error, ev.Reason = "configure_refused", "refused", string(p.Code), p.Message
@@ -43,7 +50,7 @@ func (s *Server) auditConfigure(ctx context.Context, a args, err error) {
 
 // auditInteract writes one line per interact call, run or refused: the
 // action, its target, a script's digest, and how it ended.
-func (s *Server) auditInteract(ctx context.Context, a args, err error) {
+func (s *Server) auditInteract(ctx context.Context, a args, _ any, err error) {
 	action, _ := a["action"].(string)
 	sel, _ := a[highlightParam.name].(string)
 	name, _ := a[snapshotParam.name].(string)

@@ -31,7 +31,7 @@ type tool struct {
 	modes      []mode
 	// audit, when set, is told of every call of a tool that changes
 	// state, accepted (err nil) or refused, whatever refused it.
-	audit func(ctx context.Context, a args, err error)
+	audit func(ctx context.Context, a args, v any, err error)
 }
 
 // readOnly are the hints of a tool that changes nothing.
@@ -78,7 +78,6 @@ func (s *Server) newMCP() *server.MCPServer {
 		delete(s.bootSeen, c.SessionID())
 	})
 	hooks.AddOnUnregisterSession(func(_ context.Context, c server.ClientSession) { s.streams.end(c.SessionID()) })
-	hooks.AddAfterCallTool(s.auditStreaming)
 	m := server.NewMCPServer(Service, s.cfg.Version,
 		server.WithToolCapabilities(false),
 		server.WithInstructions(instructions),
@@ -105,7 +104,7 @@ func addTool(m *server.MCPServer, t tool) {
 		a := args(req.GetArguments())
 		v, err := t.call(ctx, specs, byName, a)
 		if t.audit != nil {
-			t.audit(ctx, a, err)
+			t.audit(ctx, a, v, err)
 		}
 		if err != nil {
 			return toolError(err), nil

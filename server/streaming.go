@@ -2,16 +2,13 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
 
-	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/gasoline-dev/gasoline/features/audit"
 	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/problem"
 	"github.com/gasoline-dev/gasoline/features/security"
@@ -116,7 +113,7 @@ func (ss *streams) publish() {
 
 // configureStreaming is configure{action:"streaming"}: it changes the
 // calling session's streaming, only the keys the call gave, and answers the
-// resulting config. auditStreaming records it.
+// resulting config. auditConfigure records it.
 func (s *Server) configureStreaming(ctx context.Context, a args) (any, error) {
 	var u streaming.Update
 	if on, ok := streamOnParam.lookup(a); ok {
@@ -138,30 +135,6 @@ func (s *Server) configureStreaming(ctx context.Context, a args) (any, error) {
 		st.Run(ctx, func(n streaming.Notification) { s.deliver(id, who, n) })
 	})
 	return st.Configure(u)
-}
-
-// auditStreaming writes the audit line of every configure{action:"streaming"}
-// call once it ran, from its result: calls the parameter checks refuse
-// before the mode runs are on the record too. It runs before the answer
-// leaves, so the line is written by the time the AI reads it.
-func (s *Server) auditStreaming(ctx context.Context, _ any, req *mcp.CallToolRequest, result any) {
-	res, ok := result.(*mcp.CallToolResult)
-	if !ok || req.Params.Name != "configure" || req.GetArguments()["action"] != "streaming" || len(res.Content) == 0 {
-		return
-	}
-	text, _ := res.Content[0].(mcp.TextContent)
-	ev := audit.Event{Event: "configure_streaming", Source: "ai", Agent: agent(ctx)}
-	var cfg streaming.Config
-	var p problem.Error
-	switch {
-	case res.IsError && json.Unmarshal([]byte(text.Text), &p) == nil:
-		ev.Error = p.Error()
-	case res.IsError:
-		ev.Error = text.Text
-	case json.Unmarshal([]byte(text.Text), &cfg) == nil:
-		ev.Result = streamLine(cfg)
-	}
-	s.audit(ev)
 }
 
 // deliver sends one notification to the session that asked for it and
