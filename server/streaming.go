@@ -161,7 +161,7 @@ func streamLine(c streaming.Config) string {
 	return line
 }
 
-// secretMemo remembers the last request secretKind looked at. observe hands
+// secretMemo remembers the last request security.RequestSecret looked at. observe hands
 // one entry to every session's streamer in turn, so with several sessions
 // streaming the audit, the costly part of ingest, runs once for all of them.
 type secretMemo struct {
@@ -174,19 +174,7 @@ func (m *secretMemo) kind(method, url, body string) string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if !m.valid || m.method != method || m.url != url || m.body != body {
-		m.method, m.url, m.body, m.last, m.valid = method, url, body, secretKind(method, url, body), true
+		m.method, m.url, m.body, m.last, m.valid = method, url, body, security.RequestSecret(method, url, body), true
 	}
 	return m.last
-}
-
-// secretKind is the streamers' security check: the rule of the first
-// credential the security audit finds in a request's URL or body.
-func secretKind(method, url, body string) string {
-	in := security.Input{Bodies: []security.Request{{NetworkBody: capture.NetworkBody{Method: method, URL: url, RequestBody: body}}}}
-	for _, f := range security.Audit(in, security.Options{Checks: []string{security.Credentials}}).Findings {
-		if f.In == "url" || f.In == "request_body" {
-			return f.Rule
-		}
-	}
-	return ""
 }
