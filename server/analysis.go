@@ -78,25 +78,32 @@ func (a *analysis) latestSecurity() (security.Report, bool) {
 func (s *Server) audited(target string, run func(context.Context, args) (any, error)) func(context.Context, args) (any, error) {
 	return func(ctx context.Context, a args) (any, error) {
 		v, err := run(ctx, a)
-		ev := audit.Event{Event: "analyze", Action: target, Source: "ai", Agent: agent(ctx)}
+		action := target
 		if act := actionParam.get(a); act != "" {
-			ev.Action += " " + act
+			action += " " + act
 		}
+		var line string
 		switch r := v.(type) {
-		case nil:
 		case interface{ Line() string }:
-			ev.Result = r.Line()
+			line = r.Line()
 		case interface{ Brief() string }:
-			ev.Result = r.Brief()
+			line = r.Brief()
 		case apicontract.Report:
-			ev.Result = fmt.Sprintf("%d endpoints tracked", len(r.Endpoints))
+			line = fmt.Sprintf("%d endpoints tracked", len(r.Endpoints))
 		}
-		if err != nil {
-			ev.Result, ev.Error = "error", string(problem.From(err).Code)
-		}
-		s.audit(ev)
+		s.auditMode(ctx, "analyze", action, line, err)
 		return v, err
 	}
+}
+
+// auditMode writes the audit line of one AI call of a mode: the tool, the
+// mode (and its action), what it found in one line, or the error's code.
+func (s *Server) auditMode(ctx context.Context, tool, mode, result string, err error) {
+	ev := audit.Event{Event: tool, Action: mode, Result: result, Source: "ai", Agent: agent(ctx)}
+	if err != nil {
+		ev.Result, ev.Error = "error", string(problem.From(err).Code)
+	}
+	s.audit(ev)
 }
 
 // analyzeSecurity audits whole buffers: a finding the newest 500 entries

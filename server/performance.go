@@ -10,7 +10,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/gasoline-dev/gasoline/features/audit"
 	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/har"
 	"github.com/gasoline-dev/gasoline/features/perf"
@@ -62,15 +61,9 @@ func (s *Server) addPerformance(samples []perf.Sample) (int, []capture.Rejection
 	return n, rej
 }
 
-// auditMode writes the audit line of a read-only mode: which one ran and
-// what it found, in one line.
-func (s *Server) auditMode(ctx context.Context, tool, mode, result string) {
-	s.audit(audit.Event{Event: tool, Action: mode, Result: result, Source: "ai", Agent: agent(ctx)})
-}
-
 func (s *Server) observePerformance(ctx context.Context, a args) (any, error) {
 	pages := s.perf.Snapshots(urlParam.get(a), min(limitParam.get(a), perf.MaxPages))
-	s.auditMode(ctx, "observe", "performance", fmt.Sprintf("%d pages", len(pages)))
+	s.auditMode(ctx, "observe", "performance", fmt.Sprintf("%d pages", len(pages)), nil)
 	return struct {
 		Count int             `json:"count"`
 		Pages []perf.Snapshot `json:"pages,omitempty"`
@@ -79,7 +72,7 @@ func (s *Server) observePerformance(ctx context.Context, a args) (any, error) {
 
 func (s *Server) analyzePerformance(ctx context.Context, a args) (any, error) {
 	c := s.perf.Check(filterParam.get(a))
-	s.auditMode(ctx, "analyze", "performance", fmt.Sprintf("%s, %d pages", c.Verdict, len(c.Pages)))
+	s.auditMode(ctx, "analyze", "performance", fmt.Sprintf("%s, %d pages", c.Verdict, len(c.Pages)), nil)
 	return c, nil
 }
 
@@ -99,13 +92,13 @@ func (s *Server) generateTest(ctx context.Context, a args) (any, error) {
 	sess.DOM = s.pageDOM(ctx)
 	r, err := testgen.Generate(sess, o)
 	if errors.Is(err, testgen.ErrNoActions) {
-		s.auditMode(ctx, "generate", "test", "no actions")
+		s.auditMode(ctx, "generate", "test", "no actions", nil)
 		return nil, problem.New(problem.NotFound, "%v", err)
 	}
 	if err != nil {
 		return nil, err
 	}
-	s.auditMode(ctx, "generate", "test", fmt.Sprintf("%s: %d steps, %d assertions", r.Filename, r.Steps, r.Assertions))
+	s.auditMode(ctx, "generate", "test", fmt.Sprintf("%s: %d steps, %d assertions", r.Filename, r.Steps, r.Assertions), nil)
 	return r, nil
 }
 
@@ -154,7 +147,7 @@ func (s *Server) generateHAR(ctx context.Context, a args) (any, error) {
 	}
 	r := harResult{Entries: len(log.Log.Entries), Pages: len(log.Log.Pages), Bytes: len(b)}
 	if r.Entries == 0 {
-		s.auditMode(ctx, "generate", "har", "no requests")
+		s.auditMode(ctx, "generate", "har", "no requests", nil)
 		return nil, problem.New(problem.NotFound, "no captured requests%s", filterNote(filterParam.get(a)))
 	}
 	if s.cfg.HARDir != "" {
@@ -167,7 +160,7 @@ func (s *Server) generateHAR(ctx context.Context, a args) (any, error) {
 	} else if r.Path == "" {
 		return nil, problem.New(problem.Internal, "the archive is %d bytes and no HAR directory is configured", len(b))
 	}
-	s.auditMode(ctx, "generate", "har", fmt.Sprintf("%d entries, %d bytes %s", r.Entries, r.Bytes, r.Path))
+	s.auditMode(ctx, "generate", "har", fmt.Sprintf("%d entries, %d bytes %s", r.Entries, r.Bytes, r.Path), nil)
 	return r, nil
 }
 
