@@ -5,9 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"slices"
 	"time"
 
 	"github.com/gasoline-dev/gasoline/features/capture"
@@ -37,7 +34,6 @@ const (
 // HAR files: an archive of a full buffer is megabytes, too much for an AI's
 // context, so it goes to a file; only a small one is also returned inline.
 const (
-	harKeep   = 10      // newest archives kept in the HAR directory
 	harInline = 8 << 10 // bytes up to which the archive is also in the result
 )
 
@@ -151,7 +147,7 @@ func (s *Server) generateHAR(ctx context.Context, a args) (any, error) {
 		return nil, problem.New(problem.NotFound, "no captured requests%s", filterNote(filterParam.get(a)))
 	}
 	if s.cfg.HARDir != "" {
-		if r.Path, err = saveHAR(s.cfg.HARDir, b); err != nil {
+		if r.Path, err = har.Save(s.cfg.HARDir, b, time.Now()); err != nil {
 			return nil, err
 		}
 	}
@@ -169,23 +165,4 @@ func filterNote(f string) string {
 		return ""
 	}
 	return fmt.Sprintf(" matching %q", f)
-}
-
-// saveHAR writes one archive into dir, named for the time, then removes
-// the oldest beyond harKeep: the names sort by time.
-func saveHAR(dir string, b []byte) (string, error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", fmt.Errorf("create har dir: %w", err)
-	}
-	path := filepath.Join(dir, time.Now().UTC().Format("20060102T150405.000000000Z")+".har")
-	if err := os.WriteFile(path, b, 0o600); err != nil {
-		return "", fmt.Errorf("write har: %w", err)
-	}
-	old, _ := filepath.Glob(filepath.Join(dir, "*.har"))
-	slices.Sort(old)
-	for len(old) > harKeep {
-		_ = os.Remove(old[0])
-		old = old[1:]
-	}
-	return path, nil
 }

@@ -168,20 +168,3 @@ func TestGenerateTestAndHAR(t *testing.T) {
 		t.Fatalf("har url_filter: %v", out)
 	}
 }
-
-// The HAR directory keeps only the newest archives.
-func TestSaveHARKeepsNewest(t *testing.T) {
-	dir := t.TempDir()
-	var last string
-	for i := range harKeep + 3 {
-		p, err := saveHAR(dir, []byte{'0' + byte(i%10)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		last = p
-	}
-	files, _ := filepath.Glob(filepath.Join(dir, "*.har"))
-	if len(files) != harKeep || files[len(files)-1] != last {
-		t.Fatalf("%d files, newest %v, want %d ending %s", len(files), files, harKeep, last)
-	}
-}
