@@ -201,7 +201,7 @@ func runSetup(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stdout, "Would write the Chrome extension to %s.\n", dir)
 		return code
 	}
-	if err := extension.WriteTo(dir); err != nil {
+	if err := extension.Write(dir, extension.Options{}); err != nil {
 		fmt.Fprintln(stderr, "gasoline setup: write the extension:", err)
 		return 1
 	}

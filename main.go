@@ -197,7 +197,7 @@ func subcommand(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			fmt.Fprintln(stderr, "usage: gasoline extension DIR")
 			return 2
 		}
-		if err := extension.WriteTo(args[1]); err != nil {
+		if err := extension.Write(args[1], extension.Options{}); err != nil {
 			fmt.Fprintln(stderr, "gasoline: write extension:", err)
 			return 1
 		}

@@ -196,7 +196,7 @@ func fixtureServer(t testing.TB) string {
 func extensionFor(t testing.TB, serverURL string) string {
 	t.Helper()
 	dir := t.TempDir()
-	if err := extension.WriteTo(dir); err != nil {
+	if err := extension.Write(dir, extension.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	pointExtension(t, dir, serverURL)
@@ -204,29 +204,11 @@ func extensionFor(t testing.TB, serverURL string) string {
 }
 
 // pointExtension makes the extension written in dir default to serverURL,
-// as its options page would: the one worker module that defines
-// DEFAULT_SERVER_URL gets serverURL instead.
+// as its options page would: its address module is rewritten.
 func pointExtension(t testing.TB, dir, serverURL string) {
 	t.Helper()
-	const def = "DEFAULT_SERVER_URL = 'http://127.0.0.1:7890';"
-	var found []string
-	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !(strings.HasSuffix(path, ".js") || strings.HasSuffix(path, ".mjs")) {
-			return err
-		}
-		src, err := os.ReadFile(path)
-		if err != nil || !strings.Contains(string(src), def) {
-			return err
-		}
-		found = append(found, path)
-		out := strings.Replace(string(src), def, "DEFAULT_SERVER_URL = '"+serverURL+"';", 1)
-		return os.WriteFile(path, []byte(out), 0o644)
-	})
-	if err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "sw", "address.js"), extension.AddressModule(serverURL), 0o644); err != nil {
 		t.Fatal(err)
-	}
-	if len(found) != 1 {
-		t.Fatalf("want one worker module defining %q, found %v", def, found)
 	}
 }
 

@@ -7,9 +7,11 @@ package extension
 
 import (
 	"embed"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 )
 
 // Files is the extension as Chrome loads it: manifest.json, the scripts (the
@@ -20,10 +22,33 @@ import (
 //go:embed manifest.json *.js *.html *.css lib content generated sw/*.js
 var Files embed.FS
 
-// WriteTo writes every file of the extension into dir, creating dir (and its
+// DefaultPort is the port the extension reports to unless written with another.
+const DefaultPort = 7890
+
+// addressModule is the one worker module that holds the default server
+// address; Write replaces it when Options.Port is set.
+const addressModule = "sw/address.js"
+
+// Options says which build of the extension Write produces.
+type Options struct {
+	// Browser is "chrome" (also Edge and Brave) or "firefox"; empty means chrome.
+	Browser string
+	// Port is the server's port, the extension's default address; 0 means DefaultPort.
+	Port int
+}
+
+// Write writes every file of the extension into dir, creating dir (and its
 // parents) if needed. Files are written with mode 0o644 and replace any
 // existing file of the same name; other files in dir are left alone.
-func WriteTo(dir string) error {
+func Write(dir string, o Options) error {
+	switch o.Browser {
+	case "", "chrome":
+	default:
+		return fmt.Errorf("unknown browser %q (want chrome)", o.Browser)
+	}
+	if o.Port < 0 || o.Port > 65535 {
+		return fmt.Errorf("port %d out of range 1-65535", o.Port)
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -39,9 +64,19 @@ func WriteTo(dir string) error {
 		if err != nil {
 			return err
 		}
+		if path == addressModule && o.Port != 0 {
+			b = AddressModule(fmt.Sprintf("http://127.0.0.1:%d", o.Port))
+		}
 		if err := os.WriteFile(target, b, 0o644); err != nil {
 			return err
 		}
 		return os.Chmod(target, 0o644) // whatever the umask
 	})
+}
+
+// AddressModule is the source of sw/address.js for a worker whose default
+// server is serverURL (http://127.0.0.1:PORT).
+func AddressModule(serverURL string) []byte {
+	return []byte("// Written by gasoline: the server this extension reports to by default.\n" +
+		"export const DEFAULT_SERVER_URL = " + strconv.Quote(serverURL) + ";\n")
 }

@@ -4,13 +4,14 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
-func TestWriteTo(t *testing.T) {
+func TestWrite(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "nested", "extension")
-	if err := WriteTo(dir); err != nil {
-		t.Fatalf("WriteTo: %v", err)
+	if err := Write(dir, Options{}); err != nil {
+		t.Fatalf("Write: %v", err)
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
 	if err != nil {
@@ -72,6 +73,30 @@ func TestManifestFilesAreEmbedded(t *testing.T) {
 	for _, name := range names {
 		if _, err := Files.ReadFile(name); err != nil {
 			t.Errorf("%s is named but not embedded: %v", name, err)
+		}
+	}
+}
+
+// A port makes the worker's default address that port's, and nothing else changes.
+func TestWriteWithPort(t *testing.T) {
+	dir := t.TempDir()
+	if err := Write(dir, Options{Port: 7999}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(addressModule)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `export const DEFAULT_SERVER_URL = "http://127.0.0.1:7999";`; !strings.Contains(string(b), want) {
+		t.Errorf("address module = %q, want it to contain %q", b, want)
+	}
+	orig, _ := Files.ReadFile(addressModule)
+	if !strings.Contains(string(orig), "'http://127.0.0.1:7890'") {
+		t.Errorf("embedded address module lost the default: %q", orig)
+	}
+	for _, bad := range []Options{{Port: 70000}, {Port: -1}, {Browser: "netscape"}} {
+		if err := Write(t.TempDir(), bad); err == nil {
+			t.Errorf("Write(%+v) = nil, want an error", bad)
 		}
 	}
 }

@@ -4,8 +4,7 @@
 
 import { saveSoon } from './session.js';
 import { CAPTURE_DEFAULTS, CAPTURE_SETTINGS } from '../generated/constants.mjs';
-
-const DEFAULT_SERVER_URL = 'http://127.0.0.1:7890';
+import { DEFAULT_SERVER_URL } from './address.js';
 
 // Setting names, values and defaults are generated from Go (features/capturectl); only the server
 // address is the extension's own.
