@@ -34,7 +34,7 @@ func (s *Server) analyzeTool() tool {
 			"dom: elements matching selector; page_info: page summary; accessibility: axe-core audit, cached 30 s per page; " +
 			"security: secrets, PII, auth, plain HTTP; api: response shape changes (action report); " +
 			"verify: action start, watch, compare; diff: action capture, compare, list, delete snapshots; performance: loads vs baseline.",
-		hints:    readOnly,
+		hints:    additive,
 		selector: newParam[string]("target", ""),
 		params: []declared{selectorParam, stylesParam, propsParam, childrenParam, depthParam,
 			scopeParam, tagsParam, passesParam, refreshParam, queryTabParam,

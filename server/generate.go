@@ -12,7 +12,7 @@ func (s *Server) generateTool() tool {
 		name: "generate",
 		desc: "Produce an artifact from what was captured. sarif: the latest accessibility and security audits as SARIF 2.1.0; " +
 			"test: Playwright test of recorded actions; har: HAR 1.2 file.",
-		hints:    readOnly,
+		hints:    additive,
 		selector: newParam[string]("format", ""),
 		params:   []declared{filterParam, testNameParam, baseURLParam, mockParam, shotsParam},
 		modes:    []mode{{"sarif", s.generateSARIF}, {"test", s.generateTest}, {"har", s.generateHAR}},

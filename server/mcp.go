@@ -41,6 +41,15 @@ var readOnly = []mcp.ToolOption{
 	mcp.WithOpenWorldHintAnnotation(false),
 }
 
+// additive are the hints of a tool that only adds to the server's own
+// state (verification sessions, named snapshots, archives under
+// ~/.gasoline) and never changes the page or what was captured.
+var additive = []mcp.ToolOption{
+	mcp.WithReadOnlyHintAnnotation(false),
+	mcp.WithDestructiveHintAnnotation(false),
+	mcp.WithOpenWorldHintAnnotation(false),
+}
+
 // specs lists the selector, complete with its values, then the parameters.
 func (t tool) specs() []spec {
 	names := make([]string, len(t.modes))
