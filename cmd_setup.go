@@ -31,7 +31,8 @@ Flags:
   --client NAME   set up this client only (repeat it, or separate names with commas)
   --dry-run       print the diff of each change and write nothing
   --remove        take gasoline out of the clients' configuration again
-  --port N        the server's port, added as --port N when not %d (env GASOLINE_PORT)
+  --port N        the server's port: the extension reports to it, and the
+                  configs say --port N when it is not %d (env GASOLINE_PORT)
 `
 
 const doctorUsage = `Usage: gasoline doctor [--json] [--port N] [--audit-log PATH]
