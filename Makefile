@@ -1,8 +1,11 @@
 # The two commands a newcomer needs: `make run` and `make test`.
 GO      ?= go
 BIN     := bin/gasoline
-VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS := -X main.version=$(VERSION)
+# The version is the release, a constant in cmd_version.go; the build adds
+# the commit it was made from (abc1234, or abc1234-dirty), shown by
+# gasoline --version.
+COMMIT  ?= $(shell git describe --always --dirty --abbrev=7 --exclude '*' 2>/dev/null)
+LDFLAGS := -X main.commit=$(COMMIT)
 
 AXE     := extension/lib/axe.min.js
 

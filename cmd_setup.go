@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -18,16 +16,14 @@ import (
 	"github.com/gasoline-dev/gasoline/features/setup"
 )
 
-// defaultPort is where the server listens and the extension looks first.
-const defaultPort = 7890
-
 const setupUsage = `Usage: gasoline setup [--client NAME]... [--dry-run] [--remove] [--port N]
 
 Adds gasoline --mcp (this binary, by its absolute path) to the MCP
 configuration of every client installed here, or of each --client named,
 without touching the other entries; each file changed is first copied to
 FILE.gasoline-backup-TIME. Then writes the Chrome extension to
-~/.gasoline/extension and says how to load it.
+~/.gasoline/extension, reporting to the server's port, and says how to
+load it.
 
 Clients: %s
 
@@ -35,7 +31,8 @@ Flags:
   --client NAME   set up this client only (repeat it, or separate names with commas)
   --dry-run       print the diff of each change and write nothing
   --remove        take gasoline out of the clients' configuration again
-  --port N        the server's port, added as --port N when not %d (env GASOLINE_PORT)
+  --port N        the server's port: the extension reports to it, and the
+                  configs say --port N when it is not %d (env GASOLINE_PORT)
 `
 
 const doctorUsage = `Usage: gasoline doctor [--json] [--port N] [--audit-log PATH]
@@ -62,50 +59,6 @@ func (n *names) Set(v string) error {
 		}
 	}
 	return nil
-}
-
-// subFlags is a flag set whose help goes to stdout (exit 0) and whose
-// errors go to stderr (exit 2), as a CLI should.
-type subFlags struct {
-	*flag.FlagSet
-	name, usage    string
-	stdout, stderr io.Writer
-	port           *int
-}
-
-func newSubFlags(name, usage string, stdout, stderr io.Writer) *subFlags {
-	f := &subFlags{FlagSet: flag.NewFlagSet("gasoline "+name, flag.ContinueOnError), name: name, usage: usage, stdout: stdout, stderr: stderr}
-	f.SetOutput(io.Discard)
-	f.port = f.Int("port", defaultPort, "")
-	return f
-}
-
-// parse returns -1 to go on, or the exit code.
-func (f *subFlags) parse(args []string) int {
-	if p := os.Getenv("GASOLINE_PORT"); p != "" {
-		n, err := strconv.Atoi(p)
-		if err != nil || n < 1 || n > 65535 {
-			return f.fail("GASOLINE_PORT=%s is not a TCP port", p)
-		}
-		*f.port = n
-	}
-	switch err := f.Parse(args); {
-	case errors.Is(err, flag.ErrHelp):
-		fmt.Fprint(f.stdout, f.usage)
-		return 0
-	case err != nil:
-		return f.fail("%v", err)
-	case f.NArg() > 0:
-		return f.fail("unexpected argument %q", f.Arg(0))
-	case *f.port < 1 || *f.port > 65535:
-		return f.fail("--port %d is not a TCP port", *f.port)
-	}
-	return -1
-}
-
-func (f *subFlags) fail(format string, a ...any) int {
-	fmt.Fprintf(f.stderr, "gasoline %s: %s (see gasoline %s --help)\n", f.name, fmt.Sprintf(format, a...), f.name)
-	return 2
 }
 
 // self is this binary's absolute path, symlinks resolved, as the clients
@@ -157,8 +110,8 @@ func runSetup(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 1
 	}
 	cmd := setup.Command{Path: bin, Args: []string{"--mcp"}}
-	if *f.port != defaultPort {
-		cmd.Args = append(cmd.Args, "--port", strconv.Itoa(*f.port))
+	if f.port != defaultPort {
+		cmd.Args = append(cmd.Args, "--port", strconv.Itoa(f.port))
 	}
 	code := 0
 	if len(clients) == 0 {
@@ -198,21 +151,14 @@ func runSetup(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	dir := filepath.Join(env.Home, ".gasoline", "extension")
 	if *dryRun {
-		fmt.Fprintf(stdout, "Would write the Chrome extension to %s.\n", dir)
+		fmt.Fprintf(stdout, "Would write the Chrome extension, reporting to %s, to %s.\n", serverURL(f.port), dir)
 		return code
 	}
-	if err := extension.Write(dir, extension.Options{}); err != nil {
+	if err := extension.Write(dir, extension.Options{Port: f.port}); err != nil {
 		fmt.Fprintln(stderr, "gasoline setup: write the extension:", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, `
-The Chrome extension is in %s. Load it once:
-  1. Open chrome://extensions and turn on Developer mode (top right).
-  2. Click "Load unpacked" and choose %s.
-`, dir, dir)
-	if *f.port != defaultPort {
-		fmt.Fprintf(stdout, "Then, in the extension's options, set the server to http://127.0.0.1:%d.\n", *f.port)
-	}
+	fmt.Fprintf(stdout, "\nWrote the extension, reporting to %s, to %s.\n%s", serverURL(f.port), dir, loadSteps("chrome", dir))
 	return code
 }
 
@@ -239,9 +185,9 @@ func runDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return 1
 	}
 	in := doctor.Inputs{
-		Port: *f.port, DefaultPort: defaultPort, Version: version, ExtensionVersion: shippedExtensionVersion(),
+		Port: f.port, DefaultPort: defaultPort, Version: version, ExtensionVersion: shippedExtensionVersion(),
 		Binary: bin, AuditLog: *auditLog, ExtensionDir: filepath.Join(env.Home, ".gasoline", "extension"),
-		Server:   doctor.HTTPServer{Addr: "127.0.0.1:" + strconv.Itoa(*f.port)},
+		Server:   doctor.HTTPServer{Addr: "127.0.0.1:" + strconv.Itoa(f.port)},
 		Writable: doctor.Writable,
 	}
 	for _, c := range setup.Clients() {

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gasoline-dev/gasoline/extension"
 	"github.com/gasoline-dev/gasoline/features/doctor"
 	"github.com/gasoline-dev/gasoline/server"
 )
@@ -52,15 +53,15 @@ func TestSubcommandUsage(t *testing.T) {
 		{"setup -h", runSetup, "", []string{"-h"}, 0, "Clients: claude-code, claude-desktop, cursor, windsurf, vscode, gemini, zed, codex", ""},
 		{"setup unknown flag", runSetup, "", []string{"--bogus"}, 2, "", "gasoline setup: flag provided but not defined: -bogus (see gasoline setup --help)"},
 		{"setup unknown client", runSetup, "", []string{"--client", "emacs"}, 2, "", `unknown client "emacs" (one of: claude-code,`},
-		{"setup port zero", runSetup, "", []string{"--port", "0"}, 2, "", "--port 0 is not a TCP port"},
-		{"setup port not a number", runSetup, "", []string{"--port", "abc"}, 2, "", `invalid value "abc" for flag -port`},
-		{"setup port too big", runSetup, "", []string{"--port", "70000"}, 2, "", "--port 70000 is not a TCP port"},
-		{"setup bad env port", runSetup, "abc", nil, 2, "", "GASOLINE_PORT=abc is not a TCP port"},
+		{"setup port zero", runSetup, "", []string{"--port", "0"}, 2, "", `gasoline setup: --port "0" is not a port (1-65535)`},
+		{"setup port not a number", runSetup, "", []string{"--port", "abc"}, 2, "", `--port "abc" is not a port (1-65535)`},
+		{"setup port too big", runSetup, "", []string{"--port", "70000"}, 2, "", `--port "70000" is not a port (1-65535)`},
+		{"setup bad env port", runSetup, "abc", nil, 2, "", `gasoline setup: GASOLINE_PORT="abc" is not a port (1-65535)`},
 		{"setup argument", runSetup, "", []string{"cursor"}, 2, "", `unexpected argument "cursor"`},
 		{"doctor help", runDoctor, "", []string{"--help"}, 0, "Usage: gasoline doctor [--json]", ""},
 		{"doctor unknown flag", runDoctor, "", []string{"--verbose"}, 2, "", "gasoline doctor: flag provided but not defined: -verbose"},
 		{"doctor argument", runDoctor, "", []string{"now"}, 2, "", `unexpected argument "now"`},
-		{"doctor bad env port", runDoctor, "99999", nil, 2, "", "GASOLINE_PORT=99999 is not a TCP port"},
+		{"doctor bad env port", runDoctor, "99999", nil, 2, "", `GASOLINE_PORT="99999" is not a port (1-65535)`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -97,7 +98,7 @@ func TestSetupCursor(t *testing.T) {
 	}
 
 	code, out, errs = runCLI(t, runSetup, "--client", "cursor")
-	if code != 0 || !strings.Contains(out, "Cursor: added ("+cfg+")") || !strings.Contains(out, `Click "Load unpacked" and choose `+filepath.Join(home, ".gasoline", "extension")) {
+	if code != 0 || !strings.Contains(out, "Cursor: added ("+cfg+")") || !strings.Contains(out, "In Chrome: chrome://extensions → Developer mode → Load unpacked → "+filepath.Join(home, ".gasoline", "extension")+"\n") {
 		t.Fatalf("setup: exit %d\n%s%s", code, out, errs)
 	}
 	var doc struct {
@@ -116,8 +117,11 @@ func TestSetupCursor(t *testing.T) {
 
 	code, out, _ = runCLI(t, runSetup, "--client", "cursor", "--port", "9000")
 	if code != 0 || !strings.Contains(out, "Cursor: updated") || !strings.Contains(out, "backup: "+cfg+".gasoline-backup-") ||
-		!strings.Contains(out, "set the server to http://127.0.0.1:9000") {
+		!strings.Contains(out, "Wrote the extension, reporting to http://127.0.0.1:9000, to "+filepath.Join(home, ".gasoline", "extension")) {
 		t.Fatalf("setup --port: exit %d\n%s", code, out)
+	}
+	if b, _ := os.ReadFile(filepath.Join(home, ".gasoline", "extension", "sw", "address.js")); !bytes.Equal(b, extension.AddressModule("http://127.0.0.1:9000")) {
+		t.Errorf("the extension setup wrote reports to:\n%s", b)
 	}
 	b, _ = os.ReadFile(cfg)
 	if !strings.Contains(string(b), `"--port",`) || !strings.Contains(string(b), `"9000"`) {

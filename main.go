@@ -15,19 +15,16 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/charmbracelet/x/term"
 	"golang.org/x/sync/errgroup"
 
-	"github.com/gasoline-dev/gasoline/extension"
 	"github.com/gasoline-dev/gasoline/server"
 	"github.com/gasoline-dev/gasoline/tui"
 )
-
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "0.1.0-dev"
 
 const usage = `Gasoline gives your AI coding assistant eyes in your browser.
 
@@ -36,11 +33,15 @@ Usage:
                                (headless when stdout is not a terminal)
   gasoline --mcp [flags]       speak MCP over stdio (what an AI client starts);
                                relays to a running server, or runs one in-process
-  gasoline extension DIR       write the Chrome extension to DIR ("Load unpacked")
-  gasoline setup               add gasoline to your MCP clients' configs (--help for more)
+  gasoline extension DIR       write the extension to DIR, reporting to the server's
+                               port (--port N, --browser chrome|firefox)
+  gasoline setup               add gasoline to your MCP clients' configs
   gasoline doctor              say what is wrong, and the command that fixes it
+  gasoline help [COMMAND]      this help, or a command's
+  gasoline version             the version and the commit it was built from
 
 Flags:
+  --port N                     loopback port of the server (default 7890, env GASOLINE_PORT)
 `
 
 // memoryLimit is the heap size past which the collector works harder,
@@ -59,74 +60,71 @@ func main() {
 }
 
 func run(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(argv) > 0 && !strings.HasPrefix(argv[0], "-") {
+		return subcommand(ctx, argv, stdout, stderr)
+	}
 	fs := flag.NewFlagSet("gasoline", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, usage)
-		fs.PrintDefaults()
-	}
-	defPort := 7890
-	if p, err := strconv.Atoi(os.Getenv("GASOLINE_PORT")); err == nil {
-		defPort = p
-	}
+	fs.SetOutput(io.Discard)
 	home, _ := os.UserHomeDir()
 	dataDir := filepath.Join(home, ".gasoline")
 	defAudit := filepath.Join(dataDir, "audit.jsonl")
 	if p := os.Getenv("GASOLINE_AUDIT_LOG"); p != "" {
 		defAudit = p
 	}
+	var portArg portFlag
+	fs.Var(&portArg, "port", "")
 	var (
-		auditLog = fs.String("audit-log", defAudit, "JSONL audit log of AI changes and human vetoes (env GASOLINE_AUDIT_LOG)")
+		auditLog = fs.String("audit-log", defAudit, "the JSONL audit log of AI changes and human vetoes, at `PATH` (env GASOLINE_AUDIT_LOG)")
 		mcpMode  = fs.Bool("mcp", false, "serve MCP over stdio; stdout carries only JSON-RPC")
 		headless = fs.Bool("headless", false, "run the server without the dashboard")
-		port     = fs.Int("port", defPort, "loopback port of the server (env GASOLINE_PORT)")
 		showVer  = fs.Bool("version", false, "print the version and exit")
-		approve  = fs.String("pilot-approval", "", "ask: every Web Pilot action waits for your y/n in the dashboard; auto: none does (default: your last choice, else auto)")
+		approve  = fs.String("pilot-approval", "", "whether each Web Pilot action waits for your y/n in the dashboard: `MODE` ask or auto (default: your last choice, else auto)")
 		approveT = fs.Duration("approval-timeout", 60*time.Second, "how long a Web Pilot action waits for your answer in ask mode")
 	)
-	if err := fs.Parse(argv); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "gasoline: %s (see gasoline --help)\n", fmt.Sprintf(format, a...))
 		return 2
 	}
-	if *showVer {
-		fmt.Fprintln(stdout, "gasoline", version)
-		return 0
+	switch err := fs.Parse(argv); {
+	case errors.Is(err, flag.ErrHelp):
+		return printUsage(fs, stdout)
+	case err != nil:
+		return fail("%v", err)
+	case *showVer:
+		return printVersion(stdout)
+	case fs.NArg() > 0 && isCommand(fs.Arg(0)):
+		return fail("flags go after the command: gasoline %s [flags]", fs.Arg(0))
+	case fs.NArg() > 0:
+		return fail("unknown command %q", fs.Arg(0))
 	}
-	if *port < 0 || *port > 65535 {
-		fmt.Fprintf(stderr, "gasoline: --port %d is not a TCP port\n", *port)
-		return 2
+	port, err := portArg.resolve()
+	if err != nil {
+		return fail("%v", err)
 	}
-	if fs.NArg() > 0 {
-		return subcommand(ctx, fs.Args(), stdout, stderr)
+	if *approve != "" && *approve != "ask" && *approve != "auto" {
+		return fail("--pilot-approval %q: want ask or auto", *approve)
 	}
 	cfg := server.Config{Version: version, Log: stderr, AuditLog: *auditLog, ScreenshotDir: filepath.Join(dataDir, "screenshots"),
 		HARDir: filepath.Join(dataDir, "har")}
-	if *approve != "" && *approve != "ask" && *approve != "auto" {
-		fmt.Fprintf(stderr, "gasoline: --pilot-approval %q: want ask or auto\n", *approve)
-		return 2
-	}
-	cfg.Port, cfg.PilotApproval, cfg.ApprovalTimeout = *port, *approve, *approveT
+	cfg.Port, cfg.PilotApproval, cfg.ApprovalTimeout = port, *approve, *approveT
 	if *auditLog != "" {
 		// Beside the audit log, one per port: each server on a port inherits
 		// the decisions the human made about that port's previous server.
-		cfg.StateFile = filepath.Join(filepath.Dir(*auditLog), fmt.Sprintf("decisions-%d.json", *port))
-		cfg.TokenFile = filepath.Join(filepath.Dir(*auditLog), fmt.Sprintf("human-%d.token", *port))
+		cfg.StateFile = filepath.Join(filepath.Dir(*auditLog), fmt.Sprintf("decisions-%d.json", port))
+		cfg.TokenFile = filepath.Join(filepath.Dir(*auditLog), fmt.Sprintf("human-%d.token", port))
 	}
-	var err error
 	switch {
 	case *mcpMode:
-		err = server.RunMCP(ctx, cfg, *port, stdin, stdout)
+		err = server.RunMCP(ctx, cfg, port, stdin, stdout)
 	default:
 		switch {
 		case *headless:
-			err = serve(ctx, cfg, *port, stderr)
+			err = serve(ctx, cfg, port, stderr)
 		case !isTerminal(stdout):
 			fmt.Fprintln(stderr, "gasoline: stdout is not a terminal; running headless")
-			err = serve(ctx, cfg, *port, stderr)
+			err = serve(ctx, cfg, port, stderr)
 		default:
-			err = dashboard(ctx, cfg, *port, stderr)
+			err = dashboard(ctx, cfg, port, stderr)
 		}
 	}
 	if err != nil {
@@ -186,24 +184,58 @@ func dashboard(ctx context.Context, cfg server.Config, port int, stderr io.Write
 	return g.Wait()
 }
 
+// commands are the subcommands, by name.
+var commands = map[string]func(context.Context, []string, io.Writer, io.Writer) int{
+	"setup":     runSetup,
+	"doctor":    runDoctor,
+	"extension": runExtension,
+}
+
+func isCommand(name string) bool {
+	_, ok := commands[name]
+	return ok || name == "help" || name == "version"
+}
+
 func subcommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	switch args[0] {
-	case "setup":
-		return runSetup(ctx, args[1:], stdout, stderr)
-	case "doctor":
-		return runDoctor(ctx, args[1:], stdout, stderr)
-	case "extension":
-		if len(args) != 2 {
-			fmt.Fprintln(stderr, "usage: gasoline extension DIR")
-			return 2
-		}
-		if err := extension.Write(args[1], extension.Options{}); err != nil {
-			fmt.Fprintln(stderr, "gasoline: write extension:", err)
-			return 1
-		}
-		fmt.Fprintf(stdout, "Wrote the Gasoline extension to %s.\nIn Chrome: chrome://extensions → Developer mode → Load unpacked → %s\n", args[1], args[1])
-		return 0
+	name, rest := args[0], args[1:]
+	switch {
+	case name == "help" && len(rest) == 0:
+		return run(ctx, []string{"--help"}, nil, stdout, stderr)
+	case name == "help" && len(rest) == 1 && commands[rest[0]] != nil:
+		return commands[rest[0]](ctx, []string{"--help"}, stdout, stderr)
+	case name == "help" && len(rest) == 1 && isCommand(rest[0]):
+		return run(ctx, []string{"--help"}, nil, stdout, stderr)
+	case name == "help":
+		fmt.Fprintf(stderr, "gasoline help: no command %q (see gasoline --help)\n", strings.Join(rest, " "))
+		return 2
+	case name == "version" && len(rest) == 0:
+		return printVersion(stdout)
+	case name == "version":
+		fmt.Fprintf(stderr, "gasoline version: unexpected argument %q\n", rest[0])
+		return 2
+	case commands[name] != nil:
+		return commands[name](ctx, rest, stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "gasoline: unknown command %q (try --help)\n", args[0])
+	fmt.Fprintf(stderr, "gasoline: unknown command %q (see gasoline --help)\n", name)
 	return 2
+}
+
+// printUsage is gasoline --help, on stdout: asked for, it is the output.
+func printUsage(fs *flag.FlagSet, stdout io.Writer) int {
+	fmt.Fprint(stdout, usage)
+	fs.VisitAll(func(f *flag.Flag) {
+		if f.Name == "port" { // described in usage, with its env and default
+			return
+		}
+		name, use := flag.UnquoteUsage(f)
+		syntax := f.Name
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !ok || !b.IsBoolFlag() {
+			syntax += " " + strings.ToUpper(name)
+		}
+		if f.DefValue != "" && f.DefValue != "false" {
+			use += " (default " + f.DefValue + ")"
+		}
+		fmt.Fprintf(stdout, "  --%-27s%s\n", syntax, use)
+	})
+	return 0
 }

@@ -7,12 +7,14 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gasoline-dev/gasoline/features/capture"
+	"github.com/gasoline-dev/gasoline/features/decisions"
 )
 
 // logBatch is a realistic batch of 100 console entries.
@@ -149,4 +151,21 @@ func reportPercentiles(b *testing.B, lat []time.Duration) {
 	p := func(q float64) float64 { return float64(lat[int(q*float64(len(lat)-1))].Microseconds()) / 1000 }
 	b.ReportMetric(p(0.50), "p50-ms")
 	b.ReportMetric(p(0.99), "p99-ms")
+}
+
+// BenchmarkNew is a server's start as `gasoline --mcp` makes it before it
+// can answer initialize: the audit log's server_start line, the human's
+// decisions restored, the token file written, the MCP tools built.
+func BenchmarkNew(b *testing.B) {
+	dir := b.TempDir()
+	cfg := Config{Version: "bench", Log: io.Discard, AuditLog: filepath.Join(dir, "audit.jsonl"),
+		StateFile: filepath.Join(dir, "decisions-1.json"), TokenFile: filepath.Join(dir, "human-1.token")}
+	held := decisions.State{Revoked: map[string]time.Time{"ws_mode": time.Now()}, PilotBlocked: true}
+	if err := decisions.Save(cfg.StateFile, held); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		s := New(cfg)
+		s.auditor.Close()
+	}
 }

@@ -47,7 +47,13 @@ func (s *Server) restoreDecisions() {
 			Timestamp: time.Now().UTC().Format("2006-01-02T15:04:05.000Z")}
 		s.audit(audit.Event{Event: "capture_reset", Reason: "takeover", Setting: strings.Join(names, ","), Source: "server"})
 	}
-	s.saveDecisions()
+	// The file changes only when this start changed what it must hold: the
+	// dropped AI overrides are forgotten, an unreadable file becomes the
+	// blocked state. Otherwise it holds what was just read, and rewriting
+	// it would only make every start wait on an fsync.
+	if err != nil || len(st.AIOverrides) > 0 {
+		s.saveDecisions()
+	}
 }
 
 // saveDecisions writes the human's decisions, and the AI overrides held

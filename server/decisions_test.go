@@ -1,9 +1,13 @@
 package server
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/gasoline-dev/gasoline/features/decisions"
 )
 
 // A revocation, the pilot block and the AI's dropped override outlive the
@@ -71,5 +75,35 @@ func TestDecisionsSurviveTheServer(t *testing.T) {
 	fourth, _ := startServerWith(t, cfg)
 	if got := fourth.Health().Restored; got != "pilot blocked" {
 		t.Fatalf("restored %q", got)
+	}
+}
+
+// A start rewrites the decisions file only when it changed what the file
+// must hold (the dropped AI overrides), so that no start waits on an
+// fsync for nothing.
+func TestStartRewritesDecisionsOnlyWhenChanged(t *testing.T) {
+	dir := t.TempDir()
+	cfg := Config{Version: "test", AuditLog: filepath.Join(dir, "audit.jsonl"), StateFile: filepath.Join(dir, "decisions-1.json")}
+	held := decisions.State{Revoked: map[string]time.Time{"ws_mode": time.Date(2026, 11, 23, 5, 0, 0, 0, time.UTC)}, PilotBlocked: true}
+	if err := decisions.Save(cfg.StateFile, held); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.Stat(cfg.StateFile)
+	s, _ := startServerWith(t, cfg)
+	after, err := os.Stat(cfg.StateFile)
+	if err != nil || !os.SameFile(before, after) || s.Health().Restored != "ws_mode revoked · pilot blocked" {
+		t.Fatalf("unchanged decisions: rewritten %v (%v), restored %q", !os.SameFile(before, after), err, s.Health().Restored)
+	}
+
+	held.AIOverrides = map[string]any{"log_level": "all"}
+	if err := decisions.Save(cfg.StateFile, held); err != nil {
+		t.Fatal(err)
+	}
+	before, _ = os.Stat(cfg.StateFile)
+	startServerWith(t, cfg)
+	after, _ = os.Stat(cfg.StateFile)
+	st, err := decisions.Load(cfg.StateFile)
+	if os.SameFile(before, after) || err != nil || len(st.AIOverrides) != 0 || !st.PilotBlocked || len(st.Revoked) != 1 {
+		t.Fatalf("dropped overrides: rewritten %v, state %+v %v", !os.SameFile(before, after), st, err)
 	}
 }

@@ -24,12 +24,14 @@ func newToken() string {
 }
 
 // writeToken puts the token in the file the dashboard reads; without it
-// the human's API refuses every call, so a failure is loud.
+// the human's API refuses every call, so a failure is loud. The token dies
+// with this server, so its file need not survive a crash: the start does
+// not wait on an fsync for it.
 func (s *Server) writeToken() {
 	if s.cfg.TokenFile == "" {
 		return
 	}
-	if err := decisions.WriteFile(s.cfg.TokenFile, []byte(s.token+"\n")); err != nil {
+	if err := decisions.Replace(s.cfg.TokenFile, []byte(s.token+"\n")); err != nil {
 		fmt.Fprintf(s.cfg.Log, "gasoline: warning: write the human token: %v; the dashboard cannot veto\n", err)
 	}
 }

@@ -83,8 +83,17 @@ func Save(path string, st State) error {
 }
 
 // WriteFile replaces path with data atomically (a temporary file in the
-// same folder, renamed over it) and makes it readable by the user only.
-func WriteFile(path string, data []byte) error {
+// same folder, renamed over it), makes it readable by the user only, and
+// has it on disk before it returns.
+func WriteFile(path string, data []byte) error { return replace(path, data, true) }
+
+// Replace is WriteFile without waiting for the disk: readers still see
+// the old file or the new one whole, but a crash may lose the change. For
+// a file that lives as long as its process (a server's token), that costs
+// nothing, and a start does not wait on an fsync.
+func Replace(path string, data []byte) error { return replace(path, data, false) }
+
+func replace(path string, data []byte, durable bool) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
@@ -97,7 +106,7 @@ func WriteFile(path string, data []byte) error {
 	if err == nil {
 		_, err = tmp.Write(data)
 	}
-	if err == nil {
+	if err == nil && durable {
 		err = tmp.Sync()
 	}
 	if cerr := tmp.Close(); err == nil {
