@@ -28,6 +28,24 @@ func (c *fakeClock) after(d time.Duration) <-chan time.Time {
 	c.timers = append(c.timers, timer{c.t.Add(d), ch})
 	return ch
 }
+// awaitTimers waits until at least n timers are armed.
+func (c *fakeClock) awaitTimers(t *testing.T, n int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		c.mu.Lock()
+		armed := len(c.timers)
+		c.mu.Unlock()
+		if armed >= n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d timers armed, want %d", armed, n)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
 func (c *fakeClock) advance(d time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -127,6 +145,7 @@ func TestWithdrawnAndBounded(t *testing.T) {
 	if _, err := q.Ask(context.Background(), Request{Action: "highlight"}, time.Minute, nil); err == nil {
 		t.Fatal("the queue grew past its bound")
 	}
+	ck.awaitTimers(t, MaxPending+1) // the withdrawn one's too; a request is pending before its timeout is armed
 	ck.advance(time.Minute)
 	waitPending(t, q, 0)
 }
