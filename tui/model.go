@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"strconv"
 	"strings"
@@ -14,6 +15,9 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/gasoline-dev/gasoline/features/capture"
+	"github.com/gasoline-dev/gasoline/features/doctor"
 )
 
 // noteFor is how long a note stays on the status line.
@@ -29,6 +33,13 @@ type Config struct {
 	Now func() time.Time
 	// Keys are the key bindings; DefaultKeyMap when zero.
 	Keys *KeyMap
+	// Out is the terminal, for copies over OSC 52; InTmux wraps them for
+	// tmux's passthrough.
+	Out    io.Writer
+	InTmux bool
+	// Doctor runs gasoline doctor's checks; the header shows its
+	// problems, live. Nil runs none.
+	Doctor func(context.Context) doctor.Report
 }
 
 // Model is the dashboard's root model. It draws the header, routes keys to
@@ -50,6 +61,7 @@ type Model struct {
 	console   *streamPane
 	network   *streamPane
 	ws        *wsPane
+	actions   *streamPane
 	overrides *overridesPane
 	audit     *streamPane
 	panes     [paneCount]pane
@@ -63,6 +75,20 @@ type Model struct {
 	noteErr   bool
 	noteAt    time.Time
 	lost      int
+
+	// detail is the open detail view, over the active pane.
+	detail *detail
+	// bodies are the newest request and response payloads, for the
+	// detail of a request.
+	bodies ring[capture.NetworkBody]
+	out    io.Writer
+	inTmux bool
+	doc    doctorState
+	// since is when the dashboard first reached the server, for the hint
+	// to point the extension at a non-default port.
+	since time.Time
+	// fatal ends the dashboard: the server could not be hosted or found.
+	fatal error
 }
 
 // New returns a dashboard model. Run wires it to a live server; tests may
@@ -82,18 +108,24 @@ func New(cfg Config) *Model {
 	// second for nothing.
 	in.Cursor.SetMode(cursor.CursorStatic)
 	m := &Model{keys: keys, help: help.New(), input: in, client: cfg.Client, now: cfg.Now, conn: cfg.Conn, asking: newAsking(),
-		console: newConsolePane(), network: newNetworkPane(), ws: newWSPane(),
-		overrides: newOverridesPane(cfg.Client, cfg.Now), audit: newAuditPane()}
-	m.panes = [paneCount]pane{m.console, m.network, m.ws, m.overrides, m.audit}
+		console: newConsolePane(), network: newNetworkPane(), ws: newWSPane(), actions: newActionsPane(),
+		overrides: newOverridesPane(cfg.Client, cfg.Now), audit: newAuditPane(),
+		bodies: newRing[capture.NetworkBody](capture.BodyCap), out: cfg.Out, inTmux: cfg.InTmux, doc: doctorState{run: cfg.Doctor}}
+	m.panes = [paneCount]pane{m.console, m.network, m.ws, m.actions, m.overrides, m.audit}
+	// The first frame is drawn before the terminal's size is known: it
+	// shows the dashboard connecting, at the smallest size it is made for.
+	m.width, m.height = 80, 24
+	m.layout()
 	return m
 }
 
-// Init starts waiting for outside events.
+// Init starts waiting for outside events and runs the doctor.
 func (m *Model) Init() tea.Cmd {
-	if m.feed == nil {
-		return nil
+	var cmds []tea.Cmd
+	if m.feed != nil {
+		cmds = append(cmds, m.feed.Next())
 	}
-	return m.feed.Next()
+	return tea.Batch(append(cmds, m.doc.start())...)
 }
 
 // actionMsg is the answer to a key that called the server.
@@ -117,14 +149,29 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.width, m.height = msg.Width, msg.Height
 		m.layout()
 	case tea.KeyMsg:
-		cmd = m.key(msg)
+		cmd = m.keyPress(msg)
+	case tea.MouseMsg:
+		cmd = m.mouse(msg)
 	case batchMsg:
 		for _, sub := range msg {
 			m.apply(sub)
 		}
-		if m.feed != nil {
+		switch {
+		case m.fatal != nil:
+			cmd = tea.Quit
+		case m.feed != nil:
 			cmd = m.feed.Next()
 		}
+	case copiedMsg:
+		if msg.err != nil {
+			m.setNote("copy: "+msg.err.Error(), true)
+		} else {
+			m.setNote(fmt.Sprintf("copied %d bytes to the clipboard (OSC 52)", msg.n), false)
+		}
+	case doctorDue:
+		cmd = m.doc.start()
+	case DoctorMsg:
+		cmd = m.doc.done(doctor.Report(msg))
 	case actionMsg:
 		if msg.overrides != nil && msg.err == nil {
 			m.overrides.set(*msg.overrides)
@@ -158,7 +205,12 @@ func (m *Model) apply(msg tea.Msg) {
 	switch msg := msg.(type) {
 	case ConnMsg:
 		m.conn = ConnState(msg)
+		if m.since.IsZero() && (m.conn.Phase == Hosting || m.conn.Phase == Attached) {
+			m.since = m.now()
+		}
 		m.scopeAudit()
+	case FatalMsg:
+		m.fatal = msg.Err
 	case StatusMsg:
 		h := Health(msg)
 		m.health = &h
@@ -218,11 +270,54 @@ func (m *Model) addEntries(e EntriesMsg) {
 	if len(e.WS) > 0 {
 		m.ws.addEvents(e.WS)
 	}
+	if len(e.Actions) > 0 {
+		rows := make([]row, len(e.Actions))
+		for i, a := range e.Actions {
+			rows[i] = actionRow(a)
+		}
+		m.actions.add(rows)
+	}
+	for _, b := range e.Bodies {
+		m.bodies.push(b)
+	}
 	m.lost += e.Skipped
 }
 
 func (m *Model) setNote(s string, isErr bool) {
 	m.note, m.noteErr, m.noteAt = s, isErr, m.now()
+}
+
+// keyPress handles one key message. Keys that arrive in one read come as
+// one message of several runes (bubbletea v1): outside a text input each
+// is a key of its own, so `52` lands on pane 2 and `jj` moves two rows;
+// once one of them opens a text input, the rest are typed into it.
+func (m *Model) keyPress(msg tea.KeyMsg) tea.Cmd {
+	if msg.Type != tea.KeyRunes || len(msg.Runes) < 2 || m.typing() {
+		return m.key(msg)
+	}
+	var cmds []tea.Cmd
+	for i, r := range msg.Runes {
+		if m.typing() {
+			rest := msg
+			rest.Runes = msg.Runes[i:]
+			cmds = append(cmds, m.key(rest))
+			break
+		}
+		k := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt}
+		if r == ' ' {
+			k.Type = tea.KeySpace
+		}
+		cmds = append(cmds, m.key(k))
+		m.panes[m.active].sync()
+	}
+	return tea.Batch(cmds...)
+}
+
+// typing says whether keys go to a text input: the filter, or the reason
+// for a denial.
+func (m *Model) typing() bool {
+	_, waiting := m.asking.waiting()
+	return m.filtering || (waiting && m.asking.denying)
 }
 
 // key handles the global keys and hands the rest to the active pane.
@@ -236,7 +331,20 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	if cmd, ok := m.askKey(msg); ok {
 		return cmd
 	}
+	if m.detail != nil {
+		if cmd, ok := m.detailKey(msg); ok {
+			return cmd
+		}
+	}
 	switch {
+	case key.Matches(msg, m.keys.Back):
+		return m.escape()
+	case key.Matches(msg, m.keys.Open):
+		return m.open()
+	case key.Matches(msg, m.keys.Copy):
+		return m.copy()
+	case key.Matches(msg, m.keys.Doctor):
+		return m.openDoctor()
 	case key.Matches(msg, m.keys.Approval):
 		return m.toggleApproval()
 	case key.Matches(msg, m.keys.Quit):
@@ -264,7 +372,50 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		m.auditAll = !m.auditAll
 		m.scopeAudit()
 	default:
-		return m.panes[m.active].Update(msg, m.keys)
+		if cmd, ok := m.panes[m.active].Update(msg, m.keys); ok {
+			return cmd
+		}
+		return notice(m.why(msg))
+	}
+	return nil
+}
+
+// why says what a key that does nothing in this pane is for.
+func (m *Model) why(msg tea.KeyMsg) string {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.RevokeAll, k.Allow):
+		return fmt.Sprintf("%s %s in the Overrides pane: press %d", msg.String(), firstHelp(msg, k.RevokeAll, k.Allow), paneOverrides+1)
+	case key.Matches(msg, k.AllServers):
+		return fmt.Sprintf("A shows every server's lines in the Audit pane: press %d", paneAudit+1)
+	case key.Matches(msg, k.Pause, k.Clear):
+		return "space pauses and c clears the streams; Overrides is live state"
+	}
+	return fmt.Sprintf("%s does nothing here: ? shows every key", msg.String())
+}
+
+// firstHelp is the help text of the first binding msg matches.
+func firstHelp(msg tea.KeyMsg, bs ...key.Binding) string {
+	for _, b := range bs {
+		if key.Matches(msg, b) {
+			return b.Help().Desc
+		}
+	}
+	return ""
+}
+
+// escape closes what is open: the full help, then a kept filter.
+func (m *Model) escape() tea.Cmd {
+	switch {
+	case m.help.ShowAll:
+		m.help.ShowAll = false
+		m.layout()
+	case m.panes[m.active].Filter() != "":
+		m.panes[m.active].SetFilter("")
+		m.input.Reset()
+		return notice("dropped the filter")
+	default:
+		return notice("nothing to close")
 	}
 	return nil
 }
