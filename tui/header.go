@@ -81,10 +81,15 @@ func headerView(hd header, width int) string {
 	}
 	tab := part{}
 	if h != nil && h.Page != nil && h.Page.URL != "" {
-		tab = part{fmt.Sprintf("tab %d: %s", h.Page.TabID, clean(h.Page.URL))}
+		u := clean(h.Page.URL)
+		bare := u
+		if _, rest, ok := strings.Cut(u, "://"); ok {
+			bare = rest
+		}
+		tab = part{fmt.Sprintf("tab %d: %s", h.Page.TabID, u), fmt.Sprintf("tab %d: %s", h.Page.TabID, bare)}
 	}
-	ext := part{extensionView(h, false), extensionView(h, true)}
-	l2 := squeeze(width, sep, []part{ext, pilot, tab}, []int{0, 1})
+	ext := part{extensionView(h, false), extensionView(h, true), extensionTiny(h)}
+	l2 := squeeze(width, sep, []part{ext, pilot, tab}, []int{0, 1, 2, 0})
 	var p3 []part
 	if hd.aiNote != "" {
 		p3 = append(p3, part{styleWarn.Render(clean(hd.aiNote))})
@@ -248,6 +253,17 @@ func extensionShort(h *Health) string {
 		return "extension: " + styleOK.Render("●")
 	}
 	return "extension: " + styleErr.Render("○ not connected")
+}
+
+// extensionTiny is the extension's state in a mark.
+func extensionTiny(h *Health) string {
+	switch {
+	case h == nil:
+		return "ext ?"
+	case h.Extension.Connected:
+		return "ext " + styleOK.Render("●")
+	}
+	return "ext " + styleErr.Render("○")
 }
 
 func seen(ms int64) string {

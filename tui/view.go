@@ -138,5 +138,5 @@ func (m *Model) portHint() string {
 	if len(long) <= m.width {
 		return long
 	}
-	return fit(fmt.Sprintf("no extension: gasoline extension DIR --port %d, or its options → 127.0.0.1:%d", port, port), m.width)
+	return fit(fmt.Sprintf("extension? gasoline extension DIR --port %d, or its options: 127.0.0.1:%d", port, port), m.width)
 }
