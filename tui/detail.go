@@ -147,8 +147,11 @@ func describe(src any, bodies []capture.NetworkBody) (title, text string) {
 			title = "Audit " + e.Event.Event
 			ev := e.Event
 			b.field("time", ev.TS)
-			b.field("who", strings.TrimSpace(ev.Source+" "+ev.Agent))
-			b.field("what", auditWhat(ev))
+			_, who := auditWho(ev)
+			b.field("who", who)
+			what := ev
+			what.Script = "" // shown whole below
+			b.field("what", auditWhat(what))
 			if ev.Port != 0 {
 				b.field("server", fmt.Sprintf("port %d, pid %d", ev.Port, ev.PID))
 			}

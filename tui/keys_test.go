@@ -37,6 +37,18 @@ func TestKeysArrivingTogether(t *testing.T) {
 	}
 }
 
+// A bracketed paste outside a text input is not keys: it cannot quit.
+func TestPasteIsNotKeys(t *testing.T) {
+	m := sampleModel()
+	_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("4q"), Paste: true})
+	if m.active != paneConsole || cmd == nil {
+		t.Fatalf("a paste switched pane to %d", m.active)
+	}
+	if msg := cmd(); msg != noteMsg("pasted text is not keys: / first to filter by it") {
+		t.Fatalf("a paste gave %#v", msg)
+	}
+}
+
 // A pasted reason for a denial stays whole.
 func TestKeysTogetherInATextInputAreTyping(t *testing.T) {
 	m := sampleModel()

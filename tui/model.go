@@ -291,7 +291,13 @@ func (m *Model) setNote(s string, isErr bool) {
 // one message of several runes (bubbletea v1): outside a text input each
 // is a key of its own, so `52` lands on pane 2 and `jj` moves two rows;
 // once one of them opens a text input, the rest are typed into it.
+//
+// A bracketed paste is text, not keys: outside a text input it is refused,
+// so pasting a URL cannot quit, revoke or approve anything.
 func (m *Model) keyPress(msg tea.KeyMsg) tea.Cmd {
+	if msg.Paste && !m.typing() {
+		return notice("pasted text is not keys: / first to filter by it")
+	}
 	if msg.Type != tea.KeyRunes || len(msg.Runes) < 2 || m.typing() {
 		return m.key(msg)
 	}

@@ -215,18 +215,24 @@ func auditRow(l audit.Line) row {
 	if t, err := time.Parse(time.RFC3339Nano, e.TS); err == nil {
 		when = stamp(t)
 	}
-	c, who := plain, e.Source
-	switch e.Source {
-	case "ai":
-		c, who = ai, "AI ▶ "+e.Agent
-	case "human":
-		c, who = human, "you"
-	case "server":
-		c, who = dim, "server"
-	}
+	c, who := auditWho(e)
 	r := newRow(c, fmt.Sprintf(auditFormat, when, clean(who), clean(auditWhat(e))))
 	r.port, r.src = e.Port, l
 	return r
+}
+
+// auditWho is who an audit event's change came from, and its colour: the
+// AI by its client's name, you, or the server.
+func auditWho(e audit.Event) (class, string) {
+	switch e.Source {
+	case "ai":
+		return ai, "AI ▶ " + e.Agent
+	case "human":
+		return human, "you"
+	case "server":
+		return dim, "server"
+	}
+	return plain, e.Source
 }
 
 // auditWhat says what an audit event did, in words.
