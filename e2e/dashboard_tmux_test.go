@@ -93,6 +93,15 @@ func TestDashboardSmallTerminalDetailAndFastKeys(t *testing.T) {
 	dash.tmux("resize-window", "-t", dash.name, "-x", "120", "-y", "40")
 	dash.keys("Enter")
 	dash.await(5*time.Second, "── message ──", "checkout exploded seg1 ", " seg30 ENDMARK42", "── stack ──", "deepFrameAlpha", "outerFrameBeta")
+	// Y copies the whole detail over OSC 52, which tmux (set-clipboard on)
+	// keeps in its paste buffer.
+	dash.tmux("set-option", "-g", "set-clipboard", "on")
+	dash.keys("Y")
+	dash.await(5*time.Second, "copied ")
+	waitFor(t, 5*time.Second, "the detail in tmux's buffer", func() bool {
+		out, err := exec.Command("tmux", "-S", dash.socket, "show-buffer").Output()
+		return err == nil && containsAll(string(out), long, "deepFrameAlpha", "outerFrameBeta")
+	})
 	dash.keys("Escape")
 	dash.awaitGone(5*time.Second, "── stack ──")
 	dash.await(5*time.Second, "TIME           LEVEL", `filter "ENDMARK42": 1`)

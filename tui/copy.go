@@ -9,12 +9,13 @@ import (
 
 // clipboardSeq is the OSC 52 sequence that puts text on the clipboard of
 // the terminal the human looks at, over SSH too. Inside tmux (inTmux: $TMUX
-// is set) it is wrapped in tmux's passthrough, so it reaches the outer
-// terminal whether or not tmux's set-clipboard is on.
+// is set) the sequence goes twice: as it is, which tmux takes into its
+// buffer and passes on with set-clipboard on, and wrapped in tmux's
+// passthrough, which reaches the outer terminal with allow-passthrough on.
 func clipboardSeq(text string, inTmux bool) string {
 	s := osc52.New(text)
 	if inTmux {
-		s = s.Tmux()
+		return s.String() + s.Tmux().String()
 	}
 	return s.String()
 }

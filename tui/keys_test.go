@@ -162,7 +162,7 @@ func TestPilotTextFollowsTheExtension(t *testing.T) {
 func TestTabHitBoxes(t *testing.T) {
 	titles := []string{"Console", "Network", "WebSocket", "Actions", "Overrides (2)", "Audit"}
 	bar := plainView(tabsView(titles, 2, "following", 120))
-	hits := tabHits(titles, 2, 120)
+	hits := tabHits(titles, 2, "following", 120)
 	for i, title := range titles {
 		h := hits[i]
 		if got := bar[h.from:h.to]; !strings.Contains(got, title) {
@@ -176,14 +176,25 @@ func TestTabHitBoxes(t *testing.T) {
 		t.Error("a gap or the status hits a tab")
 	}
 	// Cut by a narrow terminal, a tab is hit only where it shows.
-	if narrow := tabHits(titles, 0, 60); narrow[5].from < 60 && narrow[5].to > 60 {
+	if narrow := tabHits(titles, 0, "following", 50); narrow[5].from < 50 && narrow[5].to > 50 {
 		t.Errorf("the last tab reaches past the screen: %+v", narrow[5])
+	}
+	// At 80 cells the other tabs shorten, and are hit where they are drawn.
+	bar = plainView(tabsView(titles, 4, "2 AI override(s) · 1 revoked", 80))
+	hits = tabHits(titles, 4, "2 AI override(s) · 1 revoked", 80)
+	for i, want := range []string{"1 Con", "2 Net", "3 Web", "4 Act", "[5 Ove (2)]", "6 Aud"} {
+		if got := string([]rune(bar)[hits[i].from:hits[i].to]); !strings.Contains(got, want) {
+			t.Errorf("at 80 cells tab %d spans %q, want %q in:\n%s", i, got, want, bar)
+		}
+	}
+	if !strings.HasSuffix(bar, "2 AI override(s) · 1 revoked") {
+		t.Errorf("the status is cut: %q", bar)
 	}
 }
 
 func TestMouse(t *testing.T) {
 	m := sampleModel()
-	hits := tabHits(m.titles(), m.active, m.width)
+	hits := tabHits(m.titles(), m.active, m.tabStatus(), m.width)
 	m.Update(tea.MouseMsg{X: hits[3].from + 1, Y: tabBarLine, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
 	if m.active != paneActions {
 		t.Fatalf("a click on Actions: pane %d", m.active)
@@ -213,8 +224,9 @@ func TestClipboardSequence(t *testing.T) {
 	if got := clipboardSeq(text, false); got != "\x1b]52;c;"+b64+"\x07" {
 		t.Fatalf("%q", got)
 	}
+	raw := "\x1b]52;c;" + b64 + "\x07"
 	got := clipboardSeq(text, true)
-	if !strings.HasPrefix(got, "\x1bPtmux;\x1b\x1b]52;c;"+b64) || !strings.HasSuffix(got, "\x1b\\") {
+	if !strings.HasPrefix(got, raw+"\x1bPtmux;\x1b\x1b]52;c;"+b64) || !strings.HasSuffix(got, "\x1b\\") {
 		t.Fatalf("tmux: %q", got)
 	}
 }

@@ -2,22 +2,43 @@ package tui
 
 import (
 	"fmt"
+	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 )
 
 // tabLabels are the tab bar's labels, unstyled: the active one bracketed.
-func tabLabels(titles []string, active int) []string {
-	out := make([]string, len(titles))
-	for i, t := range titles {
-		if i == active {
-			out[i] = fmt.Sprintf("[%d %s]", i+1, t)
-		} else {
+// When the bar and the pane's status (statusCells wide) do not fit in
+// width, the other tabs shorten their titles to three letters, then the
+// active one too.
+func tabLabels(titles []string, active, statusCells, width int) []string {
+	var out []string
+	for stage := range 3 {
+		out = make([]string, len(titles))
+		for i, t := range titles {
+			if (i != active && stage > 0) || stage > 1 {
+				t = shortTitle(t)
+			}
 			out[i] = fmt.Sprintf(" %d %s ", i+1, t)
+			if i == active {
+				out[i] = fmt.Sprintf("[%d %s]", i+1, t)
+			}
+		}
+		if lipgloss.Width(strings.Join(out, " "))+1+statusCells <= width {
+			break
 		}
 	}
 	return out
+}
+
+// shortTitle is a tab's title cut to three letters, a count kept.
+func shortTitle(t string) string {
+	word, rest, _ := strings.Cut(t, " ")
+	if r := []rune(word); len(r) > 3 {
+		word = string(r[:3])
+	}
+	return strings.TrimSpace(word + " " + rest)
 }
 
 // span is the cells [from, to) of one tab in the tab bar.
@@ -25,10 +46,10 @@ type span struct{ from, to int }
 
 // tabHits are the tabs' places in the bar tabsView draws, for clicks.
 // A tab cut off by a narrow terminal is clickable where it shows.
-func tabHits(titles []string, active, width int) []span {
+func tabHits(titles []string, active int, status string, width int) []span {
 	var out []span
 	x := 0
-	for _, l := range tabLabels(titles, active) {
+	for _, l := range tabLabels(titles, active, lipgloss.Width(status), width) {
 		w := lipgloss.Width(l)
 		out = append(out, span{x, min(x+w, width)})
 		x += w + 1
@@ -72,7 +93,7 @@ func (m *Model) mouse(msg tea.MouseMsg) tea.Cmd {
 		m.panes[m.active].Scroll(n)
 	case msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonLeft:
 		if msg.Y == tabBarLine {
-			if i := tabAt(tabHits(m.titles(), m.active, m.width), msg.X); i >= 0 {
+			if i := tabAt(tabHits(m.titles(), m.active, m.tabStatus(), m.width), msg.X); i >= 0 {
 				m.detail = nil
 				m.show(i)
 			}

@@ -53,7 +53,14 @@ func (m *Model) helpKeys() paneHelp {
 func (m *Model) helpView() string {
 	h := m.helpKeys()
 	if m.help.ShowAll {
+		m.help.Width = 0 // measured whole
+		full := m.help.View(h)
 		m.help.Width = m.width
+		if groups := h.FullHelp(); lipgloss.Width(full) > m.width && len(groups) > 2 {
+			// Too wide for its columns side by side: two rows of them.
+			half := (len(groups) + 1) / 2
+			return m.help.FullHelpView(groups[:half]) + "\n" + m.help.FullHelpView(groups[half:])
+		}
 		return m.help.View(h)
 	}
 	keys := h.ShortHelp()
@@ -81,15 +88,15 @@ func (m *Model) helpView() string {
 
 // View draws the dashboard.
 func (m *Model) View() string {
-	status := m.panes[m.active].Status()
 	body := m.panes[m.active].View()
 	if _, ok := m.asking.waiting(); ok {
 		// Nothing else is shown while an action waits: it cannot be missed.
 		body = m.askView(lipgloss.Height(body))
 	}
 	if m.detail != nil {
-		body, status = m.detail.view(), m.detail.status()
+		body = m.detail.view()
 	}
+	status := m.tabStatus()
 	hd := header{conn: m.conn, health: m.health, pilot: m.pilot, aiNote: m.overrides.headline(), problems: m.doc.problems()}
 	frame := strings.Join([]string{
 		headerView(hd, m.width),
@@ -99,6 +106,15 @@ func (m *Model) View() string {
 		m.helpView(),
 	}, "\n")
 	return lipgloss.NewStyle().MaxWidth(m.width).MaxHeight(m.height).Render(frame)
+}
+
+// tabStatus is the state on the right of the tab bar: the pane's, or the
+// open detail's.
+func (m *Model) tabStatus() string {
+	if m.detail != nil {
+		return m.detail.status()
+	}
+	return m.panes[m.active].Status()
 }
 
 func (m *Model) statusLine() string {
