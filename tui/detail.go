@@ -168,6 +168,22 @@ func describe(src any, bodies []capture.NetworkBody) (title, text string) {
 		b.field("asked", stampFull(e.At))
 		b.field("denied on its own at", stampFull(e.Deadline))
 		b.section("script", e.Script)
+	case StreamedMsg:
+		title = "Sent to AI " + e.Agent
+		b.field("agent", e.Agent)
+		b.field("category", e.Category)
+		b.field("severity", e.Severity)
+		b.field("time", stampFull(e.Timestamp.Time))
+		b.section("message", e.Message)
+		// The context and grouped events as the AI read them.
+		if e.Context != nil {
+			j, _ := json.MarshalIndent(e.Context, "", "  ")
+			b.section("context", string(j))
+		}
+		if len(e.Events) > 0 {
+			j, _ := json.MarshalIndent(e.Events, "", "  ")
+			b.section(fmt.Sprintf("%d events", len(e.Events)), string(j))
+		}
 	default:
 		title = "Details"
 		j, _ := json.MarshalIndent(src, "", "  ")

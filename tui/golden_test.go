@@ -174,6 +174,7 @@ func TestGoldenPanes(t *testing.T) {
 		{"filter", []string{"2", "/", "C", "h", "e", "c", "k"}},
 		{"paused", []string{"space"}},
 		{"streamed", nil},
+		{"streamed_detail", nil},
 		{"cleared", []string{"c"}},
 		{"detail_console", []string{"up", "up", "enter"}},
 		{"detail_network", []string{"2", "up", "up", "up", "enter"}},
@@ -199,9 +200,12 @@ func TestGoldenPanes(t *testing.T) {
 						m.Update(keyMsg(k))
 					}
 				}
-				if tc.name == "streamed" {
+				if strings.HasPrefix(tc.name, "streamed") {
 					m.Update(StreamedMsg{Agent: "claude-code", Notification: streaming.Notification{Category: streaming.NetworkErrors,
 						Severity: streaming.SeverityError, Message: "Server error: POST /api/checkout → 500", Timestamp: at(-3)}})
+				}
+				if tc.name == "streamed_detail" {
+					m.Update(keyMsg("enter"))
 				}
 				if tc.name == "paused" {
 					m.Update(EntriesMsg{Logs: []capture.LogEntry{{TS: at(0), Level: "error", Message: "arrived while paused"}}})
