@@ -1,13 +1,16 @@
 package tui
 
 import (
+	"context"
 	"encoding/base64"
+	"errors"
 	"strings"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/gasoline-dev/gasoline/features/doctor"
 	"github.com/gasoline-dev/gasoline/server/wire"
 )
 
@@ -264,4 +267,44 @@ func TestDetailOfAWaitingAction(t *testing.T) {
 		t.Fatal("esc did not go back to the overlay")
 	}
 	_ = wire.Approvals{}
+}
+
+// With Connect, the dashboard is drawn before the server is found; a
+// failure to host or attach ends it with the reason.
+func TestConnectFailureEndsTheDashboard(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	held := errors.New("another program holds 127.0.0.1:9")
+	m, done := dial(ctx, Options{Addr: "127.0.0.1:9", Connect: true,
+		Takeover: func(context.Context) (bool, error) { return false, held }}, BatchEvery)
+	t.Cleanup(func() { cancel(); <-done })
+	d := newDriver(t, m)
+	if v := d.screen(); !strings.Contains(v, "connecting to 127.0.0.1:9…") {
+		t.Fatalf("the first frame:\n%s", v)
+	}
+	d.await("the failure", func() bool { return errors.Is(m.fatal, held) })
+}
+
+// The header shows the doctor's problems, most severe first, from checks
+// run off the UI goroutine.
+func TestHeaderShowsTheDoctorsProblems(t *testing.T) {
+	calls := make(chan struct{}, 10)
+	m := sampleModel()
+	m.doc.run = func(context.Context) doctor.Report {
+		calls <- struct{}{}
+		return doctor.Report(sampleDoctor())
+	}
+	d := newDriver(t, m)
+	d.await("the doctor's report", func() bool {
+		return strings.Contains(strings.Split(d.screen(), "\n")[2], "✗ extension: connected, but versi… +2 more (D)")
+	})
+	if got := problemsOf(*m.doc.report); len(got) != 3 || got[0].Name != "extension" || got[1].Name != "audit_log" || got[2].Name != "clients" {
+		t.Fatalf("problems in order: %+v", got)
+	}
+	if len(calls) != 1 {
+		t.Fatalf("the doctor ran %d times before its next tick", len(calls))
+	}
+	m.doc.running = true
+	if m.doc.start() != nil {
+		t.Fatal("a second run started while one runs")
+	}
 }
