@@ -179,24 +179,10 @@ func runDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if code := f.parse(args); code >= 0 {
 		return code
 	}
-	bin, err := self()
+	in, err := doctorInputs(env, f.port, *auditLog)
 	if err != nil {
 		fmt.Fprintln(stderr, "gasoline doctor:", err)
 		return 1
-	}
-	in := doctor.Inputs{
-		Port: f.port, DefaultPort: defaultPort, Version: version, ExtensionVersion: shippedExtensionVersion(),
-		Binary: bin, AuditLog: *auditLog, ExtensionDir: filepath.Join(env.Home, ".gasoline", "extension"),
-		Server:   doctor.HTTPServer{Addr: "127.0.0.1:" + strconv.Itoa(f.port)},
-		Writable: doctor.Writable,
-	}
-	for _, c := range setup.Clients() {
-		st, err := setup.Inspect(c, env)
-		cc := doctor.ClientConfig{Name: c.Name, Title: c.Title, File: st.File, Installed: c.Installed(env), Exists: st.Exists, Err: err}
-		if st.Entry != nil {
-			cc.HasEntry, cc.Command, cc.Args = true, st.Entry.Path, st.Entry.Args
-		}
-		in.Clients = append(in.Clients, cc)
 	}
 	r := doctor.Run(ctx, in)
 	if *asJSON {
@@ -214,6 +200,46 @@ func runDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return 1
 	}
 	return 0
+}
+
+// doctorInputs is what the doctor looks at on this machine for a server
+// on port: gasoline doctor's, and the dashboard's live header's.
+func doctorInputs(env setup.Env, port int, auditLog string) (doctor.Inputs, error) {
+	bin, err := self()
+	if err != nil {
+		return doctor.Inputs{}, err
+	}
+	in := doctor.Inputs{
+		Port: port, DefaultPort: defaultPort, Version: version, ExtensionVersion: shippedExtensionVersion(),
+		Binary: bin, AuditLog: auditLog, ExtensionDir: filepath.Join(env.Home, ".gasoline", "extension"),
+		Server:   doctor.HTTPServer{Addr: "127.0.0.1:" + strconv.Itoa(port)},
+		Writable: doctor.Writable,
+	}
+	for _, c := range setup.Clients() {
+		st, err := setup.Inspect(c, env)
+		cc := doctor.ClientConfig{Name: c.Name, Title: c.Title, File: st.File, Installed: c.Installed(env), Exists: st.Exists, Err: err}
+		if st.Entry != nil {
+			cc.HasEntry, cc.Command, cc.Args = true, st.Entry.Path, st.Entry.Args
+		}
+		in.Clients = append(in.Clients, cc)
+	}
+	return in, nil
+}
+
+// liveDoctor is the dashboard's doctor: the checks of gasoline doctor for
+// the server on port, run again on each call (client configs change).
+func liveDoctor(port int, auditLog string) func(context.Context) doctor.Report {
+	return func(ctx context.Context) doctor.Report {
+		env, err := setup.HostEnv()
+		if err != nil {
+			return doctor.Report{Problems: 1, Checks: []doctor.Check{{Name: "home", Status: doctor.Fail, Detail: err.Error()}}}
+		}
+		in, err := doctorInputs(env, port, auditLog)
+		if err != nil {
+			return doctor.Report{Problems: 1, Checks: []doctor.Check{{Name: "binary", Status: doctor.Fail, Detail: err.Error()}}}
+		}
+		return doctor.Run(ctx, in)
+	}
 }
 
 // shippedExtensionVersion is the version in the embedded manifest.

@@ -172,14 +172,12 @@ func dashboard(ctx context.Context, cfg server.Config, port int, stderr io.Write
 		g.Go(func() error { return srv.Serve(gctx, ln) })
 		return true, nil
 	}
-	hosting, err := host(gctx)
-	if err != nil {
-		return err
-	}
+	// The dashboard opens at once and shows it connecting while host
+	// finds the port's owner (a dying one may take seconds to let go).
 	g.Go(func() error {
 		defer cancel() // quitting the dashboard stops the in-process server
-		return tui.Run(gctx, tui.Options{Addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), Hosting: hosting,
-			Takeover: host, AuditLog: cfg.AuditLog, TokenFile: cfg.TokenFile, Logs: logs})
+		return tui.Run(gctx, tui.Options{Addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), Connect: true,
+			Takeover: host, AuditLog: cfg.AuditLog, TokenFile: cfg.TokenFile, Logs: logs, Doctor: liveDoctor(port, cfg.AuditLog)})
 	})
 	return g.Wait()
 }

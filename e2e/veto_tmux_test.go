@@ -24,9 +24,15 @@ type term struct {
 // window.
 func startDashboard(t testing.TB, port int, name string, args ...string) *term {
 	t.Helper()
+	return startDashboardSized(t, 120, 30, port, name, args...)
+}
+
+// startDashboardSized is startDashboard in a w×h window.
+func startDashboardSized(t testing.TB, w, h, port int, name string, args ...string) *term {
+	t.Helper()
 	tm := &term{t: t, socket: filepath.Join(t.TempDir(), "tmux"), name: name}
 	cmd := "env HOME=" + testHome + " " + binPath + " --port " + strconv.Itoa(port) + " " + strings.Join(args, " ")
-	if out, err := exec.Command("tmux", "-S", tm.socket, "new-session", "-d", "-s", name, "-x", "120", "-y", "30", cmd).CombinedOutput(); err != nil {
+	if out, err := exec.Command("tmux", "-S", tm.socket, "new-session", "-d", "-s", name, "-x", strconv.Itoa(w), "-y", strconv.Itoa(h), cmd).CombinedOutput(); err != nil {
 		t.Fatalf("tmux: %v %s", err, out)
 	}
 	t.Cleanup(func() { exec.Command("tmux", "-S", tm.socket, "kill-session", "-t", name).Run() })

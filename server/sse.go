@@ -213,15 +213,19 @@ func (s *Server) handleEventStream(w http.ResponseWriter, r *http.Request) {
 func (s *Server) recent(n int) []capture.Event {
 	q := capture.Query{Limit: n}
 	var out []capture.Event
-	logs, net, ws := s.store.Logs(q), s.store.Network(q), s.store.WSEvents(q)
-	for i := len(logs.Entries) - 1; i >= 0; i-- {
-		out = append(out, capture.Event{Kind: capture.KindLogs, Entry: logs.Entries[i]})
-	}
-	for i := len(net.Entries) - 1; i >= 0; i-- {
-		out = append(out, capture.Event{Kind: capture.KindNetwork, Entry: net.Entries[i]})
-	}
-	for i := len(ws.Entries) - 1; i >= 0; i-- {
-		out = append(out, capture.Event{Kind: capture.KindWSEvents, Entry: ws.Entries[i]})
+	out = appendRecent(out, capture.KindLogs, s.store.Logs(q).Entries)
+	out = appendRecent(out, capture.KindNetwork, s.store.Network(q).Entries)
+	out = appendRecent(out, capture.KindWSEvents, s.store.WSEvents(q).Entries)
+	// The dashboard's Actions pane, and the bodies a request's detail shows.
+	out = appendRecent(out, capture.KindActions, s.store.Actions(q).Entries)
+	return appendRecent(out, capture.KindBodies, s.store.Bodies(q).Entries)
+}
+
+// appendRecent appends entries, newest first as queries return them, to
+// out oldest first.
+func appendRecent[T any](out []capture.Event, kind string, entries []T) []capture.Event {
+	for i := len(entries) - 1; i >= 0; i-- {
+		out = append(out, capture.Event{Kind: kind, Entry: entries[i]})
 	}
 	return out
 }

@@ -44,6 +44,8 @@ func (r sseReader) until(t *testing.T, want, sub string) string {
 func TestEventStream(t *testing.T) {
 	s, base := startServer(t)
 	do(t, base, call{method: "POST", path: "/logs", body: `{"entries":[{"level":"warn","message":"old-entry"}]}`})
+	do(t, base, call{method: "POST", path: "/actions", body: `{"actions":[{"type":"click","selector":"#old-action"}]}`})
+	do(t, base, call{method: "POST", path: "/network-bodies", body: `{"bodies":[{"method":"GET","url":"http://x/old-body","response_body":"{}"}]}`})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, "GET", base+"/events/stream", nil)
@@ -62,7 +64,9 @@ func TestEventStream(t *testing.T) {
 	if ev, data := r.next(t); ev != "overrides" || !strings.Contains(data, `"name":"ws_mode"`) {
 		t.Fatalf("second event %s %s", ev, data)
 	}
-	r.until(t, "entry", "old-entry") // the backlog
+	r.until(t, "entry", "old-entry") // the backlog, actions and bodies (for the dashboard's details) too
+	r.until(t, "entry", "#old-action")
+	r.until(t, "entry", "old-body")
 
 	do(t, base, call{method: "POST", path: "/logs", body: `{"entries":[{"level":"error","message":"live-entry"}]}`})
 	if data := r.until(t, "entry", "live-entry"); !strings.Contains(data, `"kind":"logs"`) {

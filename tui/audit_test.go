@@ -55,7 +55,7 @@ func auditDashboard(t *testing.T, path string) *driver {
 	fol.follow(path, f.Push)
 	t.Cleanup(func() { cancel(); fol.stop() })
 	d := newDriver(t, m)
-	d.press("5")
+	d.press("6")
 	return d
 }
 

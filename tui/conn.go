@@ -31,7 +31,10 @@ type supervisor struct {
 	addr     string
 	phase    ConnPhase
 	takeover Takeover
-	push     func(tea.Msg)
+	// connect: the dashboard opened before the server was found, and
+	// takeover hosts it or finds the one to attach to first.
+	connect bool
+	push    func(tea.Msg)
 	// auditLog is tailed until the server names its own.
 	auditLog string
 	audit    follower
@@ -43,6 +46,19 @@ func (s *supervisor) run(ctx context.Context) {
 	defer s.audit.stop()
 	s.seen = dedup{}
 	s.audit.follow(s.auditLog, s.push)
+	if s.connect && s.takeover != nil {
+		hosting, err := s.takeover(ctx)
+		if err != nil {
+			if ctx.Err() == nil {
+				s.push(FatalMsg{err})
+			}
+			return
+		}
+		s.phase = Attached
+		if hosting {
+			s.phase = Hosting
+		}
+	}
 	var tookOver time.Time
 	attempt := 0 // failed reconnects in a row, for owner.Policy
 	for ctx.Err() == nil {

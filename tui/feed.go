@@ -35,6 +35,8 @@ type feed struct {
 	logs      []capture.LogEntry
 	network   []capture.NetworkEntry
 	ws        []capture.WSEvent
+	actions   []capture.Action
+	bodies    []capture.NetworkBody
 	skipped   int
 	audit     []audit.Line
 	auditPath string
@@ -79,6 +81,9 @@ func (f *feed) Push(msg tea.Msg) {
 		f.logs = keepNewest(f.logs, m.Logs, PaneLines, &f.skipped)
 		f.network = keepNewest(f.network, m.Network, PaneLines, &f.skipped)
 		f.ws = keepNewest(f.ws, m.WS, PaneLines, &f.skipped)
+		f.actions = keepNewest(f.actions, m.Actions, PaneLines, &f.skipped)
+		var ignored int // bodies are kept for details, never shown as rows
+		f.bodies = keepNewest(f.bodies, m.Bodies, capture.BodyCap, &ignored)
 		f.skipped += m.Skipped
 	case AuditMsg:
 		if m.Path != f.auditPath {
@@ -117,6 +122,8 @@ func (f *feed) take() batchMsg {
 	f.logs = trimTo(f.logs, PaneLines, &f.skipped)
 	f.network = trimTo(f.network, PaneLines, &f.skipped)
 	f.ws = trimTo(f.ws, PaneLines, &f.skipped)
+	f.actions = trimTo(f.actions, PaneLines, &f.skipped)
+	f.bodies = trimTo(f.bodies, capture.BodyCap, &ignored)
 	f.audit = trimTo(f.audit, PaneLines, &ignored)
 	f.notices = trimTo(f.notices, maxNotices, &ignored)
 	var b batchMsg
@@ -132,8 +139,8 @@ func (f *feed) take() batchMsg {
 	if f.pilot != nil {
 		b = append(b, *f.pilot)
 	}
-	if len(f.logs)+len(f.network)+len(f.ws) > 0 || f.skipped > 0 {
-		b = append(b, EntriesMsg{Logs: f.logs, Network: f.network, WS: f.ws, Skipped: f.skipped})
+	if len(f.logs)+len(f.network)+len(f.ws)+len(f.actions)+len(f.bodies) > 0 || f.skipped > 0 {
+		b = append(b, EntriesMsg{Logs: f.logs, Network: f.network, WS: f.ws, Actions: f.actions, Bodies: f.bodies, Skipped: f.skipped})
 	}
 	if len(f.audit) > 0 {
 		b = append(b, AuditMsg{Lines: f.audit, Path: f.auditPath})
@@ -144,6 +151,7 @@ func (f *feed) take() batchMsg {
 	b = append(b, f.notices...)
 	f.conn, f.status, f.overrides, f.pilot = nil, nil, nil, nil
 	f.logs, f.network, f.ws, f.audit, f.notices = nil, nil, nil, nil, nil
+	f.actions, f.bodies = nil, nil
 	f.skipped, f.dropped = 0, 0
 	f.last = time.Now()
 	return b

@@ -114,7 +114,7 @@ func TestFloodKeepsKeysResponsive(t *testing.T) {
 	d.await("the flood to start", func() bool { return d.m.console.rows.len() > 0 })
 	d.press("space") // pause the console mid-flood
 	frozen := rowTexts(d.m.console)
-	d.press("tab", "tab", "tab", "tab", "tab") // round the panes and back
+	d.press("tab", "tab", "tab", "tab", "tab", "tab") // round the panes and back
 	if d.m.active != paneConsole || !d.m.console.paused {
 		t.Fatalf("keys lost under the flood: pane %d, paused %v", d.m.active, d.m.console.paused)
 	}

@@ -8,10 +8,12 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 
 	"github.com/gasoline-dev/gasoline/features/approval"
 	"github.com/gasoline-dev/gasoline/features/audit"
 	"github.com/gasoline-dev/gasoline/features/capture"
+	"github.com/gasoline-dev/gasoline/features/doctor"
 	"github.com/gasoline-dev/gasoline/features/streaming"
 )
 
@@ -22,9 +24,22 @@ func at(sec float64) capture.Time {
 	return capture.Time{Time: sampleNow.Add(time.Duration(sec * float64(time.Second)))}
 }
 
+// sampleWSID is a connection id as the extension makes them: a UUID.
+const sampleWSID = "5f0c2a9e-3b1d-4c7e-9a21-8d6f4e2b7c10"
+
+// sampleStack is a long exception's stack, as the page reports it.
+const sampleStack = `TypeError: Cannot read properties of undefined (reading 'total')
+    at Checkout.render (http://localhost:3000/src/Checkout.tsx:88:21)
+    at renderWithHooks (http://localhost:3000/node_modules/.vite/deps/react-dom.js:12171:26)
+    at updateFunctionComponent (http://localhost:3000/node_modules/.vite/deps/react-dom.js:14577:28)
+    at beginWork (http://localhost:3000/node_modules/.vite/deps/react-dom.js:15912:22)`
+
 // sampleModel is a dashboard at 100×30 showing a shop's checkout going
 // wrong while claude-code watches it.
-func sampleModel() *Model {
+func sampleModel() *Model { return sampleModelAt(100, 30) }
+
+// sampleModelAt is sampleModel at another size.
+func sampleModelAt(w, height int) *Model {
 	m := New(Config{Now: func() time.Time { return sampleNow }})
 	changed := sampleNow.Add(-2 * time.Minute)
 	pilot := &Pilot{Enabled: true, Source: "extension_poll", ExtensionConnected: true}
@@ -36,7 +51,7 @@ func sampleModel() *Model {
 		AuditLog: "/home/dev/.gasoline/audit.jsonl", Pilot: pilot}
 	h.Extension.Connected, h.Extension.LastSeenMS = true, 1800
 	msgs := []tea.Msg{
-		tea.WindowSizeMsg{Width: 100, Height: 30},
+		tea.WindowSizeMsg{Width: w, Height: height},
 		ConnMsg{Phase: Hosting, Addr: "127.0.0.1:7890"},
 		StatusMsg(h),
 		OverridesMsg{Settings: []Setting{
@@ -65,7 +80,8 @@ func sampleModel() *Model {
 				{TS: at(-7.9), Level: "warn", Message: "Each child in a list should have a unique \"key\" prop.", Source: "http://localhost:3000/src/Cart.tsx:41:7"},
 				{TS: at(-6.2), Level: "log", Message: "applying coupon SAVE10"},
 				{TS: at(-5.0), Level: "error", Message: "POST /api/checkout 500 (Internal Server Error)"},
-				{TS: at(-4.9), Level: "error", Kind: "exception", Message: "TypeError: Cannot read properties of undefined (reading 'total')", Source: "http://localhost:3000/src/Checkout.tsx:88:21"},
+				{TS: at(-4.9), Level: "error", Kind: "exception", Message: "TypeError: Cannot read properties of undefined (reading 'total')", Source: "http://localhost:3000/src/Checkout.tsx:88:21",
+					Stack: sampleStack, TabID: 412, Page: "http://localhost:3000/checkout"},
 				{TS: at(-3.3), Level: "error", Kind: "rejection", Message: "Error: payment intent missing", Screenshot: "2026-01-24T15-32-06_tab412.png"},
 				{TS: at(-1.0), Level: "log", Message: "retrying in 2s\n(attempt 2)"},
 			},
@@ -87,6 +103,24 @@ func sampleModel() *Model {
 				{TS: at(-5.5), Event: "message", ID: "ws-1", Direction: "incoming", Data: `{"type":"price","sku":"A-12","price":19.99}`, Size: 44},
 				{TS: at(-3.0), Event: "close", ID: "ws-2", Code: 1006, Reason: "abnormal"},
 				{TS: at(-2.0), Event: "message", ID: "ws-1", Direction: "incoming", Data: strings.Repeat("x", 60), Size: 4096, Truncated: true},
+				{TS: at(-1.8), Event: "open", ID: sampleWSID, URL: "wss://push.example.com/socket"},
+				{TS: at(-1.5), Event: "message", ID: sampleWSID, Direction: "incoming", Data: `{"type":"hello","session":"s_91"}`, Size: 33},
+				{TS: at(-0.9), Event: "error", ID: sampleWSID},
+				{TS: at(-0.8), Event: "close", ID: sampleWSID, Code: 1006},
+			},
+			Actions: []capture.Action{
+				{TS: at(-14.0), Type: "click", Selector: "a[href=\"/checkout\"]", Text: "Checkout"},
+				{TS: at(-13.0), Type: "navigation", URL: "http://localhost:3000/checkout"},
+				{TS: at(-7.0), Type: "input", Selector: "input#coupon", Value: "SAVE10", InputType: "text"},
+				{TS: at(-6.3), Type: "click", Selector: "button.apply-coupon", Text: "Apply"},
+				{TS: at(-5.2), Type: "submit", Selector: "form#checkout"},
+			},
+			Bodies: []capture.NetworkBody{
+				{TS: at(-5.1), Method: "POST", URL: "http://localhost:3000/api/checkout", Status: 500, ContentType: "application/json",
+					RequestHeaders:  map[string]string{"content-type": "application/json", "authorization": "[redacted]"},
+					RequestBody:     `{"cart":"c_77","coupon":"SAVE10","items":[{"sku":"A-12","qty":1}]}`,
+					ResponseHeaders: map[string]string{"content-type": "application/json"},
+					ResponseBody:    `{"error":"intent_missing","detail":"payment intent was not created"}`},
 			},
 		},
 		AuditMsg{Path: "/home/dev/.gasoline/audit.jsonl", Lines: []audit.Line{
@@ -97,6 +131,8 @@ func sampleModel() *Model {
 			auditLine(audit.Event{TS: "2026-01-24T15:31:00.000Z", Event: "pilot_blocked", Source: "human", Agent: "human"}),
 			auditLine(audit.Event{TS: "2026-01-24T15:31:30.000Z", Event: "pilot_unblocked", Source: "human", Agent: "human"}),
 			auditLine(audit.Event{TS: "2026-01-24T15:31:45.500Z", Event: "interact", Action: "click", Selector: "button#pay", Result: "ok", Source: "ai", Agent: "cursor"}),
+			auditLine(audit.Event{TS: "2026-01-24T15:31:48.000Z", Event: "interact", Action: "execute_js", Result: "ok", Source: "ai", Agent: "claude-code",
+				Script: "const total = document.querySelector('#total').textContent;\nconsole.log('total', total);\nreturn total;"}),
 			auditLine(audit.Event{TS: "2026-01-24T15:31:50.000Z", Event: "capture_reset", Reason: "session_end", Source: "server"}),
 			auditLine(audit.Event{TS: "2026-01-24T15:31:55.000Z", Event: "capture_override", Setting: "ws_mode", From: "lifecycle", To: "off", Source: "ai", Agent: "other-port", Port: 7891}),
 			audit.ParseLine("not json at all"),
@@ -115,7 +151,12 @@ func auditLine(e audit.Event) audit.Line {
 	return audit.Line{Raw: "(sample)", Event: e, Parsed: true}
 }
 
-// TestGoldenPanes renders every pane at 100×30 with fixed data.
+// goldenSizes are the terminals every pane is drawn at: the smallest the
+// dashboard is made for, a common one, and a large one.
+var goldenSizes = [][2]int{{80, 24}, {120, 40}, {200, 60}}
+
+// TestGoldenPanes renders every pane and view at each of goldenSizes with
+// fixed data.
 func TestGoldenPanes(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -124,38 +165,76 @@ func TestGoldenPanes(t *testing.T) {
 		{"console", nil},
 		{"network", []string{"2"}},
 		{"websocket", []string{"3"}},
-		{"overrides", []string{"4", "down"}},
-		{"audit", []string{"5"}},
-		{"audit_all", []string{"5", "A"}},
+		{"actions", []string{"4"}},
+		{"overrides", []string{"5", "down"}},
+		{"audit", []string{"6"}},
+		{"audit_all", []string{"6", "A"}},
 		{"approval", []string{"approval", "down", "down"}},
 		{"help", []string{"?"}},
-		{"filter", []string{"2", "/", "c", "h", "e", "c", "k"}},
+		{"filter", []string{"2", "/", "C", "h", "e", "c", "k"}},
 		{"paused", []string{"space"}},
 		{"streamed", nil},
+		{"streamed_detail", nil},
+		{"cleared", []string{"c"}},
+		{"detail_console", []string{"up", "up", "enter"}},
+		{"detail_network", []string{"2", "up", "up", "up", "enter"}},
+		{"detail_websocket", []string{"3", "up", "up", "enter"}},
+		{"detail_audit", []string{"6", "up", "enter"}},
+		{"detail_override", []string{"5", "enter"}},
+		{"detail_approval", []string{"approval", "enter"}},
+		{"detail_action", []string{"4", "up", "up", "enter"}},
+		{"doctor", []string{"doctor"}},
+		{"doctor_detail", []string{"doctor", "D"}},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			m := sampleModel()
-			for _, k := range tc.keys {
-				if k == "approval" {
-					m.Update(sampleApproval())
-					continue
+		for _, size := range goldenSizes {
+			w, h := size[0], size[1]
+			t.Run(fmt.Sprintf("%s_%dx%d", tc.name, w, h), func(t *testing.T) {
+				m := sampleModelAt(w, h)
+				for _, k := range tc.keys {
+					switch k {
+					case "approval":
+						m.Update(sampleApproval())
+					case "doctor":
+						m.Update(sampleDoctor())
+					default:
+						m.Update(keyMsg(k))
+					}
 				}
-				m.Update(keyMsg(k))
-			}
-			if tc.name == "streamed" {
-				m.Update(StreamedMsg{Agent: "claude-code", Notification: streaming.Notification{Category: streaming.NetworkErrors,
-					Severity: streaming.SeverityError, Message: "Server error: POST /api/checkout → 500", Timestamp: at(-3)}})
-			}
-			if tc.name == "paused" {
-				m.Update(EntriesMsg{Logs: []capture.LogEntry{{TS: at(0), Level: "error", Message: "arrived while paused"}}})
-			}
-			got := plainView(m.View())
-			if n := strings.Count(got, "\n") + 1; n != 30 {
-				t.Errorf("%d lines, want 30", n)
-			}
-			golden(t, "pane_"+tc.name, got)
-		})
+				if strings.HasPrefix(tc.name, "streamed") {
+					m.Update(StreamedMsg{Agent: "claude-code", Notification: streaming.Notification{Category: streaming.NetworkErrors,
+						Severity: streaming.SeverityError, Message: "Server error: POST /api/checkout → 500", Timestamp: at(-3)}})
+				}
+				if tc.name == "streamed_detail" {
+					m.Update(keyMsg("enter"))
+				}
+				if tc.name == "paused" {
+					m.Update(EntriesMsg{Logs: []capture.LogEntry{{TS: at(0), Level: "error", Message: "arrived while paused"}}})
+				}
+				got := plainView(m.View())
+				if n := strings.Count(got, "\n") + 1; n != h {
+					t.Errorf("%d lines, want %d", n, h)
+				}
+				for i, l := range strings.Split(got, "\n") {
+					if lw := lipgloss.Width(l); lw > w {
+						t.Errorf("line %d is %d cells wide, past %d: %q", i+1, lw, w, l)
+					}
+				}
+				golden(t, fmt.Sprintf("pane_%s_%dx%d", tc.name, w, h), got)
+			})
+		}
 	}
+}
+
+// sampleDoctor is a doctor's report with two problems and a warning.
+func sampleDoctor() DoctorMsg {
+	return DoctorMsg{Problems: 2, Checks: []doctor.Check{
+		{Name: "port", Status: doctor.OK, Detail: "127.0.0.1:7890 is held by Gasoline"},
+		{Name: "clients", Status: doctor.Warn, Detail: "no MCP client found", Fix: "gasoline setup --client NAME"},
+		{Name: "extension", Status: doctor.Fail, Detail: "connected, but version 0.0.9 is loaded and this gasoline ships 0.1.0",
+			Fix: "gasoline setup, then click Reload on Gasoline in chrome://extensions"},
+		{Name: "audit_log", Status: doctor.Fail, Detail: "/home/dev/.gasoline/audit.jsonl is not writable: permission denied",
+			Fix: "chmod u+w /home/dev/.gasoline/audit.jsonl"},
+	}}
 }
 
 // TestREADMEShowsTheRealDashboard keeps the README's captures honest: the
@@ -165,17 +244,17 @@ func TestREADMEShowsTheRealDashboard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	console, err := os.ReadFile("../testdata/tui/pane_console.golden")
+	console, err := os.ReadFile("../testdata/tui/pane_console_120x40.golden")
 	if err != nil {
 		t.Fatal(err)
 	}
-	overrides, err := os.ReadFile("../testdata/tui/pane_overrides.golden")
+	overrides, err := os.ReadFile("../testdata/tui/pane_overrides_120x40.golden")
 	if err != nil {
 		t.Fatal(err)
 	}
 	table := strings.Join(strings.Split(string(overrides), "\n")[3:12], "\n")
 	if !strings.Contains(string(readme), string(console)) || !strings.Contains(string(readme), table) {
-		t.Errorf("README.md's dashboard captures are not testdata/tui/pane_console.golden and pane_overrides.golden; paste them in")
+		t.Errorf("README.md's dashboard captures are not testdata/tui/pane_console_120x40.golden and pane_overrides_120x40.golden; paste them in")
 	}
 }
 

@@ -8,6 +8,9 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gasoline-dev/gasoline/features/capture"
+	"github.com/gasoline-dev/gasoline/features/doctor"
 )
 
 // fit cuts s to w cells, marking the cut.
@@ -33,48 +36,179 @@ func fitLeft(s string, w int) string {
 // sep joins header fields.
 const sep = "  ·  "
 
-// headerView renders the three header lines: where the server is and who
-// uses it; the extension, its tab and the pilot; how full the buffers are.
-// It is a pure function of its arguments, for golden tests.
-func headerView(c ConnState, h *Health, p *Pilot, aiNote string, width int) string {
-	l1 := styleTitle.Render("GASOLINE") + " " + connView(c)
-	if h != nil {
-		l1 = styleTitle.Render("GASOLINE "+h.Version) + " " + connView(c)
-		clients := "none"
-		if len(h.Clients) > 0 {
-			clients = strings.Join(h.Clients, ", ")
-		}
-		l1 += sep + "MCP clients: " + clean(clients)
-	}
-	l2 := extensionView(h) + sep + "pilot: " + pilotView(p)
-	if h != nil && h.Approvals != nil && h.Approvals.Mode == "ask" {
-		l2 += styleWarn.Render(" · asks you first")
-	}
-	if h != nil && h.Page != nil && h.Page.URL != "" {
-		l2 += sep + fmt.Sprintf("tab %d: %s", h.Page.TabID, clean(h.Page.URL))
-	}
-	l3 := styleDim.Render("buffers: " + buffersView(h))
-	if h != nil && h.Restored != "" {
-		l3 = styleWarn.Render("restored: "+clean(h.Restored)) + sep + l3
-	}
-	if aiNote != "" {
-		l3 = styleWarn.Render(clean(aiNote)) + sep + l3
-	}
-	if h != nil && h.EventsDropped > 0 {
-		l3 += sep + styleWarn.Render(fmt.Sprintf("%d live events dropped for slow viewers", h.EventsDropped))
-	}
-	return strings.Join([]string{fit(l1, width), fit(l2, width), fit(l3, width)}, "\n")
+// header is what the three header lines show.
+type header struct {
+	conn   ConnState
+	health *Health
+	pilot  *Pilot
+	// aiNote is the newest AI override and the key that takes it back.
+	aiNote string
+	// problems are the doctor's failures and warnings, most severe first.
+	problems []doctor.Check
 }
 
-func connView(c ConnState) string {
+// headerView renders the three header lines: where the server is and who
+// uses it; the extension, its tab and the pilot; what is wrong and how
+// full the buffers are. On a narrow terminal each line gives up its least
+// useful words first (squeeze): the tracked tab, the MCP clients and the
+// AI's override stay. It is a pure function, for golden tests.
+func headerView(hd header, width int) string {
+	c, h := hd.conn, hd.health
+	title := "GASOLINE"
+	clients := part{}
+	if h != nil {
+		title = "GASOLINE " + h.Version
+		names := "none"
+		if len(h.Clients) > 0 {
+			names = strings.Join(h.Clients, ", ")
+		}
+		clients = part{"MCP clients: " + clean(names), "MCP: " + clean(names)}
+	}
+	where := part{
+		styleTitle.Render(title) + " " + connView(c, false),
+		styleTitle.Render(title) + " " + connView(c, true),
+		styleTitle.Render("GASOLINE") + " " + connView(c, true),
+	}
+	l1 := squeeze(width, sep, []part{where, clients}, []int{1, 0, 0})
+	pilot := part{"pilot: " + pilotView(hd.pilot, h)}
+	if hd.pilot != nil {
+		pilot = append(pilot, "pilot: "+pilotShort(hd.pilot))
+	}
+	if h != nil && h.Approvals != nil && h.Approvals.Mode == "ask" {
+		for i := range pilot {
+			pilot[i] += styleWarn.Render(" · asks you first")
+		}
+	}
+	tab := part{}
+	if h != nil && h.Page != nil && h.Page.URL != "" {
+		u := clean(h.Page.URL)
+		bare := u
+		if _, rest, ok := strings.Cut(u, "://"); ok {
+			bare = rest
+		}
+		tab = part{fmt.Sprintf("tab %d: %s", h.Page.TabID, u), fmt.Sprintf("tab %d: %s", h.Page.TabID, bare)}
+	}
+	ext := part{extensionView(h, false), extensionView(h, true), extensionTiny(h)}
+	l2 := squeeze(width, sep, []part{ext, pilot, tab}, []int{0, 1, 2, 0})
+	var p3 []part
+	if hd.aiNote != "" {
+		p3 = append(p3, part{styleWarn.Render(clean(hd.aiNote))})
+	}
+	if len(hd.problems) > 0 {
+		p3 = append(p3, part{problemsView(hd.problems, false), problemsView(hd.problems, true), problemsCount(hd.problems)})
+	}
+	if h != nil && h.Restored != "" {
+		p3 = append(p3, part{styleWarn.Render("restored: " + clean(h.Restored)), styleWarn.Render("restored")})
+	}
+	p3 = append(p3, part{styleDim.Render("buffers: " + buffersView(h, true)), styleDim.Render(buffersView(h, false)), ""})
+	if h != nil && h.EventsDropped > 0 {
+		p3 = append(p3, part{styleWarn.Render(fmt.Sprintf("%d live events dropped for slow viewers", h.EventsDropped)),
+			styleWarn.Render(fmt.Sprintf("%d dropped", h.EventsDropped))})
+	}
+	// Buffers go first, then the long forms, from the end of the line.
+	var order []int
+	for i := len(p3) - 1; i >= 0; i-- {
+		order = append(order, i)
+	}
+	l3 := squeeze(width, sep, p3, order)
+	return strings.Join([]string{l1, l2, l3}, "\n")
+}
+
+// part is one field of a header line: its forms, longest first; an empty
+// form drops the field.
+type part []string
+
+// squeeze joins the first form of each part with sep and, while the line
+// is wider than width, moves the parts named in order, one step each in
+// turn, to their next shorter form. What is still too wide is cut with ….
+func squeeze(width int, sep string, parts []part, order []int) string {
+	form := make([]int, len(parts))
+	join := func() string {
+		var fs []string
+		for i, p := range parts {
+			if len(p) > 0 && p[form[i]] != "" {
+				fs = append(fs, p[form[i]])
+			}
+		}
+		return strings.Join(fs, sep)
+	}
+	line := join()
+	for width > 0 && lipgloss.Width(line) > width {
+		moved := false
+		for _, i := range order {
+			if form[i] < len(parts[i])-1 {
+				form[i]++
+				moved = true
+				break
+			}
+		}
+		if !moved {
+			break
+		}
+		line = join()
+	}
+	return fit(line, width)
+}
+
+// problemsCount is the doctor's problems in a few words.
+func problemsCount(ps []doctor.Check) string {
+	fails := 0
+	for _, c := range ps {
+		if c.Status == doctor.Fail {
+			fails++
+		}
+	}
+	if fails > 0 {
+		return styleErr.Render(fmt.Sprintf("✗ doctor: %d problem(s)", fails)) + styleDim.Render(" (D)")
+	}
+	return styleWarn.Render(fmt.Sprintf("! doctor: %d warning(s)", len(ps))) + styleDim.Render(" (D)")
+}
+
+// problemsView is the doctor's problems in one field, the most severe
+// first; short shows only the first and how many more.
+func problemsView(ps []doctor.Check, short bool) string {
+	mark := func(c doctor.Check, cells int) string {
+		s := fit(clean(c.Name+": "+c.Detail), cells)
+		if c.Status == doctor.Fail {
+			return styleErr.Render("✗ " + s)
+		}
+		return styleWarn.Render("! " + s)
+	}
+	if short || len(ps) == 1 {
+		cells := 0
+		if short {
+			cells = 32
+		}
+		s := mark(ps[0], cells)
+		if len(ps) > 1 {
+			s += styleWarn.Render(fmt.Sprintf(" +%d more", len(ps)-1))
+		}
+		return s + styleDim.Render(" (D)")
+	}
+	var out []string
+	for _, c := range ps {
+		out = append(out, mark(c, 0))
+	}
+	return strings.Join(out, " · ") + styleDim.Render(" (D)")
+}
+
+// connView is how the dashboard reaches the server; short for narrow
+// terminals.
+func connView(c ConnState, short bool) string {
 	switch c.Phase {
 	case Hosting:
 		s := c.Addr + " · server in this process"
+		if short {
+			s = c.Addr + " · hosting"
+		}
 		if !c.TookOver.IsZero() {
 			s += " (took over at " + c.TookOver.Local().Format("15:04:05") + ")"
 		}
 		return styleOK.Render(s)
 	case Attached:
+		if short {
+			return styleOK.Render(c.Addr + " · attached")
+		}
 		return styleOK.Render(c.Addr + " · attached to a running server")
 	case Reconnecting:
 		s := c.Addr + " · RECONNECTING"
@@ -86,8 +220,11 @@ func connView(c ConnState) string {
 	return styleWarn.Render("connecting to " + c.Addr + "…")
 }
 
-func extensionView(h *Health) string {
+func extensionView(h *Health, short bool) string {
 	s := extensionState(h)
+	if short {
+		s = extensionShort(h)
+	}
 	if h != nil && h.Extension.Sockets > 1 {
 		// One browser holds one socket: another process may be speaking
 		// with the extension's Origin.
@@ -108,6 +245,27 @@ func extensionState(h *Health) string {
 	return "extension: " + styleErr.Render("○ not connected") + " (never seen: load it, see README)"
 }
 
+func extensionShort(h *Health) string {
+	switch {
+	case h == nil:
+		return "extension: ?"
+	case h.Extension.Connected:
+		return "extension: " + styleOK.Render("●")
+	}
+	return "extension: " + styleErr.Render("○ not connected")
+}
+
+// extensionTiny is the extension's state in a mark.
+func extensionTiny(h *Health) string {
+	switch {
+	case h == nil:
+		return "ext ?"
+	case h.Extension.Connected:
+		return "ext " + styleOK.Render("●")
+	}
+	return "ext " + styleErr.Render("○")
+}
+
 func seen(ms int64) string {
 	if ms < 1000 {
 		return "just now"
@@ -116,7 +274,9 @@ func seen(ms int64) string {
 }
 
 // pilotView is the Web Pilot's state: enabled, off, or blocked by you.
-func pilotView(p *Pilot) string {
+// Why it is off follows the extension's state in h when there is one: the
+// pilot's own report can lag the extension's connection by a poll.
+func pilotView(p *Pilot, h *Health) string {
 	switch {
 	case p == nil:
 		return styleDim.Render("unknown")
@@ -124,10 +284,27 @@ func pilotView(p *Pilot) string {
 		return styleHuman.Render("BLOCKED by you")
 	case p.Enabled:
 		return styleAI.Render("enabled")
+	case h != nil && h.Extension.Connected:
+		return "off (the extension's popup turns it on)"
+	case h != nil && h.Extension.LastSeenMS > 0:
+		return "off (extension silent)"
+	case h != nil:
+		return "off (no extension)"
 	case p.Source == "stale":
 		return "off (extension silent)"
 	case p.Source == "never_connected":
 		return "off (no extension)"
+	}
+	return "off"
+}
+
+// pilotShort is pilotView in a word.
+func pilotShort(p *Pilot) string {
+	switch {
+	case p.BlockedByUser:
+		return styleHuman.Render("BLOCKED")
+	case p.Enabled:
+		return styleAI.Render("on")
 	}
 	return "off"
 }
@@ -138,7 +315,8 @@ var bufferKinds = []struct{ kind, label string }{
 	{"network_bodies", "bodies"}, {"actions", "actions"},
 }
 
-func buffersView(h *Health) string {
+// buffersView is each buffer's fill; without caps, only the counts.
+func buffersView(h *Health, caps bool) string {
 	if h == nil || len(h.Buffers) == 0 {
 		return "?"
 	}
@@ -146,7 +324,7 @@ func buffersView(h *Health) string {
 	listed := map[string]bool{}
 	for _, b := range bufferKinds {
 		if f, ok := h.Buffers[b.kind]; ok {
-			parts = append(parts, fmt.Sprintf("%s %d/%d", b.label, f.Count, f.Cap))
+			parts = append(parts, fill(b.label, f, caps))
 			listed[b.kind] = true
 		}
 	}
@@ -158,18 +336,25 @@ func buffersView(h *Health) string {
 	}
 	slices.Sort(rest)
 	for _, k := range rest {
-		parts = append(parts, fmt.Sprintf("%s %d/%d", k, h.Buffers[k].Count, h.Buffers[k].Cap))
+		parts = append(parts, fill(k, h.Buffers[k], caps))
 	}
 	return strings.Join(parts, " · ")
 }
 
-// tabsView renders the tab bar with the active pane's state on the right.
+func fill(label string, f capture.Fill, caps bool) string {
+	if caps {
+		return fmt.Sprintf("%s %d/%d", label, f.Count, f.Cap)
+	}
+	return fmt.Sprintf("%s %d", label, f.Count)
+}
+
+// tabsView renders the tab bar with the active pane's state on the right;
+// tabHits knows where each tab is drawn.
 func tabsView(titles []string, active int, status string, width int) string {
 	var tabs []string
-	for i, t := range titles {
-		label := fmt.Sprintf(" %d %s ", i+1, t)
+	for i, label := range tabLabels(titles, active, lipgloss.Width(status), width) {
 		if i == active {
-			tabs = append(tabs, styleTabOn.Render("["+strings.TrimSpace(label)+"]"))
+			tabs = append(tabs, styleTabOn.Render(label))
 		} else {
 			tabs = append(tabs, styleTabOff.Render(label))
 		}

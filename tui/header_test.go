@@ -18,7 +18,7 @@ func TestHeaderShowsSocketsAndDroppedEvents(t *testing.T) {
 			t.Fatalf("status %s not decoded", b)
 		}
 		st := Health(msg)
-		return plainView(headerView(ConnState{Phase: Attached, Addr: "127.0.0.1:7890"}, &st, nil, "", 300))
+		return plainView(headerView(header{conn: ConnState{Phase: Attached, Addr: "127.0.0.1:7890"}, health: &st}, 300))
 	}
 	calm := header(server.Health{Service: "gasoline", Extension: server.ExtensionHealth{Connected: true, Sockets: 1}})
 	if strings.Contains(calm, "⚠") || strings.Contains(calm, "dropped") {
@@ -36,7 +36,7 @@ func TestHeaderShowsSocketsAndDroppedEvents(t *testing.T) {
 // says nothing when it restored none.
 func TestHeaderShowsRestoredDecisions(t *testing.T) {
 	view := func(h server.Health) string {
-		return plainView(headerView(ConnState{Phase: Attached, Addr: "127.0.0.1:7890"}, &h, nil, "", 300))
+		return plainView(headerView(header{conn: ConnState{Phase: Attached, Addr: "127.0.0.1:7890"}, health: &h}, 300))
 	}
 	if got := view(server.Health{Service: "gasoline"}); strings.Contains(got, "restored") {
 		t.Fatalf("nothing restored, yet: %q", got)

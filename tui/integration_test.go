@@ -151,7 +151,7 @@ func TestDashboardAttachedToMCPServer(t *testing.T) {
 	if code := configureWaiting(t, c, map[string]any{"ws_mode": "messages"}); code != "revoked_by_user" {
 		t.Fatalf("the AI's configure after x: %q, want revoked_by_user", code)
 	}
-	d.press("5")
+	d.press("6")
 	d.await("the AI's change and the veto in the Audit pane", func() bool {
 		return strings.Contains(d.line("set ws_mode"), "AI ▶ claude-code") &&
 			strings.Contains(d.line("revoked ws_mode"), "you")

@@ -6,7 +6,7 @@ import "github.com/charmbracelet/bubbles/key"
 type KeyMap struct {
 	NextPane key.Binding
 	PrevPane key.Binding
-	// Panes jumps to pane 1–5 by its number.
+	// Panes jumps to pane 1–6 by its number.
 	Panes    key.Binding
 	Up       key.Binding
 	Down     key.Binding
@@ -14,6 +14,16 @@ type KeyMap struct {
 	PageDown key.Binding
 	Top      key.Binding
 	Bottom   key.Binding
+	// Open shows everything about the selected row; Back (esc) closes
+	// whatever is open: the detail, the full help, a kept filter.
+	Open key.Binding
+	Back key.Binding
+	// Copy puts the selected row, or the open detail, on the clipboard
+	// over OSC 52. Not y: y approves a waiting pilot action, and a copy
+	// must never turn into an approval.
+	Copy key.Binding
+	// Doctor shows every check of gasoline doctor, live.
+	Doctor key.Binding
 
 	Revoke    key.Binding
 	RevokeAll key.Binding
@@ -40,13 +50,17 @@ func DefaultKeyMap() KeyMap {
 	return KeyMap{
 		NextPane: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
 		PrevPane: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous pane")),
-		Panes:    key.NewBinding(key.WithKeys("1", "2", "3", "4", "5"), key.WithHelp("1-5", "pane")),
+		Panes:    key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6"), key.WithHelp("1-6", "pane")),
 		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
 		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
 		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
 		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
 		Top:      key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("home", "oldest")),
 		Bottom:   key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("end", "newest, follow")),
+		Open:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "details")),
+		Back:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		Copy:     key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy")),
+		Doctor:   key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "doctor")),
 
 		Revoke:     key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "revoke")),
 		RevokeAll:  key.NewBinding(key.WithKeys("X"), key.WithHelp("X", "revoke all")),
@@ -66,39 +80,50 @@ func DefaultKeyMap() KeyMap {
 	}
 }
 
-// paneHelp adapts the KeyMap to bubbles/help for the pane in view: each
-// pane's bar lists the keys that do something there.
+// paneHelp adapts the KeyMap to bubbles/help for what is in view: each
+// bar lists the keys that do something there. The bar's last two keys,
+// help and quit, are kept on every width (see helpView).
 type paneHelp struct {
 	k         KeyMap
 	veto      bool // the Overrides pane
 	audit     bool // the Audit pane
 	filtering bool
+	detail    bool
+	paused    bool
 }
 
 // ShortHelp is the one-line bar.
 func (h paneHelp) ShortHelp() []key.Binding {
 	k := h.k
+	if h.paused {
+		k.Pause.SetHelp("space", "resume")
+	}
 	switch {
 	case h.filtering:
 		return []key.Binding{k.Apply, k.Cancel}
+	case h.detail:
+		return []key.Binding{k.Back, k.Up, k.Down, k.Copy, k.Help, k.Quit}
 	case h.veto:
-		return []key.Binding{k.Revoke, k.RevokeAll, k.Allow, k.Pilot, k.NextPane, k.Help, k.Quit}
+		return []key.Binding{k.Revoke, k.RevokeAll, k.Allow, k.Open, k.Pilot, k.NextPane, k.Help, k.Quit}
 	case h.audit:
-		return []key.Binding{k.AllServers, k.Filter, k.Pilot, k.NextPane, k.Help, k.Quit}
+		return []key.Binding{k.AllServers, k.Open, k.Filter, k.Copy, k.Pilot, k.NextPane, k.Help, k.Quit}
 	}
-	return []key.Binding{k.Pause, k.Filter, k.Clear, k.Pilot, k.NextPane, k.Help, k.Quit}
+	return []key.Binding{k.Pause, k.Open, k.Filter, k.Clear, k.Copy, k.Pilot, k.NextPane, k.Help, k.Quit}
 }
 
 // FullHelp is the `?` view: every key, in groups.
 func (h paneHelp) FullHelp() [][]key.Binding {
 	k := h.k
+	if h.paused {
+		k.Pause.SetHelp("space", "resume")
+	}
 	if h.filtering {
 		return [][]key.Binding{{k.Apply, k.Cancel}}
 	}
 	return [][]key.Binding{
-		{k.NextPane, k.PrevPane, k.Panes},
+		{k.NextPane, k.PrevPane, k.Panes, k.Open, k.Back, k.Copy},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.Revoke, k.RevokeAll, k.Allow, k.Pilot, k.Approval, k.AllServers},
-		{k.Pause, k.Clear, k.Filter, k.Help, k.Quit},
+		{k.Pause, k.Clear, k.Filter, k.Doctor, k.Help, k.Quit},
 	}
 }

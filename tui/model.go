@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"strconv"
 	"strings"
@@ -11,9 +12,11 @@ import (
 
 	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/help"
-	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/gasoline-dev/gasoline/features/capture"
+	"github.com/gasoline-dev/gasoline/features/doctor"
 )
 
 // noteFor is how long a note stays on the status line.
@@ -29,6 +32,13 @@ type Config struct {
 	Now func() time.Time
 	// Keys are the key bindings; DefaultKeyMap when zero.
 	Keys *KeyMap
+	// Out is the terminal, for copies over OSC 52; InTmux wraps them for
+	// tmux's passthrough.
+	Out    io.Writer
+	InTmux bool
+	// Doctor runs gasoline doctor's checks; the header shows its
+	// problems, live. Nil runs none.
+	Doctor func(context.Context) doctor.Report
 }
 
 // Model is the dashboard's root model. It draws the header, routes keys to
@@ -50,6 +60,7 @@ type Model struct {
 	console   *streamPane
 	network   *streamPane
 	ws        *wsPane
+	actions   *streamPane
 	overrides *overridesPane
 	audit     *streamPane
 	panes     [paneCount]pane
@@ -63,6 +74,20 @@ type Model struct {
 	noteErr   bool
 	noteAt    time.Time
 	lost      int
+
+	// detail is the open detail view, over the active pane.
+	detail *detail
+	// bodies are the newest request and response payloads, for the
+	// detail of a request.
+	bodies ring[capture.NetworkBody]
+	out    io.Writer
+	inTmux bool
+	doc    doctorState
+	// since is when the dashboard first reached the server, for the hint
+	// to point the extension at a non-default port.
+	since time.Time
+	// fatal ends the dashboard: the server could not be hosted or found.
+	fatal error
 }
 
 // New returns a dashboard model. Run wires it to a live server; tests may
@@ -82,18 +107,24 @@ func New(cfg Config) *Model {
 	// second for nothing.
 	in.Cursor.SetMode(cursor.CursorStatic)
 	m := &Model{keys: keys, help: help.New(), input: in, client: cfg.Client, now: cfg.Now, conn: cfg.Conn, asking: newAsking(),
-		console: newConsolePane(), network: newNetworkPane(), ws: newWSPane(),
-		overrides: newOverridesPane(cfg.Client, cfg.Now), audit: newAuditPane()}
-	m.panes = [paneCount]pane{m.console, m.network, m.ws, m.overrides, m.audit}
+		console: newConsolePane(), network: newNetworkPane(), ws: newWSPane(), actions: newActionsPane(),
+		overrides: newOverridesPane(cfg.Client, cfg.Now), audit: newAuditPane(),
+		bodies: newRing[capture.NetworkBody](capture.BodyCap), out: cfg.Out, inTmux: cfg.InTmux, doc: doctorState{run: cfg.Doctor}}
+	m.panes = [paneCount]pane{m.console, m.network, m.ws, m.actions, m.overrides, m.audit}
+	// The first frame is drawn before the terminal's size is known: it
+	// shows the dashboard connecting, at the smallest size it is made for.
+	m.width, m.height = 80, 24
+	m.layout()
 	return m
 }
 
-// Init starts waiting for outside events.
+// Init starts waiting for outside events and runs the doctor.
 func (m *Model) Init() tea.Cmd {
-	if m.feed == nil {
-		return nil
+	var cmds []tea.Cmd
+	if m.feed != nil {
+		cmds = append(cmds, m.feed.Next())
 	}
-	return m.feed.Next()
+	return tea.Batch(append(cmds, m.doc.start())...)
 }
 
 // actionMsg is the answer to a key that called the server.
@@ -117,14 +148,29 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.width, m.height = msg.Width, msg.Height
 		m.layout()
 	case tea.KeyMsg:
-		cmd = m.key(msg)
+		cmd = m.keyPress(msg)
+	case tea.MouseMsg:
+		cmd = m.mouse(msg)
 	case batchMsg:
 		for _, sub := range msg {
 			m.apply(sub)
 		}
-		if m.feed != nil {
+		switch {
+		case m.fatal != nil:
+			cmd = tea.Quit
+		case m.feed != nil:
 			cmd = m.feed.Next()
 		}
+	case copiedMsg:
+		if msg.err != nil {
+			m.setNote("copy: "+msg.err.Error(), true)
+		} else {
+			m.setNote(fmt.Sprintf("copied %d bytes to the clipboard (OSC 52)", msg.n), false)
+		}
+	case doctorDue:
+		cmd = m.doc.start()
+	case DoctorMsg:
+		cmd = m.doc.done(doctor.Report(msg))
 	case actionMsg:
 		if msg.overrides != nil && msg.err == nil {
 			m.overrides.set(*msg.overrides)
@@ -158,7 +204,12 @@ func (m *Model) apply(msg tea.Msg) {
 	switch msg := msg.(type) {
 	case ConnMsg:
 		m.conn = ConnState(msg)
+		if m.since.IsZero() && (m.conn.Phase == Hosting || m.conn.Phase == Attached) {
+			m.since = m.now()
+		}
 		m.scopeAudit()
+	case FatalMsg:
+		m.fatal = msg.Err
 	case StatusMsg:
 		h := Health(msg)
 		m.health = &h
@@ -218,76 +269,21 @@ func (m *Model) addEntries(e EntriesMsg) {
 	if len(e.WS) > 0 {
 		m.ws.addEvents(e.WS)
 	}
+	if len(e.Actions) > 0 {
+		rows := make([]row, len(e.Actions))
+		for i, a := range e.Actions {
+			rows[i] = actionRow(a)
+		}
+		m.actions.add(rows)
+	}
+	for _, b := range e.Bodies {
+		m.bodies.push(b)
+	}
 	m.lost += e.Skipped
 }
 
 func (m *Model) setNote(s string, isErr bool) {
 	m.note, m.noteErr, m.noteAt = s, isErr, m.now()
-}
-
-// key handles the global keys and hands the rest to the active pane.
-func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
-	if msg.Type == tea.KeyCtrlC {
-		return tea.Quit
-	}
-	if m.filtering {
-		return m.filterKey(msg)
-	}
-	if cmd, ok := m.askKey(msg); ok {
-		return cmd
-	}
-	switch {
-	case key.Matches(msg, m.keys.Approval):
-		return m.toggleApproval()
-	case key.Matches(msg, m.keys.Quit):
-		return tea.Quit
-	case key.Matches(msg, m.keys.Help):
-		m.help.ShowAll = !m.help.ShowAll
-		m.layout()
-	case key.Matches(msg, m.keys.NextPane):
-		m.show((m.active + 1) % paneCount)
-	case key.Matches(msg, m.keys.PrevPane):
-		m.show((m.active + paneCount - 1) % paneCount)
-	case key.Matches(msg, m.keys.Panes):
-		m.show(int(msg.String()[0] - '1'))
-	case key.Matches(msg, m.keys.Revoke) && m.active != paneOverrides:
-		return m.overrides.revokeNewest()
-	case key.Matches(msg, m.keys.Filter):
-		m.filtering = true
-		m.input.SetValue(m.panes[m.active].Filter())
-		m.input.CursorEnd()
-		m.layout()
-		return m.input.Focus()
-	case key.Matches(msg, m.keys.Pilot):
-		return m.togglePilot()
-	case key.Matches(msg, m.keys.AllServers) && m.active == paneAudit:
-		m.auditAll = !m.auditAll
-		m.scopeAudit()
-	default:
-		return m.panes[m.active].Update(msg, m.keys)
-	}
-	return nil
-}
-
-// filterKey edits the active pane's filter, applying it as it is typed.
-func (m *Model) filterKey(msg tea.KeyMsg) tea.Cmd {
-	switch {
-	case key.Matches(msg, m.keys.Apply):
-		m.filtering = false
-		m.input.Blur()
-	case key.Matches(msg, m.keys.Cancel):
-		m.filtering = false
-		m.input.Blur()
-		m.input.Reset()
-		m.panes[m.active].SetFilter("")
-	default:
-		var cmd tea.Cmd
-		m.input, cmd = m.input.Update(msg)
-		m.panes[m.active].SetFilter(m.input.Value())
-		return cmd
-	}
-	m.layout()
-	return nil
 }
 
 // show makes pane i the active one; the Overrides pane opens on the

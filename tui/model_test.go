@@ -92,7 +92,7 @@ func aiSet(t *testing.T, s *server.Server, changes map[string]any) {
 // select moves the Overrides pane's cursor to a setting with the arrow keys.
 func selectSetting(d *driver, name string) {
 	d.t.Helper()
-	d.press("4")
+	d.press("5")
 	d.await("the capture settings", func() bool { return len(d.m.overrides.settings) > 0 })
 	for range 10 {
 		if s, ok := d.m.overrides.selected(); ok && s.Name == name {
@@ -142,7 +142,7 @@ func TestVetoKeysChangeTheServer(t *testing.T) {
 	if _, err := s.Control().Set("claude-code", map[string]any{"ws_mode": "messages"}); !strings.Contains(errString(err), "revoked_by_user") {
 		t.Fatalf("the AI may still set ws_mode: %v", err)
 	}
-	d.press("5")
+	d.press("6")
 	d.await("the revocation in the Audit pane", func() bool {
 		return strings.Contains(d.screen(), "revoked ws_mode: messages → lifecycle")
 	})
@@ -192,7 +192,7 @@ func TestPilotKeyBlocksThePilot(t *testing.T) {
 	if getJSON(t, "http://"+addr+"/pilot-status", &p); !p.BlockedByUser {
 		t.Fatalf("GET /pilot-status after P: %+v", p)
 	}
-	d.press("5")
+	d.press("6")
 	d.await("the block in the Audit pane", func() bool { return strings.Contains(d.screen(), "blocked the Web Pilot") })
 	d.press("P")
 	d.await("the pilot shown unblocked", func() bool { return !strings.Contains(d.screen(), "BLOCKED by you") })

@@ -29,8 +29,16 @@ type EntriesMsg struct {
 	Logs    []capture.LogEntry
 	Network []capture.NetworkEntry
 	WS      []capture.WSEvent
+	Actions []capture.Action
+	// Bodies are request and response payloads, shown in a request's
+	// detail.
+	Bodies  []capture.NetworkBody
 	Skipped int
 }
+
+// FatalMsg ends the dashboard: it could neither host the server nor find
+// one to attach to.
+type FatalMsg struct{ Err error }
 
 // StreamedMsg is a notification the server just pushed to an AI that
 // turned streaming on; the Console pane shows it marked as sent.

@@ -28,7 +28,7 @@ func TestNewestOverrideFromAnyPane(t *testing.T) {
 		return strings.Contains(header(), "AI claude-code set log_level → all · x revoke")
 	})
 
-	d.press("4")
+	d.press("5")
 	if sel, _ := d.m.overrides.selected(); sel.Name != "log_level" {
 		t.Fatalf("the Overrides pane opened on %q, want the newest override log_level", sel.Name)
 	}

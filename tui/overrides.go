@@ -66,7 +66,7 @@ func (p *overridesPane) shown() []Setting {
 	}
 	var out []Setting
 	for _, s := range p.settings {
-		if strings.Contains(strings.ToLower(s.Name+" "+s.Agent+" "+show(s.Value)), p.filter) {
+		if strings.Contains(strings.ToLower(s.Name+" "+s.Agent+" "+show(s.Value)), strings.ToLower(p.filter)) {
 			out = append(out, s)
 		}
 	}
@@ -84,10 +84,29 @@ func (p *overridesPane) selected() (Setting, bool) {
 // SetSize gives the pane its share of the screen.
 func (p *overridesPane) SetSize(w, h int) { p.width, p.height = w, h }
 
-// SetFilter shows the settings whose name, agent or value contain s.
+// SetFilter shows the settings whose name, agent or value contain s,
+// ignoring case.
 func (p *overridesPane) SetFilter(s string) {
-	p.filter = strings.ToLower(s)
+	p.filter = s
 	p.cursor = 0
+}
+
+// Pick is the selected setting.
+func (p *overridesPane) Pick() (any, string, bool) {
+	s, ok := p.selected()
+	state := "your setting"
+	switch {
+	case s.Revoked:
+		state = "revoked by you"
+	case s.Overridden():
+		state = "set by AI " + s.Agent
+	}
+	return s, fmt.Sprintf("%s = %s (default %s, %s)", s.Name, show(s.Value), show(s.Default), state), ok
+}
+
+// Scroll moves the selection by n settings.
+func (p *overridesPane) Scroll(n int) {
+	p.cursor = max(0, min(len(p.shown())-1, p.cursor+n))
 }
 
 // Filter is the pane's filter.
@@ -111,7 +130,7 @@ func (p *overridesPane) Status() string {
 
 // Update moves the selection, revokes and allows. Revoking asks nothing:
 // the veto must be one key.
-func (p *overridesPane) Update(msg tea.KeyMsg, k KeyMap) tea.Cmd {
+func (p *overridesPane) Update(msg tea.KeyMsg, k KeyMap) (tea.Cmd, bool) {
 	n := len(p.shown())
 	switch {
 	case key.Matches(msg, k.Up):
@@ -125,9 +144,9 @@ func (p *overridesPane) Update(msg tea.KeyMsg, k KeyMap) tea.Cmd {
 	case key.Matches(msg, k.Revoke):
 		s, ok := p.selected()
 		if !ok {
-			return nil
+			return notice("nothing selected"), true
 		}
-		return p.revoke(s)
+		return p.revoke(s), true
 	case key.Matches(msg, k.RevokeAll):
 		return p.call(func(ctx context.Context) actionMsg {
 			done, o, err := p.client.RevokeAll(ctx)
@@ -136,21 +155,23 @@ func (p *overridesPane) Update(msg tea.KeyMsg, k KeyMap) tea.Cmd {
 				note = "revoked " + strings.Join(done, ", ")
 			}
 			return actionMsg{note: note, err: err, overrides: &o}
-		})
+		}), true
 	case key.Matches(msg, k.Allow):
 		s, ok := p.selected()
 		if !ok {
-			return nil
+			return notice("nothing selected"), true
 		}
 		if !s.Revoked {
-			return notice(s.Name + " is not revoked")
+			return notice(s.Name + " is not revoked: a allows a setting x revoked"), true
 		}
 		return p.call(func(ctx context.Context) actionMsg {
 			o, err := p.client.Allow(ctx, s.Name)
 			return actionMsg{note: "the AI may set " + s.Name + " again", err: err, overrides: &o}
-		})
+		}), true
+	default:
+		return nil, false
 	}
-	return nil
+	return nil, true
 }
 
 // revoke takes s back from the AI.
@@ -218,18 +239,19 @@ func (p *overridesPane) call(fn func(context.Context) actionMsg) tea.Cmd {
 	}
 }
 
-const overridesFormat = "%s %-20s %-10s %-10s %-16s %-9s %s"
+// overrideCols are the Overrides table's columns; overrideShrink is the
+// order they give up room in on a narrow terminal: STATE, what the veto is
+// about, shrinks last.
+var (
+	overrideCols   = []column{{" ", 1}, {"SETTING", 12}, {"VALUE", 5}, {"DEFAULT", 5}, {"AGENT", 6}, {"CHANGED", 6}, {"STATE", 12}}
+	overrideShrink = []int{4, 3, 2, 5, 1, 6}
+)
 
 // View renders the settings as a table, the selected one highlighted.
 func (p *overridesPane) View() string {
-	var b strings.Builder
-	b.WriteString(styleColHead.Render(fit(fmt.Sprintf(overridesFormat, " ", "SETTING", "VALUE", "DEFAULT", "AGENT", "CHANGED", "STATE"), p.width)))
 	sh := p.shown()
-	if len(p.settings) == 0 {
-		b.WriteString("\n" + styleDim.Render("Waiting for the server's capture settings…"))
-	} else if len(sh) == 0 {
-		b.WriteString("\n" + styleDim.Render(fmt.Sprintf("nothing matches %q", p.filter)))
-	}
+	cells := make([][]string, len(sh))
+	classes := make([]class, len(sh))
 	for i, s := range sh {
 		c, state := dim, "your setting"
 		value, agent, changed := "·", "", ""
@@ -244,11 +266,27 @@ func (p *overridesPane) View() string {
 		if i == p.cursor {
 			mark = "›"
 		}
-		line := fit(fmt.Sprintf(overridesFormat, mark, s.Name, clean(value), show(s.Default), clean(agent), changed, state), p.width)
+		cells[i] = []string{mark, s.Name, clean(value), show(s.Default), clean(agent), changed, state}
+		classes[i] = c
+	}
+	titles := make([]string, len(overrideCols))
+	for i, c := range overrideCols {
+		titles[i] = c.title
+	}
+	widths := columnWidths(p.width, overrideCols, cells, overrideShrink)
+	var b strings.Builder
+	b.WriteString(styleColHead.Render(fit(tableLine(widths, titles), p.width)))
+	if len(p.settings) == 0 {
+		b.WriteString("\n" + styleDim.Render("Waiting for the server's capture settings…"))
+	} else if len(sh) == 0 {
+		b.WriteString("\n" + styleDim.Render(fmt.Sprintf("nothing matches %q (esc drops the filter)", p.filter)))
+	}
+	for i := range sh {
+		line := fit(tableLine(widths, cells[i]), p.width)
 		if i == p.cursor {
 			line = styleSelected.Render(line)
 		} else {
-			line = c.style().Render(line)
+			line = classes[i].style().Render(line)
 		}
 		b.WriteString("\n" + line)
 	}

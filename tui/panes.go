@@ -12,8 +12,14 @@ import (
 // pane is one tab of the dashboard: a small component with its own keys.
 type pane interface {
 	Title() string
-	// Update handles a key the root model did not take.
-	Update(msg tea.KeyMsg, k KeyMap) tea.Cmd
+	// Update handles a key the root model did not take; handled is false
+	// when the key does nothing in this pane.
+	Update(msg tea.KeyMsg, k KeyMap) (cmd tea.Cmd, handled bool)
+	// Pick is the selected row: what it shows, whole, for the detail view,
+	// and its line as the pane draws it, for copying.
+	Pick() (src any, line string, ok bool)
+	// Scroll moves the selection by n rows (the mouse wheel).
+	Scroll(n int)
 	SetSize(w, h int)
 	SetFilter(s string)
 	Filter() string
@@ -24,11 +30,12 @@ type pane interface {
 	sync()
 }
 
-// The panes, in tab order; keys 1–5 pick them.
+// The panes, in tab order; keys 1–6 pick them.
 const (
 	paneConsole = iota
 	paneNetwork
 	paneWS
+	paneActions
 	paneOverrides
 	paneAudit
 	paneCount
@@ -43,6 +50,20 @@ func newNetworkPane() *streamPane {
 	return newStreamPane("Network", fmt.Sprintf(netFormat, "TIME", " ", "METHOD", "STATUS", "TOOK", "URL"),
 		"No requests yet. The page's fetch and XHR calls appear here.")
 }
+
+func newActionsPane() *streamPane {
+	return newStreamPane("Actions", fmt.Sprintf(actionFormat, "TIME", "ACTION", "TARGET"),
+		"No user actions yet. Clicks, typing, submits and navigations in the page appear here.")
+}
+
+// Pick is the selected row.
+func (p *streamPane) Pick() (any, string, bool) {
+	r, ok := p.Selected()
+	return r.src, r.text, ok
+}
+
+// Scroll moves the selection by n rows.
+func (p *streamPane) Scroll(n int) { p.sync(); p.move(n) }
 
 func newAuditPane() *streamPane {
 	return newStreamPane("Audit", fmt.Sprintf(auditFormat, "TIME", "WHO", "WHAT"),
@@ -72,8 +93,8 @@ func newWSPane() *wsPane {
 func (p *wsPane) addEvents(es []capture.WSEvent) {
 	rows := make([]row, len(es))
 	for i, e := range es {
-		rows[i] = wsRow(e)
 		s := p.socket(e.ID)
+		rows[i] = wsRow(e, s.url)
 		if e.URL != "" {
 			s.url = e.URL
 		}

@@ -18,9 +18,16 @@ const maxRowText = 400
 const (
 	consoleFormat = "%-12s %s %-9s %s"
 	netFormat     = "%-12s %s %-7s %6s %7s  %s"
-	wsFormat      = "%-12s %-7s %-10s %s"
+	wsFormat      = "%-12s %-7s %-13s %s"
 	auditFormat   = "%-12s  %-20s %s"
+	actionFormat  = "%-12s %-10s %s"
 )
+
+// socketCells is the width of the WebSocket pane's SOCKET column: a
+// longer id (the extension's are 36-character UUIDs) keeps its first
+// cells and ends in …; the detail view and the open-connections line show
+// it whole.
+const socketCells = 13
 
 // clean makes page-controlled text safe to print: a console message may
 // carry escape sequences meant to rewrite the human's terminal, so every
@@ -78,14 +85,18 @@ func consoleRow(e capture.LogEntry) row {
 	if e.Screenshot != "" {
 		line += "  [screenshot " + clean(e.Screenshot) + "]"
 	}
-	return newRow(c, line)
+	r := newRow(c, line)
+	r.src = e
+	return r
 }
 
 // streamedRow renders a notification sent to an AI in the Console pane,
 // marked with an arrow and the agent, in the AI's colour, at the time it
 // was sent: the human sees what interrupted the AI, and when.
 func streamedRow(s StreamedMsg, sent time.Time) row {
-	return newRow(ai, fmt.Sprintf(consoleFormat, stamp(sent), "→", "to AI", clean(s.Agent+": "+s.Message)))
+	r := newRow(ai, fmt.Sprintf(consoleFormat, stamp(sent), "→", "to AI", clean(s.Agent+": "+s.Message)))
+	r.src = s
+	return r
 }
 
 // networkRow renders one request; failures (4xx, 5xx, no response,
@@ -111,7 +122,9 @@ func networkRow(e capture.NetworkEntry) row {
 	if e.Error != "" {
 		line += "  (" + clean(e.Error) + ")"
 	}
-	return newRow(c, line)
+	r := newRow(c, line)
+	r.src = e
+	return r
 }
 
 func duration(ms float64) string {
@@ -126,19 +139,28 @@ func duration(ms float64) string {
 
 // wsRow renders one WebSocket event: lifecycle events by name, messages
 // by direction with their payload.
-func wsRow(e capture.WSEvent) row {
+//
+// url is the socket's address when the event does not carry one (close and
+// error events name it only through their connection id).
+func wsRow(e capture.WSEvent, url string) row {
+	if e.URL != "" {
+		url = e.URL
+	}
 	c, what, text := plain, e.Event, ""
 	switch e.Event {
 	case "open":
-		c, what, text = ok, "● open", e.URL
+		c, what, text = ok, "● open", url
 	case "close":
 		c, what = dim, "○ close"
 		text = fmt.Sprintf("code %d", e.Code)
 		if e.Reason != "" {
 			text += " " + e.Reason
 		}
+		if url != "" {
+			text += "  " + url
+		}
 	case "error":
-		c, what, text = bad, "✖ error", e.Reason
+		c, what, text = bad, "✖ error", strings.TrimSpace(e.Reason+"  "+url)
 	case "message":
 		what = "? msg"
 		switch e.Direction {
@@ -155,32 +177,62 @@ func wsRow(e capture.WSEvent) row {
 			text += fmt.Sprintf("  (%d B)", e.Size)
 		}
 	}
-	return newRow(c, fmt.Sprintf(wsFormat, stamp(e.TS.Time), what, clean(e.ID), clean(text)))
+	r := newRow(c, fmt.Sprintf(wsFormat, stamp(e.TS.Time), what, fit(clean(e.ID), socketCells), clean(text)))
+	r.src = e
+	return r
+}
+
+// actionRow renders one user action: what, on which element, with what.
+func actionRow(a capture.Action) row {
+	c, what := plain, a.Selector
+	switch a.Type {
+	case "navigation":
+		c, what = info, a.URL
+	case "submit":
+		c = ok
+	}
+	if a.Text != "" {
+		what += fmt.Sprintf(" %q", a.Text)
+	}
+	if a.Value != "" {
+		what += " = " + a.Value
+	}
+	r := newRow(c, fmt.Sprintf(actionFormat, stamp(a.TS.Time), clean(a.Type), clean(strings.TrimSpace(what))))
+	r.src = a
+	return r
 }
 
 // auditRow renders one audit line readably: who (the AI by its client's
 // name, you, or the server), then what changed. The AI's lines are marked.
 func auditRow(l audit.Line) row {
 	if !l.Parsed {
-		return newRow(dim, "? "+clean(l.Raw))
+		r := newRow(dim, "? "+clean(l.Raw))
+		r.src = l
+		return r
 	}
 	e := l.Event
 	when := "--:--:--.---"
 	if t, err := time.Parse(time.RFC3339Nano, e.TS); err == nil {
 		when = stamp(t)
 	}
-	c, who := plain, e.Source
+	c, who := auditWho(e)
+	r := newRow(c, fmt.Sprintf(auditFormat, when, clean(who), clean(auditWhat(e))))
+	r.port, r.src = e.Port, l
+	return r
+}
+
+// auditWho is who an audit event's change came from, and its colour: the
+// AI by its client's name, you, or the server.
+func auditWho(e audit.Event) (class, string) {
 	switch e.Source {
 	case "ai":
-		c, who = ai, "AI ▶ "+e.Agent
+		return ai, "AI ▶ " + e.Agent
 	case "human":
-		c, who = human, "you"
+		return human, "you"
 	case "server":
-		c, who = dim, "server"
+		return dim, "server"
 	}
-	r := newRow(c, fmt.Sprintf(auditFormat, when, clean(who), clean(auditWhat(e))))
-	r.port = e.Port
-	return r
+	return plain, e.Source
 }
 
 // auditWhat says what an audit event did, in words.

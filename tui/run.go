@@ -6,10 +6,13 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"os"
 	"sync"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/gasoline-dev/gasoline/features/doctor"
 )
 
 // Options configure Run.
@@ -21,6 +24,12 @@ type Options struct {
 	// Takeover starts a server in this process when the one attached to
 	// goes away; nil never takes over.
 	Takeover Takeover
+	// Connect opens the dashboard at once, showing it connecting, and
+	// calls Takeover first to host the server or find the one to attach
+	// to (Hosting is then ignored). Its error ends Run.
+	Connect bool
+	// Doctor runs gasoline doctor's checks for the header; nil runs none.
+	Doctor func(context.Context) doctor.Report
 	// AuditLog is tailed until the server names the file it writes.
 	AuditLog string
 	// TokenFile holds the human token the server's veto API requires.
@@ -42,16 +51,23 @@ func Run(parent context.Context, opts Options) error {
 		opts.Logs.attach(m.feed.Push)
 		defer opts.Logs.detach()
 	}
-	popts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithContext(ctx)}
+	popts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithContext(ctx), tea.WithMouseCellMotion()}
 	if opts.Input != nil {
 		popts = append(popts, tea.WithInput(opts.Input))
 	}
+	m.out = os.Stdout
 	if opts.Output != nil {
 		popts = append(popts, tea.WithOutput(opts.Output))
+		m.out = opts.Output
 	}
+	m.inTmux = os.Getenv("TMUX") != ""
+	m.doc.run = opts.Doctor
 	_, err := tea.NewProgram(m, popts...).Run()
 	cancel()
 	<-done
+	if m.fatal != nil {
+		return m.fatal
+	}
 	if errors.Is(err, tea.ErrProgramKilled) && parent.Err() != nil {
 		return nil // ended from outside (a signal, or the server failed)
 	}
@@ -72,7 +88,7 @@ func dial(ctx context.Context, opts Options, every time.Duration) (*Model, <-cha
 		phase = Hosting
 	}
 	sup := &supervisor{client: client, stream: &http.Client{}, addr: opts.Addr, phase: phase,
-		takeover: opts.Takeover, push: f.Push, auditLog: opts.AuditLog}
+		takeover: opts.Takeover, connect: opts.Connect, push: f.Push, auditLog: opts.AuditLog}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

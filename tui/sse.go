@@ -101,8 +101,9 @@ type seqEntry struct {
 	entry EntriesMsg
 }
 
-// decodeEntry reads an entry event; kinds without a pane are skipped
-// before their (possibly large) entry is decoded.
+// decodeEntry reads an entry event; kinds the dashboard does not show
+// (errors, a copy of the error logs) are skipped before their entry is
+// decoded.
 func decodeEntry(data []byte) tea.Msg {
 	var ev struct {
 		Kind  string          `json:"kind"`
@@ -132,6 +133,18 @@ func decodeEntry(data []byte) tea.Msg {
 			return nil
 		}
 		out.entry.WS = []capture.WSEvent{e}
+	case capture.KindActions:
+		var e capture.Action
+		if json.Unmarshal(ev.Entry, &e) != nil {
+			return nil
+		}
+		out.entry.Actions = []capture.Action{e}
+	case capture.KindBodies:
+		var e capture.NetworkBody
+		if json.Unmarshal(ev.Entry, &e) != nil {
+			return nil
+		}
+		out.entry.Bodies = []capture.NetworkBody{e}
 	default:
 		return nil
 	}

@@ -15,6 +15,10 @@ type row struct {
 	text   string // plain, one line, safe for the terminal
 	styled string // text in its class's style, rendered once on arrival
 	port   int    // the server an audit row came from
+	// src is what the row shows, whole, for the detail view: a capture
+	// entry, an audit line, a notification sent to an AI.
+	src any
+	seq uint64 // the row's place in its pane: the selection's key
 }
 
 func newRow(c class, text string) row {
@@ -25,7 +29,7 @@ func newRow(c class, text string) row {
 }
 
 // streamPane is a live, bounded, filterable list of rows that follows new
-// ones unless the human scrolled up or paused.
+// ones unless the human moved the selection up or paused.
 type streamPane struct {
 	name    string
 	colHead string // column titles
@@ -33,7 +37,8 @@ type streamPane struct {
 	empty   string // what an empty pane says
 	rows    ring[row]
 	held    ring[row] // arrived while paused
-	filter  string    // lower case
+	filter  string    // as typed
+	lower   string    // filter in lower case, for matching
 	paused  bool
 	follow  bool
 	vp      viewport.Model
@@ -41,13 +46,20 @@ type streamPane struct {
 	dirty   bool
 	shifted int // shown rows that scrolled off the top since the last sync
 	matched int
-	// port, when set, shows only the rows of the server on that port.
+	// port, when set, shows only the rows of the server on port.
 	port int
+	// seq numbers rows as they arrive; sel is the selected row's (while
+	// following, the newest row is selected and sel is 0).
+	seq, sel uint64
+	shown    []row // the rows that match, oldest first, as of the last sync
+	cursor   int   // index of the selected row in shown; -1 when none
+	// cleared counts the rows c hid, for the empty pane to say so.
+	cleared int
 }
 
 func newStreamPane(name, colHead, empty string) *streamPane {
 	vp := viewport.New(0, 0)
-	return &streamPane{name: name, colHead: colHead, empty: empty, follow: true, vp: vp,
+	return &streamPane{name: name, colHead: colHead, empty: empty, follow: true, vp: vp, cursor: -1,
 		rows: newRing[row](PaneLines), held: newRing[row](PaneLines)}
 }
 
@@ -61,6 +73,8 @@ func (p *streamPane) add(rows []row) {
 			p.held.push(r)
 			continue
 		}
+		p.seq++
+		r.seq = p.seq
 		if old, full := p.rows.push(r); full && p.match(old) {
 			p.shifted++
 		}
@@ -74,13 +88,13 @@ func (p *streamPane) match(r row) bool {
 	if p.port != 0 && r.port != p.port {
 		return false
 	}
-	return p.filter == "" || strings.Contains(strings.ToLower(r.text), p.filter)
+	return p.lower == "" || strings.Contains(strings.ToLower(r.text), p.lower)
 }
 
 // ShowPort shows only the rows of the server on port (0: every row).
 func (p *streamPane) ShowPort(port int) {
 	if p.port != port {
-		p.port, p.follow, p.dirty = port, true, true
+		p.port, p.follow, p.sel, p.dirty = port, true, 0, true
 	}
 }
 
@@ -93,38 +107,52 @@ func (p *streamPane) SetSize(w, h int) {
 
 // SetFilter shows only rows containing s, ignoring case.
 func (p *streamPane) SetFilter(s string) {
-	p.filter = strings.ToLower(s)
-	p.follow = true
+	p.filter, p.lower = s, strings.ToLower(s)
+	p.follow, p.sel = true, 0
 	p.dirty = true
 }
 
-// Filter is the pane's filter.
+// Filter is the pane's filter, as typed.
 func (p *streamPane) Filter() string { return p.filter }
 
 // Clear empties the view; the server's buffers are untouched.
 func (p *streamPane) Clear() {
+	p.cleared += p.rows.len() + p.held.len()
 	p.rows.reset()
 	p.held.reset()
-	p.follow = true
+	p.follow, p.sel = true, 0
 	p.dirty = true
 }
 
-// Update handles the pane's own keys: scrolling, pause and clear.
-func (p *streamPane) Update(msg tea.KeyMsg, k KeyMap) tea.Cmd {
+// Paused says whether the pane holds new rows back.
+func (p *streamPane) Paused() bool { return p.paused }
+
+// Selected is the row under the cursor.
+func (p *streamPane) Selected() (row, bool) {
+	p.sync()
+	if p.cursor < 0 || p.cursor >= len(p.shown) {
+		return row{}, false
+	}
+	return p.shown[p.cursor], true
+}
+
+// Update handles the pane's own keys: the selection, pause and clear.
+// handled is false for a key the pane has no use for.
+func (p *streamPane) Update(msg tea.KeyMsg, k KeyMap) (cmd tea.Cmd, handled bool) {
 	p.sync()
 	switch {
 	case key.Matches(msg, k.Up):
-		p.vp.ScrollUp(1)
+		p.move(-1)
 	case key.Matches(msg, k.Down):
-		p.vp.ScrollDown(1)
+		p.move(1)
 	case key.Matches(msg, k.PageUp):
-		p.vp.PageUp()
+		p.move(-p.vp.Height)
 	case key.Matches(msg, k.PageDown):
-		p.vp.PageDown()
+		p.move(p.vp.Height)
 	case key.Matches(msg, k.Top):
-		p.vp.GotoTop()
+		p.move(-len(p.shown))
 	case key.Matches(msg, k.Bottom):
-		p.vp.GotoBottom()
+		p.move(len(p.shown))
 	case key.Matches(msg, k.Pause):
 		p.paused = !p.paused
 		if !p.paused {
@@ -132,15 +160,31 @@ func (p *streamPane) Update(msg tea.KeyMsg, k KeyMap) tea.Cmd {
 			p.held.reset()
 			p.dirty = true
 		}
-		return nil
 	case key.Matches(msg, k.Clear):
 		p.Clear()
-		return nil
 	default:
-		return nil
+		return nil, false
 	}
-	p.follow = p.vp.AtBottom()
-	return nil
+	return nil, true
+}
+
+// move shifts the selection by n rows; past the newest, it follows again.
+func (p *streamPane) move(n int) {
+	if len(p.shown) == 0 {
+		return
+	}
+	i := p.cursor
+	if i < 0 {
+		i = len(p.shown) - 1
+	}
+	i = max(0, min(len(p.shown)-1, i+n))
+	if i == len(p.shown)-1 && n > 0 {
+		p.follow, p.sel = true, 0
+	} else {
+		p.follow, p.sel = false, p.shown[i].seq
+	}
+	p.dirty = true
+	p.sync()
 }
 
 // sync rebuilds the viewport's content after changes. It runs once per
@@ -149,28 +193,67 @@ func (p *streamPane) sync() {
 	if !p.dirty {
 		return
 	}
-	var b strings.Builder
-	n := 0
+	p.shown = p.shown[:0]
 	p.rows.each(func(r row) {
-		if !p.match(r) {
-			return
+		if p.match(r) {
+			p.shown = append(p.shown, r)
 		}
-		if n > 0 {
+	})
+	p.matched = len(p.shown)
+	p.cursor = len(p.shown) - 1
+	if !p.follow {
+		p.cursor = p.find(p.sel)
+	}
+	var b strings.Builder
+	for i, r := range p.shown {
+		if i > 0 {
 			b.WriteByte('\n')
 		}
-		b.WriteString(r.styled)
-		n++
-	})
-	p.matched = n
+		switch {
+		case i == p.cursor:
+			b.WriteString(styleSelected.Render(fitRow(r.text, p.width)))
+		case len(r.text) > p.width && p.width > 0:
+			// Cut with a mark; a row that fits (bytes bound cells) is
+			// written as it is, so a flood costs no measuring.
+			b.WriteString(fitRow(r.styled, p.width))
+		default:
+			b.WriteString(r.styled)
+		}
+	}
 	off := p.vp.YOffset
 	p.vp.SetContent(b.String())
 	if p.follow {
 		p.vp.GotoBottom()
 	} else {
-		// Keep the rows the human is reading in place.
+		// Keep the rows the human is reading in place, and the selection
+		// in view.
 		p.vp.SetYOffset(off - p.shifted)
+		if p.cursor < p.vp.YOffset {
+			p.vp.SetYOffset(p.cursor)
+		} else if p.cursor >= p.vp.YOffset+p.vp.Height {
+			p.vp.SetYOffset(p.cursor - p.vp.Height + 1)
+		}
 	}
 	p.shifted, p.dirty = 0, false
+}
+
+// find is the index in shown of the row numbered seq, or of the oldest
+// newer one when it scrolled away or no longer matches.
+func (p *streamPane) find(seq uint64) int {
+	for i, r := range p.shown {
+		if r.seq >= seq {
+			return i
+		}
+	}
+	return len(p.shown) - 1
+}
+
+// fitRow cuts a row to w cells, marking the cut.
+func fitRow(s string, w int) string {
+	if w <= 0 || len(s) <= w {
+		return s
+	}
+	return fit(s, w)
 }
 
 // View renders the pane: column titles, then rows.
@@ -182,11 +265,14 @@ func (p *streamPane) View() string {
 	}
 	if p.matched == 0 {
 		msg := p.empty
-		if p.filter != "" {
-			msg = fmt.Sprintf("nothing matches %q", p.filter)
+		switch {
+		case p.filter != "":
+			msg = fmt.Sprintf("nothing matches %q (esc drops the filter)", p.filter)
+		case p.cleared > 0:
+			msg = fmt.Sprintf("Cleared this view: %d earlier entries hidden (the server keeps them). New ones appear here.", p.cleared)
 		}
 		return lipgloss.JoinVertical(lipgloss.Left, head,
-			lipgloss.NewStyle().Width(p.vp.Width).Height(p.vp.Height).Render(styleDim.Render(msg)))
+			lipgloss.NewStyle().Width(p.vp.Width).Height(p.vp.Height).Render(styleDim.Render(fit(msg, p.width))))
 	}
 	return head + "\n" + p.vp.View()
 }
@@ -198,7 +284,7 @@ func (p *streamPane) Status() string {
 	case p.paused:
 		s = fmt.Sprintf("PAUSED · %d new", p.held.len())
 	case !p.follow:
-		s = "scrolled · end to follow"
+		s = fmt.Sprintf("row %d/%d · end to follow", p.cursor+1, len(p.shown))
 	default:
 		s = "following"
 	}

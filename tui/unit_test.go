@@ -25,7 +25,10 @@ func TestReadStreamDecodesEveryEvent(t *testing.T) {
 		`data: {"kind":"logs","seq":1,"entry":{"ts":1769268600000,"level":"error","message":"boom"}}`,
 		``,
 		`event: entry`,
-		`data: {"kind":"actions","seq":2,"entry":{"type":"click"}}`,
+		`data: {"kind":"errors","seq":1,"entry":{"level":"error","message":"boom"}}`,
+		``,
+		`event: entry`,
+		`data: {"kind":"actions","seq":2,"entry":{"type":"click","selector":"#pay"}}`,
 		``,
 		`event: entry`,
 		`data: {"kind":"websocket_events","seq":3,`,
@@ -50,7 +53,7 @@ func TestReadStreamDecodesEveryEvent(t *testing.T) {
 	if err != errStreamEnded {
 		t.Fatalf("err %v", err)
 	}
-	if len(got) != 7 || beats == 0 {
+	if len(got) != 8 || beats == 0 {
 		t.Fatalf("%d messages, %d beats: %#v", len(got), beats, got)
 	}
 	if s := got[0].(StatusMsg); s.Version != "1.2" || s.Pilot == nil || !s.Pilot.BlockedByUser {
@@ -62,16 +65,19 @@ func TestReadStreamDecodesEveryEvent(t *testing.T) {
 	if e := got[2].(seqEntry); e.kind != "logs" || e.seq != 1 || len(e.entry.Logs) != 1 || e.entry.Logs[0].Message != "boom" {
 		t.Errorf("log entry %+v", e)
 	}
-	if e := got[3].(seqEntry); len(e.entry.WS) != 1 || e.entry.WS[0].ID != "ws-1" {
+	if e := got[3].(seqEntry); len(e.entry.Actions) != 1 || e.entry.Actions[0].Selector != "#pay" {
+		t.Errorf("action %+v", e)
+	}
+	if e := got[4].(seqEntry); len(e.entry.WS) != 1 || e.entry.WS[0].ID != "ws-1" {
 		t.Errorf("multi-line data %+v", e)
 	}
-	if d := got[4].(DroppedMsg); d.Count != 7 {
+	if d := got[5].(DroppedMsg); d.Count != 7 {
 		t.Errorf("dropped %+v", d)
 	}
-	if p := got[5].(PilotMsg); p.Enabled || p.Source != "stale" {
+	if p := got[6].(PilotMsg); p.Enabled || p.Source != "stale" {
 		t.Errorf("pilot %+v", p)
 	}
-	if s := got[6].(StreamedMsg); s.Agent != "claude-code" || s.Message != "Server error: POST /api/users → 500" {
+	if s := got[7].(StreamedMsg); s.Agent != "claude-code" || s.Message != "Server error: POST /api/users → 500" {
 		t.Errorf("streamed %+v", s)
 	}
 }
@@ -102,11 +108,11 @@ func TestHeaderSaysWhatThePilotIs(t *testing.T) {
 		{&Pilot{Source: "stale"}, "pilot: off (extension silent)"},
 		{&Pilot{Source: "extension_poll"}, "pilot: off"},
 	} {
-		if got := plainView(headerView(ConnState{Phase: Attached, Addr: "127.0.0.1:7890"}, nil, tc.p, "", 200)); !strings.Contains(got, tc.want) {
+		if got := plainView(headerView(header{conn: ConnState{Phase: Attached, Addr: "127.0.0.1:7890"}, pilot: tc.p}, 200)); !strings.Contains(got, tc.want) {
 			t.Errorf("%+v: %q lacks %q", tc.p, got, tc.want)
 		}
 	}
-	reconnecting := plainView(headerView(ConnState{Phase: Reconnecting, Addr: "127.0.0.1:7890", Err: fmt.Errorf("EOF")}, nil, nil, "", 200))
+	reconnecting := plainView(headerView(header{conn: ConnState{Phase: Reconnecting, Addr: "127.0.0.1:7890", Err: fmt.Errorf("EOF")}}, 200))
 	if !strings.Contains(reconnecting, "RECONNECTING (EOF)") {
 		t.Errorf("%q", reconnecting)
 	}
@@ -145,7 +151,7 @@ func TestStreamFollowsUnlessScrolled(t *testing.T) {
 	}
 	p.Update(keyMsg("pgup"), k)
 	p.Update(keyMsg("up"), k)
-	if p.follow || !strings.Contains(p.Status(), "scrolled") {
+	if p.follow || !strings.Contains(p.Status(), "end to follow") {
 		t.Fatalf("still following after scrolling up: %s", p.Status())
 	}
 	before := plainView(p.View())
@@ -162,7 +168,7 @@ func TestStreamFollowsUnlessScrolled(t *testing.T) {
 	}
 	p.Update(keyMsg("c"), k)
 	p.sync()
-	if v := plainView(p.View()); p.rows.len() != 0 || !strings.Contains(v, "empty") {
+	if v := plainView(p.View()); p.rows.len() != 0 || !strings.Contains(v, "Cleared this view: 1000") {
 		t.Fatalf("c did not clear:\n%s", v)
 	}
 }

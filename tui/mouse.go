@@ -1,0 +1,111 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+)
+
+// tabLabels are the tab bar's labels, unstyled: the active one bracketed.
+// When the bar and the pane's status (statusCells wide) do not fit in
+// width, the other tabs shorten their titles to three letters, then the
+// active one too.
+func tabLabels(titles []string, active, statusCells, width int) []string {
+	var out []string
+	for stage := range 3 {
+		out = make([]string, len(titles))
+		for i, t := range titles {
+			if (i != active && stage > 0) || stage > 1 {
+				t = shortTitle(t)
+			}
+			out[i] = fmt.Sprintf(" %d %s ", i+1, t)
+			if i == active {
+				out[i] = fmt.Sprintf("[%d %s]", i+1, t)
+			}
+		}
+		if lipgloss.Width(strings.Join(out, " "))+1+statusCells <= width {
+			break
+		}
+	}
+	return out
+}
+
+// shortTitle is a tab's title cut to three letters, a count kept.
+func shortTitle(t string) string {
+	word, rest, _ := strings.Cut(t, " ")
+	if r := []rune(word); len(r) > 3 {
+		word = string(r[:3])
+	}
+	return strings.TrimSpace(word + " " + rest)
+}
+
+// span is the cells [from, to) of one tab in the tab bar.
+type span struct{ from, to int }
+
+// tabHits are the tabs' places in the bar tabsView draws, for clicks.
+// A tab cut off by a narrow terminal is clickable where it shows.
+func tabHits(titles []string, active int, status string, width int) []span {
+	var out []span
+	x := 0
+	for _, l := range tabLabels(titles, active, lipgloss.Width(status), width) {
+		w := lipgloss.Width(l)
+		out = append(out, span{x, min(x+w, width)})
+		x += w + 1
+	}
+	return out
+}
+
+// tabAt is the tab under column x, or -1.
+func tabAt(hits []span, x int) int {
+	for i, h := range hits {
+		if x >= h.from && x < h.to {
+			return i
+		}
+	}
+	return -1
+}
+
+// tabBarLine is the screen line of the tab bar: under the header.
+const tabBarLine = 3
+
+// wheelRows is how far one turn of the wheel moves.
+const wheelRows = 3
+
+// mouse handles the wheel (scrolls the detail, or moves the selection)
+// and clicks on the tab bar (switch pane) and the header (doctor).
+func (m *Model) mouse(msg tea.MouseMsg) tea.Cmd {
+	switch {
+	case msg.Button == tea.MouseButtonWheelUp || msg.Button == tea.MouseButtonWheelDown:
+		n := wheelRows
+		if msg.Button == tea.MouseButtonWheelUp {
+			n = -n
+		}
+		if m.detail != nil {
+			if n < 0 {
+				m.detail.vp.ScrollUp(-n)
+			} else {
+				m.detail.vp.ScrollDown(n)
+			}
+			return nil
+		}
+		m.panes[m.active].Scroll(n)
+	case msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonLeft:
+		if msg.Y == tabBarLine {
+			if i := tabAt(tabHits(m.titles(), m.active, m.tabStatus(), m.width), msg.X); i >= 0 {
+				m.detail = nil
+				m.show(i)
+			}
+		}
+	}
+	return nil
+}
+
+func (m *Model) titles() []string {
+	t := make([]string, paneCount)
+	for i, p := range m.panes {
+		t[i] = p.Title()
+	}
+	return t
+}
