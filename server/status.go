@@ -42,6 +42,9 @@ func (s *Server) Health() Health {
 		Restored:       s.restored,
 		Approvals:      new(s.Approvals()),
 	}
+	if v := s.origins.View(); len(v.Pending) > 0 {
+		h.Origins = &v
+	}
 	if v := s.extVersion.Load(); v != nil && ok {
 		h.Extension.Version = *v
 	}
