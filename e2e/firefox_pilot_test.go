@@ -1,0 +1,182 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// setPilot plays the human in Firefox: it opens the real popup page,
+// clicks the AI Web Pilot toggle with the mouse until it shows on (or
+// off), and waits for the server to know.
+func (r *foxRig) setPilot(t testing.TB, on bool) {
+	t.Helper()
+	popup := r.f.openExtensionPage(t, "popup.html")
+	defer r.f.closeTab(t, popup)
+	state := func() bool {
+		v, _ := r.f.eval(popup, `document.querySelector('#pilot').checked`)
+		return v == true
+	}
+	if state() != on {
+		r.f.click(t, popup, "#pilot")
+	}
+	waitFor(t, 5*time.Second, fmt.Sprintf("the server to see the pilot %v", on), func() bool {
+		return observe(t, r.ai, map[string]any{"what": "pilot"})["enabled"] == on && state() == on
+	})
+}
+
+func (r *foxRig) interact(t testing.TB, args map[string]any) (map[string]any, bool) {
+	t.Helper()
+	out, isErr, err := callTool(r.ai, "interact", args)
+	if err != nil {
+		t.Fatalf("interact %v: %v", args, err)
+	}
+	return out, isErr
+}
+
+// TestFirefoxQueries: a DOM query, page info and an axe-core audit through
+// MCP, answered by the Firefox build.
+func TestFirefoxQueries(t *testing.T) {
+	r := newFoxRig(t, "ff-dom-agent", map[string]any{})
+	url := r.open(t, "/dom.html")
+	list := analyze(t, r.ai, map[string]any{"target": "dom", "selector": "#list > li"})
+	if list["matchCount"] != float64(60) || list["returnedCount"] != float64(50) || list["url"] != url || list["title"] != "DOM fixture" {
+		t.Fatalf("list: %.400s", mustJSON(list))
+	}
+	first := matches(list)[0]
+	if first["tag"] != "li" || first["text"] != "Item 0 open" || first["visible"] != true {
+		t.Errorf("first item: %v", first)
+	}
+	box := matches(analyze(t, r.ai, map[string]any{"target": "dom", "selector": "#box", "include_styles": true}))[0]
+	if st := box["styles"].(map[string]any); st["display"] != "flex" || st["color"] != "rgb(255, 0, 0)" {
+		t.Errorf("styles: %v", st)
+	}
+	out, isErr, err := callTool(r.ai, "analyze", map[string]any{"target": "dom", "selector": "li[["})
+	if err != nil || !isErr || out["error"] != "invalid_param" {
+		t.Errorf("invalid selector: %v %v", err, out)
+	}
+	info := analyze(t, r.ai, map[string]any{"target": "page_info"})
+	if info["url"] != url || info["links"] != float64(60) || info["interactiveElements"] != float64(63) {
+		t.Errorf("page info: %v", info)
+	}
+
+	r.open(t, "/a11y.html")
+	audit := analyze(t, r.ai, map[string]any{"target": "accessibility"})
+	var ids []string
+	for _, v := range audit["violations"].([]any) {
+		ids = append(ids, v.(map[string]any)["id"].(string))
+	}
+	slices.Sort(ids)
+	if strings.Join(ids, ",") != "color-contrast,image-alt,label" {
+		t.Fatalf("violations %v, want exactly the planted three", ids)
+	}
+}
+
+// TestFirefoxPilot: the switch refuses highlight until the human turns it
+// on in the popup, then highlight, state snapshots and execute_js (in the
+// page's main world, csp_blocked at once where the page forbids eval) run;
+// off again refuses again.
+func TestFirefoxPilot(t *testing.T) {
+	r := newFoxRig(t, "ff-pilot-agent", map[string]any{})
+	r.open(t, "/pilot.html")
+	hl := map[string]any{"action": "highlight", "selector": "#go", "duration_ms": 800}
+	if out, isErr := r.interact(t, hl); !isErr || out["error"] != "ai_web_pilot_disabled" {
+		t.Fatalf("highlight with the switch off: %v", out)
+	}
+	r.setPilot(t, true)
+	out, isErr := r.interact(t, hl)
+	if isErr || out["success"] != true {
+		t.Fatalf("highlight: %v", out)
+	}
+	if b := out["bounds"].(map[string]any); b["x"] != float64(40) || b["y"] != float64(120) || b["width"] != float64(100) {
+		t.Errorf("bounds: %v", b)
+	}
+	if on, err := r.f.eval(r.f.tab, `getComputedStyle(document.getElementById('gasoline-highlighter')).position`); err != nil || on != "fixed" {
+		t.Errorf("highlighter: %v %v", on, err)
+	}
+	waitFor(t, 5*time.Second, "the highlighter to go", func() bool {
+		gone, err := r.f.eval(r.f.tab, `!document.getElementById('gasoline-highlighter')`)
+		return err == nil && gone == true
+	})
+
+	if out, isErr := r.interact(t, map[string]any{"action": "save_state", "snapshot_name": "ff"}); isErr {
+		t.Fatalf("save_state: %v", out)
+	}
+	if list, _ := r.interact(t, map[string]any{"action": "list_states"}); !strings.Contains(mustJSON(list), `"ff"`) {
+		t.Errorf("list_states: %v", list)
+	}
+
+	if out, isErr := r.interact(t, map[string]any{"action": "execute_js", "script": "1 + 1"}); isErr || out["result"] != float64(2) {
+		t.Errorf("execute_js 1 + 1: %v", out)
+	}
+	if out, _ := r.interact(t, map[string]any{"action": "execute_js", "script": "window.appState"}); mustJSON(out["result"]) != `{"items":[1,2,3],"user":"ada"}` {
+		t.Errorf("execute_js appState: %v", out)
+	}
+	if out, isErr := r.interact(t, map[string]any{"action": "execute_js", "script": "const a = 20; return a + 1"}); isErr || out["result"] != float64(21) {
+		t.Errorf("execute_js statements: %v", out)
+	}
+	if out, isErr := r.interact(t, map[string]any{"action": "execute_js", "script": "throw new Error('ff-test')"}); !isErr || out["error"] != "script_error" {
+		t.Errorf("execute_js throw: %v", out)
+	}
+	// An async script that never settles is ended at its timeout.
+	if out, isErr := r.interact(t, map[string]any{"action": "execute_js", "script": "new Promise(() => {})", "timeout_ms": 1000}); !isErr || out["error"] != "timeout" {
+		t.Errorf("execute_js hang: %v", out)
+	}
+	r.open(t, "/csp.html")
+	t0 := time.Now()
+	out, isErr = r.interact(t, map[string]any{"action": "execute_js", "script": "document.querySelector('h1').textContent"})
+	if !isErr || out["error"] != "csp_blocked" {
+		t.Errorf("execute_js under a CSP without eval: %v", out)
+	}
+	t.Logf("csp_blocked after %v", time.Since(t0))
+
+	r.setPilot(t, false)
+	if out, _ := r.interact(t, hl); out["error"] != "ai_web_pilot_disabled" {
+		t.Fatalf("after switching off: %v", out)
+	}
+}
+
+// TestFirefoxOriginWaitsForTheHuman: the Firefox build's random origin is
+// refused, and the page's errors stay in the browser, until the human
+// accepts it; then they arrive.
+func TestFirefoxOriginWaitsForTheHuman(t *testing.T) {
+	firefoxPath(t)
+	r := &foxRig{port: freePort(t)}
+	r.ai = mcpStdio(t, r.port, "ff-trust-agent")
+	r.site = fixtureServer(t)
+	r.f = launchFirefox(t, firefoxExtension(t, "http://127.0.0.1:"+itoa(r.port)))
+	waitFor(t, 15*time.Second, "the origin to wait for the human", func() bool {
+		p := r.pendingOrigins(t)
+		return len(p) == 1 && p[0]["origin"] == ffOrigin && p[0]["browser"] == "Firefox 153"
+	})
+	r.f.navigate(t, r.f.tab, r.site+"/capture.html")
+	popup := r.f.openExtensionPage(t, "popup.html")
+	waitFor(t, 10*time.Second, "the extension to hold the page's errors and say why", func() bool {
+		st, err := r.f.eval(popup, `chrome.runtime.sendMessage({type: 'status'})`)
+		m, _ := st.(map[string]any)
+		if err != nil || m == nil {
+			return false
+		}
+		q, _ := m["queued"].(float64)
+		return q > 0 && strings.Contains(fmt.Sprint(m["last_error"]), "accept")
+	})
+	r.f.closeTab(t, popup)
+	if errs := observe(t, r.ai, map[string]any{"what": "errors"}); len(entries(errs)) != 0 {
+		t.Fatalf("errors reached the server before the human accepted: %v", errs)
+	}
+	if page := observe(t, r.ai, map[string]any{"what": "page"}); page["url"] != nil {
+		t.Fatalf("the page reached the server before the human accepted: %v", page)
+	}
+	resp, err := humanPost(t, r.port, "/api/origins/answer", `{"origin":"`+ffOrigin+`","accept":true}`)
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("accept: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	waitFor(t, 15*time.Second, "the held errors", func() bool {
+		return findContains(entries(observe(t, r.ai, map[string]any{"what": "errors"})), "message", "first-line boom") != nil
+	})
+}
