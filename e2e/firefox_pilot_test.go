@@ -4,6 +4,8 @@ package e2e
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -140,19 +142,22 @@ func TestFirefoxPilot(t *testing.T) {
 	}
 }
 
-// TestFirefoxOriginWaitsForTheHuman: the Firefox build's random origin is
-// refused, and the page's errors stay in the browser, until the human
-// accepts it; then they arrive.
-func TestFirefoxOriginWaitsForTheHuman(t *testing.T) {
+// TestFirefoxOriginWaitsForTheHumanInTmux: the Firefox build's random
+// origin is refused, and the page's errors stay in the browser, until the
+// human presses y on the dashboard's prompt (in a real terminal), which
+// names the origin and the browser; then they arrive, and the answer is
+// kept for the port.
+func TestFirefoxOriginWaitsForTheHumanInTmux(t *testing.T) {
 	firefoxPath(t)
 	r := &foxRig{port: freePort(t)}
+	state := filepath.Join(testHome, ".gasoline", "decisions-"+itoa(r.port)+".json")
+	os.Remove(state)
+	dash := startDashboard(t, r.port, "trust")
+	dash.await(10*time.Second, "server in this process")
 	r.ai = mcpStdio(t, r.port, "ff-trust-agent")
 	r.site = fixtureServer(t)
 	r.f = launchFirefox(t, firefoxExtension(t, "http://127.0.0.1:"+itoa(r.port)))
-	waitFor(t, 15*time.Second, "the origin to wait for the human", func() bool {
-		p := r.pendingOrigins(t)
-		return len(p) == 1 && p[0]["origin"] == ffOrigin && p[0]["browser"] == "Firefox 153"
-	})
+	dash.await(15*time.Second, "ACCEPT EXTENSION? "+ffOrigin, "browser: Firefox 153", "y accept · n refuse")
 	r.f.navigate(t, r.f.tab, r.site+"/capture.html")
 	popup := r.f.openExtensionPage(t, "popup.html")
 	waitFor(t, 10*time.Second, "the extension to hold the page's errors and say why", func() bool {
@@ -171,12 +176,12 @@ func TestFirefoxOriginWaitsForTheHuman(t *testing.T) {
 	if page := observe(t, r.ai, map[string]any{"what": "page"}); page["url"] != nil {
 		t.Fatalf("the page reached the server before the human accepted: %v", page)
 	}
-	resp, err := humanPost(t, r.port, "/api/origins/answer", `{"origin":"`+ffOrigin+`","accept":true}`)
-	if err != nil || resp.StatusCode != 200 {
-		t.Fatalf("accept: %v %v", resp, err)
-	}
-	resp.Body.Close()
+	dash.keys("y")
+	dash.await(5*time.Second, "accepted: "+ffOrigin)
 	waitFor(t, 15*time.Second, "the held errors", func() bool {
 		return findContains(entries(observe(t, r.ai, map[string]any{"what": "errors"})), "message", "first-line boom") != nil
 	})
+	if b, err := os.ReadFile(state); err != nil || !strings.Contains(string(b), `"origin": "`+ffOrigin+`"`) || !strings.Contains(string(b), `"accepted": true`) {
+		t.Fatalf("the answer is not kept for the port: %s %v", b, err)
+	}
 }

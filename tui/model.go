@@ -57,6 +57,7 @@ type Model struct {
 	auditPath string
 	auditAll  bool // the Audit pane shows every server's lines
 	asking    asking
+	trust     trusting // extension origins waiting for the human (origins.go)
 
 	filtering bool
 	note      string
@@ -155,6 +156,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // apply takes in one outside event.
 func (m *Model) apply(msg tea.Msg) {
+	m.applyTrust(msg)
 	switch msg := msg.(type) {
 	case ConnMsg:
 		m.conn = ConnState(msg)
@@ -234,6 +236,9 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		return m.filterKey(msg)
 	}
 	if cmd, ok := m.askKey(msg); ok {
+		return cmd
+	}
+	if cmd, ok := m.trustKey(msg); ok {
 		return cmd
 	}
 	switch {
