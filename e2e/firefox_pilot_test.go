@@ -78,6 +78,29 @@ func TestFirefoxQueries(t *testing.T) {
 	}
 }
 
+// TestFirefoxCaptureControl: an AI override changes what the open page
+// captures, and the popup lists it beside the user's own value.
+func TestFirefoxCaptureControl(t *testing.T) {
+	r := newFoxRig(t, "ff-control-agent", map[string]any{}) // the user's defaults: errors only
+	url := r.open(t, "/capture.html")
+	if out, isErr, err := callTool(r.ai, "configure", map[string]any{"action": "capture", "settings": map[string]any{"log_level": "all"}}); err != nil || isErr {
+		t.Fatalf("configure: %v %v", err, out)
+	}
+	waitFor(t, 5*time.Second, "console.log to be captured under the AI's override", func() bool {
+		if _, err := r.f.eval(r.f.tab, `console.log("ff-override-probe")`); err != nil {
+			return false
+		}
+		return find(entries(observe(t, r.ai, map[string]any{"what": "logs", "url_filter": url})), "message", "ff-override-probe") != nil
+	})
+	popup := r.f.openExtensionPage(t, "popup.html")
+	defer r.f.closeTab(t, popup)
+	waitFor(t, 5*time.Second, "the popup's override list", func() bool {
+		got, err := r.f.eval(popup, `[!document.getElementById('ai').hidden,
+			...[...document.querySelectorAll('#overrides li')].map(li => li.textContent)].join('|')`)
+		return err == nil && got == "true|log_level: all (yours: error)"
+	})
+}
+
 // TestFirefoxPilot: the switch refuses highlight until the human turns it
 // on in the popup, then highlight, state snapshots and execute_js (in the
 // page's main world, csp_blocked at once where the page forbids eval) run;
@@ -90,6 +113,16 @@ func TestFirefoxPilot(t *testing.T) {
 		t.Fatalf("highlight with the switch off: %v", out)
 	}
 	r.setPilot(t, true)
+	// The flip is written to sync, local and session alike (read from an extension page).
+	opts := r.f.openExtensionPage(t, "options.html")
+	areas, err := r.f.eval(opts, `(async () => [
+		(await chrome.storage.sync.get('aiWebPilotEnabled')).aiWebPilotEnabled,
+		(await chrome.storage.local.get('aiWebPilotEnabled')).aiWebPilotEnabled,
+		(await chrome.storage.session.get('aiWebPilotEnabled')).aiWebPilotEnabled].join())()`)
+	if err != nil || areas != "true,true,true" {
+		t.Fatalf("storage areas after the flip: %v %v", areas, err)
+	}
+	r.f.closeTab(t, opts)
 	out, isErr := r.interact(t, hl)
 	if isErr || out["success"] != true {
 		t.Fatalf("highlight: %v", out)
