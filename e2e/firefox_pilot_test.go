@@ -115,10 +115,7 @@ func TestFirefoxPilot(t *testing.T) {
 	r.setPilot(t, true)
 	// The flip is written to sync, local and session alike (read from an extension page).
 	opts := r.f.openExtensionPage(t, "options.html")
-	areas, err := r.f.eval(opts, `(async () => [
-		(await chrome.storage.sync.get('aiWebPilotEnabled')).aiWebPilotEnabled,
-		(await chrome.storage.local.get('aiWebPilotEnabled')).aiWebPilotEnabled,
-		(await chrome.storage.session.get('aiWebPilotEnabled')).aiWebPilotEnabled].join())()`)
+	areas, err := r.f.eval(opts, pilotAreasJS)
 	if err != nil || areas != "true,true,true" {
 		t.Fatalf("storage areas after the flip: %v %v", areas, err)
 	}
@@ -138,12 +135,27 @@ func TestFirefoxPilot(t *testing.T) {
 		return err == nil && gone == true
 	})
 
-	if out, isErr := r.interact(t, map[string]any{"action": "save_state", "snapshot_name": "ff"}); isErr {
+	// State snapshots: save, wipe, load (which reloads the page where it was).
+	if _, err := r.f.eval(r.f.tab, `localStorage.setItem("theme", "dark"); sessionStorage.setItem("step", "3")`); err != nil {
+		t.Fatal(err)
+	}
+	if out, isErr := r.interact(t, map[string]any{"action": "save_state", "snapshot_name": "ff"}); isErr || mustJSON(out["saved"]) != `{"cookies":0,"localStorage":1,"sessionStorage":1}` {
 		t.Fatalf("save_state: %v", out)
 	}
-	if list, _ := r.interact(t, map[string]any{"action": "list_states"}); !strings.Contains(mustJSON(list), `"ff"`) {
+	if list, _ := r.interact(t, map[string]any{"action": "list_states"}); !strings.Contains(mustJSON(list), `"name":"ff"`) {
 		t.Errorf("list_states: %v", list)
 	}
+	if _, err := r.f.eval(r.f.tab, `localStorage.clear(); sessionStorage.clear(); localStorage.setItem("junk", "1"); window.__beforeLoadState = true`); err != nil {
+		t.Fatal(err)
+	}
+	if out, isErr := r.interact(t, map[string]any{"action": "load_state", "snapshot_name": "ff"}); isErr || mustJSON(out["restored"]) != `{"cookies":0,"localStorage":1,"sessionStorage":1}` {
+		t.Fatalf("load_state: %v", out)
+	}
+	waitFor(t, 10*time.Second, "the page reloaded by load_state with its storage back", func() bool {
+		got, err := r.f.eval(r.f.tab, `!window.__beforeLoadState && document.readyState === "complete" ?
+			[localStorage.getItem("theme"), localStorage.getItem("junk"), sessionStorage.getItem("step")].join("|") : ""`)
+		return err == nil && got == "dark||3"
+	})
 
 	if out, isErr := r.interact(t, map[string]any{"action": "execute_js", "script": "1 + 1"}); isErr || out["result"] != float64(2) {
 		t.Errorf("execute_js 1 + 1: %v", out)

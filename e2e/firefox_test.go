@@ -272,18 +272,12 @@ func (f *fox) setCapture(t testing.TB, settings map[string]any) {
 	t.Helper()
 	page := f.openExtensionPage(t, "options.html")
 	defer f.closeTab(t, page) // the page's tab must be the active one again
-	js, _ := json.Marshal(settings)
-	if _, err := f.eval(page, fmt.Sprintf(`(async () => {
-		const cur = (await chrome.storage.sync.get('gasoline_settings')).gasoline_settings || {};
-		await chrome.storage.sync.set({gasoline_settings: Object.assign(cur, %s)});
-		return true; })()`, js)); err != nil {
+	store, applied := settingsScripts(settings)
+	if _, err := f.eval(page, store); err != nil {
 		t.Fatalf("set settings: %v", err)
 	}
-	waitFor(t, 5*time.Second, "effective settings "+string(js), func() bool {
-		ok, err := f.eval(page, fmt.Sprintf(`(async () => {
-			const e = (await chrome.storage.local.get('gasoline_effective')).gasoline_effective || {};
-			const want = %s;
-			return Object.keys(want).every(k => e[k] === want[k]); })()`, js))
+	waitFor(t, 5*time.Second, "effective settings "+mustJSON(settings), func() bool {
+		ok, err := f.eval(page, applied)
 		return err == nil && ok == true
 	})
 }
