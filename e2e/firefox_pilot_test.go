@@ -180,6 +180,12 @@ func TestFirefoxPilot(t *testing.T) {
 		t.Errorf("execute_js under a CSP without eval: %v", out)
 	}
 	t.Logf("csp_blocked after %v", time.Since(t0))
+	// A synchronous endless loop cannot be stopped without chrome.debugger,
+	// but the AI still gets its answer at the timeout (the tab stays frozen).
+	r.open(t, "/pilot.html")
+	if out, isErr := r.interact(t, map[string]any{"action": "execute_js", "script": "while(true){}", "timeout_ms": 1000}); !isErr || out["error"] != "timeout" {
+		t.Errorf("execute_js endless loop: %v", out)
+	}
 
 	r.setPilot(t, false)
 	if out, _ := r.interact(t, hl); out["error"] != "ai_web_pilot_disabled" {
