@@ -67,6 +67,10 @@ func (s *Server) handleOriginAnswer(w http.ResponseWriter, r *http.Request) {
 	if *req.Accept {
 		ev = "origin_accepted"
 	}
-	s.audit(audit.Event{Event: ev, Reason: req.Origin + " (" + browser + ")", Source: "human", Agent: "human"})
+	reason := req.Origin
+	if browser != "" {
+		reason += " (" + browser + ")"
+	}
+	s.audit(audit.Event{Event: ev, Reason: reason, Source: "human", Agent: "human"})
 	writeJSON(w, http.StatusOK, s.origins.View())
 }
