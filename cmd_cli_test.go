@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -160,8 +161,29 @@ func TestExtensionCommand(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "Load unpacked → "+abs+"\n") {
 		t.Errorf("relative DIR: exit %d, %q", code, out)
 	}
-	if got := loadSteps("firefox", "/x/ext"); got != "In Firefox: about:debugging#/runtime/this-firefox → Load Temporary Add-on → /x/ext/manifest.json\n" {
-		t.Errorf("firefox steps: %q", got)
+	// --browser firefox writes the Firefox build: a background script, a gecko id.
+	isolate(t)
+	ff := filepath.Join(t.TempDir(), "ff")
+	code, out, errs := gasoline(t, "extension", ff, "--browser", "firefox", "--port", "9005")
+	if code != 0 || errs != "" || !strings.Contains(out, "Load Temporary Add-on → "+filepath.Join(ff, "manifest.json")+"\n") ||
+		!strings.Contains(out, "accept it in the dashboard") {
+		t.Fatalf("firefox: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	var m struct {
+		Background struct {
+			Scripts       []string `json:"scripts"`
+			ServiceWorker string   `json:"service_worker"`
+		} `json:"background"`
+		Settings struct {
+			Gecko struct{ ID string } `json:"gecko"`
+		} `json:"browser_specific_settings"`
+	}
+	b, err := os.ReadFile(filepath.Join(ff, "manifest.json"))
+	if err != nil || json.Unmarshal(b, &m) != nil || len(m.Background.Scripts) == 0 || m.Background.ServiceWorker != "" || m.Settings.Gecko.ID == "" {
+		t.Errorf("firefox manifest: %v %+v", err, m)
+	}
+	if got, _ := os.ReadFile(filepath.Join(ff, "sw", "address.js")); !bytes.Equal(got, extension.AddressModule("http://127.0.0.1:9005")) {
+		t.Errorf("firefox sw/address.js: %s", got)
 	}
 }
 

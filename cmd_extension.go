@@ -54,7 +54,8 @@ func serverURL(port int) string { return "http://127.0.0.1:" + strconv.Itoa(port
 // loadSteps says how to load the extension in dir into the browser.
 func loadSteps(browser, dir string) string {
 	if browser == "firefox" {
-		return "In Firefox: about:debugging#/runtime/this-firefox → Load Temporary Add-on → " + filepath.Join(dir, "manifest.json") + "\n"
+		return "In Firefox: about:debugging#/runtime/this-firefox → Load Temporary Add-on → " + filepath.Join(dir, "manifest.json") + "\n" +
+			"The first time it connects, accept it in the dashboard (y): Firefox gives each install its own origin.\n"
 	}
 	return "In Chrome: chrome://extensions → Developer mode → Load unpacked → " + dir + "\n"
 }

@@ -318,23 +318,37 @@ func (b *browser) killWorker(t testing.TB) {
 // settings and waits until the worker has applied them.
 func (b *browser) setCapture(t testing.TB, settings map[string]any) {
 	t.Helper()
-	js, _ := json.Marshal(settings)
-	script := fmt.Sprintf(`(async () => {
-		const cur = (await chrome.storage.sync.get('gasoline_settings')).gasoline_settings || {};
-		await chrome.storage.sync.set({gasoline_settings: Object.assign(cur, %s)});
-		return true; })()`, js)
-	if _, err := chromedp.Run(b.sw, chromedp.Evaluate[bool](script, chromedp.EvalAwaitPromise)); err != nil {
+	store, applied := settingsScripts(settings)
+	if _, err := chromedp.Run(b.sw, chromedp.Evaluate[bool](store, chromedp.EvalAwaitPromise)); err != nil {
 		t.Fatalf("set settings: %v", err)
 	}
-	want := string(js)
-	waitFor(t, 5*time.Second, "effective settings "+want, func() bool {
-		ok, err := chromedp.Run(b.sw, chromedp.Evaluate[bool](fmt.Sprintf(`(async () => {
-			const e = (await chrome.storage.local.get('gasoline_effective')).gasoline_effective || {};
-			const want = %s;
-			return Object.keys(want).every(k => e[k] === want[k]); })()`, want), chromedp.EvalAwaitPromise))
+	waitFor(t, 5*time.Second, "effective settings "+mustJSON(settings), func() bool {
+		ok, err := chromedp.Run(b.sw, chromedp.Evaluate[bool](applied, chromedp.EvalAwaitPromise))
 		return err == nil && ok
 	})
 }
+
+// settingsScripts are what the options page does, for any extension
+// context of either browser: store merges settings into the user's, and
+// applied is true once the worker has them in force.
+func settingsScripts(settings map[string]any) (store, applied string) {
+	js := mustJSON(settings)
+	store = fmt.Sprintf(`(async () => {
+		const cur = (await chrome.storage.sync.get('gasoline_settings')).gasoline_settings || {};
+		await chrome.storage.sync.set({gasoline_settings: Object.assign(cur, %s)});
+		return true; })()`, js)
+	applied = fmt.Sprintf(`(async () => {
+		const e = (await chrome.storage.local.get('gasoline_effective')).gasoline_effective || {};
+		const want = %s;
+		return Object.keys(want).every(k => e[k] === want[k]); })()`, js)
+	return store, applied
+}
+
+// pilotAreasJS reads the pilot switch from sync, local and session.
+const pilotAreasJS = `(async () => [
+		(await chrome.storage.sync.get('aiWebPilotEnabled')).aiWebPilotEnabled,
+		(await chrome.storage.local.get('aiWebPilotEnabled')).aiWebPilotEnabled,
+		(await chrome.storage.session.get('aiWebPilotEnabled')).aiWebPilotEnabled].join())()`
 
 // waitFor polls cond until it holds or the deadline passes.
 func waitFor(t testing.TB, within time.Duration, what string, cond func() bool) {

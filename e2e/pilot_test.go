@@ -71,10 +71,7 @@ func TestPilotOptIn(t *testing.T) {
 	}
 	r.setPilot(t, true)
 	// ADR: the flip is written to sync, local and session alike.
-	areas, err := chromedp.Run(r.b.sw, chromedp.Evaluate[string](`(async () => [
-		(await chrome.storage.sync.get('aiWebPilotEnabled')).aiWebPilotEnabled,
-		(await chrome.storage.local.get('aiWebPilotEnabled')).aiWebPilotEnabled,
-		(await chrome.storage.session.get('aiWebPilotEnabled')).aiWebPilotEnabled].join())()`, chromedp.EvalAwaitPromise))
+	areas, err := chromedp.Run(r.b.sw, chromedp.Evaluate[string](pilotAreasJS, chromedp.EvalAwaitPromise))
 	if err != nil || areas != "true,true,true" {
 		t.Fatalf("storage areas after the flip: %q %v", areas, err)
 	}

@@ -1,5 +1,7 @@
-// Package extension holds Gasoline's Chrome (MV3) extension, embedded so the
-// gasoline binary can write out a copy for the user to load unpacked.
+// Package extension holds Gasoline's MV3 extension, embedded so the gasoline
+// binary can write out a copy for the user to load unpacked: one source, two
+// builds (Chrome, Edge and Brave; Firefox), differing only in the manifest
+// and the worker's platform module (sw/platform.js).
 // generated/ is written from Go (the secret-name rule, the capture settings).
 package extension
 
@@ -41,10 +43,13 @@ type Options struct {
 // parents) if needed. Files are written with mode 0o644 and replace any
 // existing file of the same name; other files in dir are left alone.
 func Write(dir string, o Options) error {
+	firefox := false
 	switch o.Browser {
 	case "", "chrome":
+	case "firefox":
+		firefox = true
 	default:
-		return fmt.Errorf("unknown browser %q (want chrome)", o.Browser)
+		return fmt.Errorf("unknown browser %q (want chrome or firefox)", o.Browser)
 	}
 	if o.Port < 0 || o.Port > 65535 {
 		return fmt.Errorf("port %d out of range 1-65535", o.Port)
@@ -64,8 +69,15 @@ func Write(dir string, o Options) error {
 		if err != nil {
 			return err
 		}
-		if path == addressModule && o.Port != 0 {
+		switch {
+		case path == addressModule && o.Port != 0:
 			b = AddressModule(fmt.Sprintf("http://127.0.0.1:%d", o.Port))
+		case path == platformModule && firefox:
+			b = PlatformModule("firefox")
+		case path == "manifest.json" && firefox:
+			if b, err = FirefoxManifest(b); err != nil {
+				return err
+			}
 		}
 		if err := os.WriteFile(target, b, 0o644); err != nil {
 			return err

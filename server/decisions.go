@@ -30,6 +30,7 @@ func (s *Server) restoreDecisions() {
 	s.control.Restore(st.Revoked)
 	s.pilot.SetBlocked(st.PilotBlocked)
 	s.approval.Store(st.Approval == decisions.ApprovalAsk)
+	s.origins.Restore(st.Origins)
 	s.restored = st.Summary()
 	if s.restored != "" {
 		s.audit(audit.Event{Event: "decisions_restored", Reason: s.restored, Source: "server"})
@@ -68,6 +69,7 @@ func (s *Server) saveDecisions() {
 		Revoked:      s.control.State().Revoked,
 		PilotBlocked: s.pilot.Status(false).BlockedByUser,
 		AIOverrides:  s.control.Values(),
+		Origins:      s.origins.Decided(),
 	}
 	if s.approval.Load() {
 		st.Approval = decisions.ApprovalAsk

@@ -23,6 +23,7 @@ var httpStatus = map[problem.Code]int{
 	problem.TokenRequired:         http.StatusUnauthorized,
 	problem.DeniedByUser:          http.StatusForbidden,
 	problem.ApprovalTimeout:       http.StatusRequestTimeout,
+	problem.OriginNotAccepted:     http.StatusForbidden,
 	problem.Internal:              http.StatusInternalServerError,
 }
 

@@ -11,7 +11,9 @@ import (
 // ExtensionID is Gasoline's extension id, pinned by the key in its manifest.
 const ExtensionID = "nfadohinhmepekandhojgchganbcflen"
 
-// ExtensionOrigin is the only browser origin the server answers.
+// ExtensionOrigin is the Chrome build's origin, the one browser origin the
+// server answers without asking; other extension origins wait for the
+// human (origins.go).
 const ExtensionOrigin = "chrome-extension://" + ExtensionID
 
 // MaxBody caps every request body.
@@ -19,7 +21,8 @@ const MaxBody = 5 << 20
 
 // guard enforces the security model on every route: a loopback Host naming
 // our port (DNS rebinding), no web-page Origin (a hostile tab in the same
-// browser), the extension's Origin on the extension's routes, a capped
+// browser), the extension's Origin (or one the human accepted) on the
+// extension's routes, a capped
 // body. It sends no CORS headers at all, so a page can
 // never read an answer either.
 func (s *Server) guard(next http.Handler) http.Handler {
@@ -29,10 +32,17 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			return
 		}
 		o, ok := r.Header["Origin"]
-		fromExtension := ok && len(o) == 1 && o[0] == ExtensionOrigin
-		if ok && !fromExtension {
-			writeProblem(w, problem.New(problem.Forbidden, "requests from web pages are refused (Origin %q)", r.Header.Get("Origin")))
-			return
+		fromExtension := false
+		if ok {
+			if len(o) != 1 {
+				writeProblem(w, problem.New(problem.Forbidden, "a request with %d Origin headers is refused", len(o)))
+				return
+			}
+			var refused *problem.Error
+			if fromExtension, refused = s.extensionOrigin(r, o[0]); refused != nil {
+				writeProblem(w, refused)
+				return
+			}
 		}
 		if !fromExtension && extensionOnly(r) {
 			writeProblem(w, problem.New(problem.Forbidden, "%s is the extension's: a request without its Origin is refused", r.URL.Path))

@@ -44,7 +44,7 @@ func (s *Server) handlePilotBlock(w http.ResponseWriter, r *http.Request) {
 // (?pilot=true|false). Only the extension's own origin is believed; and the
 // extension refuses pilot actions on its own while its toggle is off.
 func (s *Server) notePilot(r *http.Request) {
-	if r.Header.Get("Origin") != ExtensionOrigin {
+	if !s.fromExtension(r) {
 		return
 	}
 	var on bool

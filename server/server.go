@@ -21,6 +21,7 @@ import (
 	"github.com/gasoline-dev/gasoline/features/audit"
 	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/capturectl"
+	"github.com/gasoline-dev/gasoline/features/origins"
 	"github.com/gasoline-dev/gasoline/features/perf"
 	"github.com/gasoline-dev/gasoline/features/pilot"
 	"github.com/gasoline-dev/gasoline/features/query"
@@ -119,6 +120,7 @@ type Server struct {
 	approval  atomic.Bool       // pilot approval mode is ask
 	token     string            // required on the human's API
 	approvals *approval.Queue   // pilot actions waiting for the human
+	origins   *origins.Trust    // extension origins besides the pinned one
 }
 
 // New returns a server with empty buffers.
@@ -135,6 +137,7 @@ func New(cfg Config) *Server {
 		events:    newHub(),
 		pilot:     pilot.New(nil),
 		approvals: approval.New(nil, nil),
+		origins:   origins.New(cfg.Clock),
 		started:   time.Now(),
 		sessions:  make(map[string]*session),
 
@@ -162,6 +165,10 @@ func New(cfg Config) *Server {
 	s.control.OnChange(func(map[string]any) { s.saveDecisions() })
 	s.approvals.OnChange(func(p []approval.Request) {
 		s.events.publish(wire.EventApprovals, wire.Approvals{Mode: s.approvalMode(), Pending: p})
+	})
+	s.origins.OnChange(func(v origins.View) {
+		s.events.publish(wire.EventOrigins, v)
+		s.saveDecisions()
 	})
 	s.restoreDecisions()
 	s.applyApprovalFlag()
@@ -213,13 +220,15 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/approvals", s.handleApprovals)
 	mux.HandleFunc("POST /api/approvals/answer", s.human(s.handleApprovalAnswer))
 	mux.HandleFunc("POST /api/approvals/mode", s.human(s.handleApprovalMode))
+	mux.HandleFunc("GET /api/origins", s.handleOrigins)
+	mux.HandleFunc("POST /api/origins/answer", s.human(s.handleOriginAnswer))
 	return s.guard(s.noteContact(mux))
 }
 
 // noteContact marks the extension connected whenever it calls us.
 func (s *Server) noteContact(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Origin") == ExtensionOrigin {
+		if s.fromExtension(r) {
 			s.lastContact.Store(time.Now().UnixNano())
 		}
 		next.ServeHTTP(w, r)

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/gasoline-dev/gasoline/features/origins"
 	"github.com/gasoline-dev/gasoline/server/wire"
 )
 
@@ -41,6 +42,9 @@ func (s *Server) Health() Health {
 		EventsDropped:  s.events.dropped.Load(),
 		Restored:       s.restored,
 		Approvals:      new(s.Approvals()),
+	}
+	if p := s.origins.View().Pending; len(p) > 0 {
+		h.Origins = &origins.View{Pending: p} // the answers are the dashboard's business only
 	}
 	if v := s.extVersion.Load(); v != nil && ok {
 		h.Extension.Version = *v

@@ -68,6 +68,7 @@ type Model struct {
 	auditPath string
 	auditAll  bool // the Audit pane shows every server's lines
 	asking    asking
+	trust     trusting // extension origins waiting for the human (origins.go)
 
 	filtering bool
 	note      string
@@ -201,6 +202,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // apply takes in one outside event.
 func (m *Model) apply(msg tea.Msg) {
+	m.applyTrust(msg)
 	switch msg := msg.(type) {
 	case ConnMsg:
 		m.conn = ConnState(msg)

@@ -77,6 +77,11 @@ func decodeEvent(event string, data []byte) tea.Msg {
 		if json.Unmarshal(data, &a) == nil {
 			return ApprovalsMsg(a)
 		}
+	case wire.EventOrigins:
+		var o OriginsMsg
+		if json.Unmarshal(data, &o) == nil {
+			return o
+		}
 	case wire.EventDropped:
 		var d wire.Dropped
 		if json.Unmarshal(data, &d) == nil {

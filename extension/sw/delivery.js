@@ -4,7 +4,7 @@
 
 import { EventQueue, KINDS, ROUTES, BATCH_MAX, isErrorLog, stampEvents } from './queue.js';
 import { nextBackoff } from './backoff.js';
-import { postJSON, errorText, failure, setConnected, isConnected, setLastError } from './link.js';
+import { postJSON, problemOf, failure, setConnected, isConnected, setLastError } from './link.js';
 import { saveSoon } from './session.js';
 
 const FLUSH_MS = 200;
@@ -128,9 +128,15 @@ async function flushKind(kind) {
       continue;
     }
     if (res.status >= 400 && res.status < 500 && res.status !== 429) {
+      const p = await problemOf(res);
+      if (p.error === 'origin_not_accepted') {
+        // This install's origin waits for the human's yes in the dashboard: keep the events, retry.
+        setConnected(false, p.message);
+        throw new Error(p.message);
+      }
       // Not retryable (including a single event that is still too large).
       queue.refused(kind, b);
-      setLastError(`POST ${route}: HTTP ${res.status} ${await errorText(res)}`);
+      setLastError(`POST ${route}: HTTP ${res.status} ${p.message}`);
       continue;
     }
     setLastError(`POST ${route}: HTTP ${res.status}`);

@@ -24,15 +24,18 @@ export async function request(path, init) {
 /** POSTs body (a string: already JSON) to path. */
 export const postJSON = (path, body) => request(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
 
-/** The server's error message from a 4xx answer ('' if none). */
-export async function errorText(res) {
+/** The server's problem ({error, message}) from a 4xx answer (empty strings if none). */
+export async function problemOf(res) {
   try {
     const b = await res.json();
-    return b && b.message ? String(b.message) : '';
+    return { error: b && b.error ? String(b.error) : '', message: b && b.message ? String(b.message) : '' };
   } catch (_) {
-    return '';
+    return { error: '', message: '' };
   }
 }
+
+/** The server's error message from a 4xx answer ('' if none). */
+export const errorText = async (res) => (await problemOf(res)).message;
 
 /** A failed request's reason as the popup shows it. */
 export const failure = (err) => (err && err.name === 'AbortError' ? 'timeout' : err && err.message);

@@ -1,7 +1,9 @@
 // execute_js: the AI's script in the page's main world, through chrome.debugger (Runtime.evaluate, so
-// V8 can end a script that runs too long), or chrome.scripting when a debugger cannot attach.
+// V8 can end a script that runs too long), or chrome.scripting when a debugger cannot attach or the
+// browser has none (Firefox).
 
 import { assertPilot } from './pilot-switch.js';
+import { BROWSER } from './platform.js';
 import { settled, NO_ACCESS } from './documents.js';
 import { QueryError, errText } from './errors.js';
 import { RESULT_MAX_BYTES, scriptTimeout, illegalReturn, scriptError, serializeParked, scriptResult } from './serialize.js';
@@ -40,6 +42,7 @@ export async function executeJS(tabId, p, job) {
   return withTabLock(tabId, async () => {
     if (job.done) return null; // the query ended while an earlier script held the tab: never run late
     assertPilot();
+    if (BROWSER === 'firefox') return runInMainWorld(tabId, p.script, ms, job);
     const target = { tabId };
     try {
       await chrome.debugger.attach(target, '1.3');
@@ -121,8 +124,9 @@ async function evaluateAttached(target, script, ms) {
   return scriptResult(out.json, out.cut);
 }
 
-// Fallback when chrome.debugger cannot attach: the page's main world through chrome.scripting. Subject to
-// the page's CSP (no eval → csp_blocked at once), and a synchronous endless loop cannot be stopped.
+// Without chrome.debugger (Firefox, or another debugger holds the tab): the page's main world through
+// chrome.scripting. Subject to the page's CSP (no eval → csp_blocked at once), and a synchronous endless
+// loop cannot be stopped.
 // The script is tried as an expression, else as an async function body (statements need `return`).
 async function runInMainWorld(tabId, script, ms, job) {
   const key = `__gasoline_${crypto.randomUUID().replace(/-/g, '')}`;

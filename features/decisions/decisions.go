@@ -17,6 +17,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/gasoline-dev/gasoline/features/origins"
 )
 
 // Approval modes of the Web Pilot.
@@ -36,6 +38,9 @@ type State struct {
 	// AIOverrides are the AI overrides the last server held, by setting,
 	// as a record only: a successor never applies them.
 	AIOverrides map[string]any `json:"ai_overrides,omitempty"`
+	// Origins are the human's answers to extension origins besides the
+	// pinned Chrome one (a Firefox install's moz-extension://<uuid>).
+	Origins []origins.Decision `json:"origins,omitempty"`
 }
 
 // maxFile bounds what Load reads: the file holds a handful of names.
@@ -131,5 +136,18 @@ func (st State) Summary() string {
 	if st.Approval == ApprovalAsk {
 		parts = append(parts, "pilot approval: ask")
 	}
+	if n := countAccepted(st.Origins); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d extension origin(s) accepted", n))
+	}
 	return strings.Join(parts, " · ")
+}
+
+func countAccepted(ds []origins.Decision) int {
+	n := 0
+	for _, d := range ds {
+		if d.Accepted {
+			n++
+		}
+	}
+	return n
 }

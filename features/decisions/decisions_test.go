@@ -6,13 +6,16 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/gasoline-dev/gasoline/features/origins"
 )
 
 func TestSaveLoadRoundTrip(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "sub", "decisions.json")
 	at := time.Date(2026, 11, 23, 3, 0, 0, 0, time.UTC)
 	want := State{Revoked: map[string]time.Time{"ws_mode": at}, PilotBlocked: true, Approval: ApprovalAsk,
-		AIOverrides: map[string]any{"log_level": "all"}}
+		AIOverrides: map[string]any{"log_level": "all"},
+		Origins:     []origins.Decision{{Origin: "moz-extension://6f1d3c2a-9b7e-4c55-8a10-3d2f0e4b7c91", Accepted: true, Browser: "Firefox 153", At: at}}}
 	if err := Save(path, want); err != nil {
 		t.Fatal(err)
 	}
@@ -69,6 +72,10 @@ func TestUnknownApprovalErrsOnAsk(t *testing.T) {
 func TestSummary(t *testing.T) {
 	st := State{Revoked: map[string]time.Time{"ws_mode": {}, "log_level": {}}, PilotBlocked: true}
 	if got, want := st.Summary(), "log_level, ws_mode revoked · pilot blocked"; got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	st = State{Origins: []origins.Decision{{Origin: "moz-extension://a", Accepted: true}, {Origin: "moz-extension://b"}}}
+	if got, want := st.Summary(), "1 extension origin(s) accepted"; got != want {
 		t.Fatalf("got %q, want %q", got, want)
 	}
 }

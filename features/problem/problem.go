@@ -30,7 +30,10 @@ const (
 	DeniedByUser Code = "denied_by_user"
 	// ApprovalTimeout: the human did not answer a pilot action in time.
 	ApprovalTimeout Code = "approval_timeout"
-	Internal        Code = "internal"
+	// OriginNotAccepted: an extension origin the human has not accepted
+	// (or refused) in the dashboard, such as a Firefox install's.
+	OriginNotAccepted Code = "origin_not_accepted"
+	Internal          Code = "internal"
 )
 
 // Error is a failure with a code and a message that says what to do next.

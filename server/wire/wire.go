@@ -8,6 +8,7 @@ import (
 	"github.com/gasoline-dev/gasoline/features/approval"
 	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/capturectl"
+	"github.com/gasoline-dev/gasoline/features/origins"
 	"github.com/gasoline-dev/gasoline/features/pilot"
 	"github.com/gasoline-dev/gasoline/features/streaming"
 )
@@ -45,6 +46,16 @@ type ApprovalAnswer struct {
 	Reason  string `json:"reason,omitempty"`
 }
 
+// EventOrigins is the stream event of the extension origins waiting for
+// the human and the human's answers (an origins.View).
+const EventOrigins = "origins"
+
+// OriginAnswer is the human accepting or refusing an extension origin.
+type OriginAnswer struct {
+	Origin string `json:"origin"`
+	Accept *bool  `json:"accept"`
+}
+
 // ApprovalMode sets the pilot approval mode: "ask" or "auto".
 type ApprovalMode struct {
 	Mode string `json:"mode"`
@@ -70,6 +81,9 @@ type Health struct {
 	Pilot *pilot.Status `json:"pilot,omitempty"`
 	// Approvals is the pilot approval mode and what waits for the human.
 	Approvals *Approvals `json:"approvals,omitempty"`
+	// Origins lists the extension origins that wait for the human to
+	// accept them; nil when none waits.
+	Origins *origins.View `json:"origins,omitempty"`
 	// Restored says which of the human's decisions this server restored
 	// from the state file when it started (a restart or a takeover).
 	Restored string `json:"restored,omitempty"`

@@ -1,0 +1,240 @@
+// Package origins decides which browser extensions besides Gasoline's pinned
+// Chrome build the server answers. A Firefox extension's origin is
+// moz-extension://<uuid>, random per install, so no id can be pinned: the
+// first time an unknown extension origin calls, it waits here for the human
+// to accept or refuse it, and gets nothing meanwhile. The human's answers
+// are kept (features/decisions persists them per port); nothing here knows
+// HTTP.
+package origins
+
+import (
+	"errors"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// MaxPending bounds the origins waiting for the human: an origin that comes
+// when the list is full is refused for now without a prompt.
+const MaxPending = 8
+
+// MaxDecided bounds the remembered answers; the oldest go first.
+const MaxDecided = 64
+
+// Verdict is what an origin may do now.
+type Verdict int
+
+// Verdicts.
+const (
+	// NotExtension: not an extension's origin (a web page, or garbage).
+	NotExtension Verdict = iota
+	// Waiting: an extension origin the human has not answered yet.
+	Waiting
+	// Refused: the human refused it.
+	Refused
+	// Accepted: the human accepted it.
+	Accepted
+)
+
+// Request is an extension origin waiting for the human.
+type Request struct {
+	Origin string `json:"origin"`
+	// Browser names the browser that sent it, from its User-Agent.
+	Browser string    `json:"browser"`
+	At      time.Time `json:"at"`
+}
+
+// Decision is one answer of the human.
+type Decision struct {
+	Origin   string    `json:"origin"`
+	Accepted bool      `json:"accepted"`
+	Browser  string    `json:"browser,omitempty"`
+	At       time.Time `json:"at"`
+}
+
+// View is the trust list as the dashboard shows it.
+type View struct {
+	Pending []Request  `json:"pending"`
+	Decided []Decision `json:"decided,omitempty"`
+}
+
+// ErrNotExtension is Decide's answer for an origin no extension could have.
+var ErrNotExtension = errors.New("not an extension origin (want moz-extension://… or chrome-extension://…)")
+
+// Trust holds the pending origins and the human's answers. Safe for
+// concurrent use.
+type Trust struct {
+	now func() time.Time
+
+	mu       sync.Mutex
+	pending  []Request
+	decided  []Decision // oldest first
+	onChange []func(View)
+}
+
+// New returns an empty trust list; now is the clock (nil: time.Now).
+func New(now func() time.Time) *Trust {
+	if now == nil {
+		now = time.Now
+	}
+	return &Trust{now: now}
+}
+
+// extensionOrigin is what a browser sends as an extension's Origin: a
+// scheme of extensions and an id or uuid, nothing else (no path, no port).
+var extensionOrigin = regexp.MustCompile(`^(moz-extension|chrome-extension)://[a-z0-9-]{16,64}$`)
+
+// IsExtension reports whether origin is a browser extension's.
+func IsExtension(origin string) bool { return extensionOrigin.MatchString(origin) }
+
+// Verdict says what origin may do, without adding it to the pending list.
+func (t *Trust) Verdict(origin string) Verdict {
+	if !IsExtension(origin) {
+		return NotExtension
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.verdictLocked(origin)
+}
+
+func (t *Trust) verdictLocked(origin string) Verdict {
+	if i := t.decidedAt(origin); i >= 0 {
+		if t.decided[i].Accepted {
+			return Accepted
+		}
+		return Refused
+	}
+	return Waiting
+}
+
+// Check is Verdict for an origin calling now: an extension origin the
+// human has not answered joins the pending list (once; while there is
+// room), with the browser its userAgent names. added reports that it did.
+func (t *Trust) Check(origin, userAgent string) (v Verdict, added bool) {
+	if !IsExtension(origin) {
+		return NotExtension, false
+	}
+	t.mu.Lock()
+	v = t.verdictLocked(origin)
+	if v != Waiting || len(t.pending) >= MaxPending || slices.ContainsFunc(t.pending, func(r Request) bool { return r.Origin == origin }) {
+		t.mu.Unlock()
+		return v, false
+	}
+	t.pending = append(t.pending, Request{Origin: origin, Browser: Browser(userAgent), At: t.now().UTC()})
+	view, subs := t.viewLocked(), slices.Clone(t.onChange)
+	t.mu.Unlock()
+	for _, f := range subs {
+		f(view)
+	}
+	return v, true
+}
+
+// Decide records the human's answer for origin, pending or not (the
+// dashboard can also take back an earlier answer), and returns the browser
+// it came from when it was pending.
+func (t *Trust) Decide(origin string, accept bool) (string, error) {
+	if !IsExtension(origin) {
+		return "", ErrNotExtension
+	}
+	t.mu.Lock()
+	browser := ""
+	if i := slices.IndexFunc(t.pending, func(r Request) bool { return r.Origin == origin }); i >= 0 {
+		browser = t.pending[i].Browser
+		t.pending = slices.Delete(t.pending, i, i+1)
+	}
+	if i := t.decidedAt(origin); i >= 0 {
+		if browser == "" {
+			browser = t.decided[i].Browser
+		}
+		t.decided = slices.Delete(t.decided, i, i+1)
+	}
+	t.decided = append(t.decided, Decision{Origin: origin, Accepted: accept, Browser: browser, At: t.now().UTC()})
+	if len(t.decided) > MaxDecided {
+		t.decided = slices.Delete(t.decided, 0, len(t.decided)-MaxDecided)
+	}
+	view, subs := t.viewLocked(), slices.Clone(t.onChange)
+	t.mu.Unlock()
+	for _, f := range subs {
+		f(view)
+	}
+	return browser, nil
+}
+
+// Restore brings back the answers a previous server on this port kept;
+// anything that is not an extension origin is dropped.
+func (t *Trust) Restore(ds []Decision) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.decided = t.decided[:0]
+	for _, d := range ds {
+		if IsExtension(d.Origin) && t.decidedAt(d.Origin) < 0 {
+			t.decided = append(t.decided, d)
+		}
+	}
+	if len(t.decided) > MaxDecided {
+		t.decided = slices.Delete(t.decided, 0, len(t.decided)-MaxDecided)
+	}
+}
+
+// Decided is the human's answers, oldest first (to persist them).
+func (t *Trust) Decided() []Decision {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return slices.Clone(t.decided)
+}
+
+// View is the pending origins and the answers.
+func (t *Trust) View() View {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.viewLocked()
+}
+
+func (t *Trust) viewLocked() View {
+	return View{Pending: append([]Request{}, t.pending...), Decided: slices.Clone(t.decided)}
+}
+
+// OnChange registers f, called (outside the lock) with the new view when an
+// origin starts waiting or the human answers one.
+func (t *Trust) OnChange(f func(View)) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.onChange = append(t.onChange, f)
+}
+
+func (t *Trust) decidedAt(origin string) int {
+	return slices.IndexFunc(t.decided, func(d Decision) bool { return d.Origin == origin })
+}
+
+// browsers are the User-Agent product tokens worth naming, most specific
+// first (Edge's and Opera's agents also say Chrome; Chrome's says Safari).
+var browsers = []struct{ token, name string }{
+	{"Firefox/", "Firefox"}, {"Edg/", "Edge"}, {"OPR/", "Opera"}, {"Chrome/", "Chrome"}, {"Safari/", "Safari"},
+}
+
+// Browser names the browser of a User-Agent ("Firefox 153"), or the agent
+// itself, cut short, when it names none of the known ones.
+func Browser(userAgent string) string {
+	for _, b := range browsers {
+		if _, rest, ok := strings.Cut(userAgent, b.token); ok {
+			major, _, _ := strings.Cut(rest, ".")
+			major, _, _ = strings.Cut(major, " ")
+			return strings.TrimSpace(b.name + " " + major)
+		}
+	}
+	ua := strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return -1
+		}
+		return r
+	}, userAgent)
+	if len(ua) > 80 {
+		ua = ua[:80] + "…"
+	}
+	if ua == "" {
+		return "unknown browser"
+	}
+	return ua
+}

@@ -1,0 +1,89 @@
+package origins
+
+import (
+	"fmt"
+	"testing"
+	"time"
+)
+
+func TestIsExtension(t *testing.T) {
+	for o, want := range map[string]bool{
+		"moz-extension://6f1d3c2a-9b7e-4c55-8a10-3d2f0e4b7c91":     true,
+		"chrome-extension://nfadohinhmepekandhojgchganbcflen":      true,
+		"http://127.0.0.1:3000":                                    false,
+		"null":                                                     false,
+		"moz-extension://6f1d3c2a-9b7e-4c55-8a10-3d2f0e4b7c91/x":   false,
+		"moz-extension://6f1d3c2a-9b7e-4c55-8a10-3d2f0e4b7c91:80":  false,
+		"moz-extension://short":                                    false,
+		"chrome-extension://nfadohinhmepekandhojgchganbcflen.evil": false,
+	} {
+		if IsExtension(o) != want {
+			t.Errorf("IsExtension(%q) = %v", o, !want)
+		}
+	}
+}
+
+func TestBrowser(t *testing.T) {
+	for ua, want := range map[string]string{
+		"Mozilla/5.0 (X11; Linux x86_64; rv:153.0) Gecko/20100101 Firefox/153.0":                                                    "Firefox 153",
+		"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0": "Edge 131",
+		"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36":                     "Chrome 142",
+		"":                "unknown browser",
+		"curl/8.0\x1b[2J": "curl/8.0[2J",
+	} {
+		if got := Browser(ua); got != want {
+			t.Errorf("Browser(%q) = %q, want %q", ua, got, want)
+		}
+	}
+}
+
+// Waiting origins are bounded and listed once; an answer ends the wait,
+// is remembered (bounded too), and can be taken back.
+func TestTrust(t *testing.T) {
+	now := time.Date(2026, 11, 23, 5, 0, 0, 0, time.UTC)
+	tr := New(func() time.Time { return now })
+	var views []View
+	tr.OnChange(func(v View) { views = append(views, v) })
+	origin := func(i int) string { return fmt.Sprintf("moz-extension://00000000-0000-0000-0000-%012d", i) }
+	if v, added := tr.Check("https://evil.example", "x"); v != NotExtension || added {
+		t.Fatalf("web origin: %v %v", v, added)
+	}
+	for i := range MaxPending + 2 {
+		if v, _ := tr.Check(origin(i), "Firefox/153.0"); v != Waiting {
+			t.Fatalf("origin %d: %v", i, v)
+		}
+	}
+	if _, added := tr.Check(origin(0), "Firefox/153.0"); added {
+		t.Fatal("listed twice")
+	}
+	if p := tr.View().Pending; len(p) != MaxPending || p[0].Browser != "Firefox 153" || !p[0].At.Equal(now) {
+		t.Fatalf("pending: %+v", p)
+	}
+	if len(views) != MaxPending {
+		t.Fatalf("%d change notices, want %d", len(views), MaxPending)
+	}
+	if b, err := tr.Decide(origin(0), true); err != nil || b != "Firefox 153" {
+		t.Fatalf("decide: %q %v", b, err)
+	}
+	if tr.Verdict(origin(0)) != Accepted || len(tr.View().Pending) != MaxPending-1 {
+		t.Fatal("accepting did not end the wait")
+	}
+	if _, err := tr.Decide("http://evil.example", true); err != ErrNotExtension {
+		t.Fatalf("web origin decided: %v", err)
+	}
+	tr.Decide(origin(0), false)
+	if tr.Verdict(origin(0)) != Refused || len(tr.Decided()) != 1 || tr.Decided()[0].Browser != "Firefox 153" {
+		t.Fatalf("taking it back: %+v", tr.Decided())
+	}
+	for i := range MaxDecided + 5 {
+		tr.Decide(origin(100+i), true)
+	}
+	if d := tr.Decided(); len(d) != MaxDecided || d[len(d)-1].Origin != origin(100+MaxDecided+4) {
+		t.Fatalf("decided not bounded to the newest %d: %d", MaxDecided, len(d))
+	}
+	fresh := New(nil)
+	fresh.Restore(append(tr.Decided(), Decision{Origin: "http://evil.example", Accepted: true}))
+	if len(fresh.Decided()) != MaxDecided || fresh.Verdict(origin(100+MaxDecided+4)) != Accepted {
+		t.Fatal("restore")
+	}
+}
