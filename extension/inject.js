@@ -33,7 +33,7 @@
   const SHARED = '__gasolineInject';
   const COALESCE_MS = 50;
   const FLUSH_MS = 50;
-  const QUEUE_MAX = 1000;
+  const QUEUE_MAX = 2000; // records, as many as the worker holds; a page that logs more in one task pays the build as it goes
   const STACK_MAX = 4000;
   const PREVIEW_MAX = 500;
   const LEVELS = ['debug', 'log', 'info', 'warn', 'error'];
@@ -154,7 +154,7 @@
   G.enqueue = (kind, build, raw) => {
     if (!post) return;
     queue.push(kind, build, raw);
-    if (queue.length >= QUEUE_MAX * 3) flush(); // bounded: a burst pays as it goes
+    if (queue.length >= QUEUE_MAX * 3) flush(); // bounded
     else if (!scheduled) {
       scheduled = true;
       later(flushWhenIdle, COALESCE_MS);
