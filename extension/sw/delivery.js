@@ -49,7 +49,11 @@ export function deliveryStats() {
 
 /** Start-up: the queue a previous life of the worker stored, then flushing may begin. */
 export function restoreQueue(session) {
-  queue.restore(session.gasoline_queue, session.gasoline_counts);
+  let stored = session.gasoline_queue;
+  if (typeof stored === 'string') {
+    try { stored = JSON.parse(stored); } catch (_) { stored = null; }
+  }
+  queue.restore(stored, session.gasoline_counts);
 }
 
 export function startDelivery() {
@@ -63,9 +67,11 @@ export function retryNow() {
   scheduleFlush(0);
 }
 
+// The queue is stored as one JSON string: the storage API copies a string through the browser
+// process far more cheaply than the same events as objects.
 function save() {
   unsaved = false;
-  saveSoon('gasoline_queue', () => queue.snapshot().queue);
+  saveSoon('gasoline_queue', () => JSON.stringify(queue.snapshot().queue));
   saveSoon('gasoline_counts', () => queue.snapshot().counts);
 }
 
