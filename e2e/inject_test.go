@@ -28,8 +28,9 @@ func TestPageScriptsSeeNoCaptureGlobals(t *testing.T) {
 	}
 }
 
-// TestBurstBeyondTheQueueBound: a burst longer than the page-world queue's
-// bound (1,000 records, flushed at once when full) loses nothing.
+// TestBurstBeyondTheQueueBound: a burst of 1,000 records in one task (the
+// server's log cap; the page-world queue holds 2,000 before it flushes at
+// once) loses nothing on its way through the page, content script and worker.
 func TestBurstBeyondTheQueueBound(t *testing.T) {
 	r := newRig(t, "burst-agent", map[string]any{"log_level": "all"})
 	r.open(t, "/capture.html")

@@ -2,7 +2,10 @@
 //
 // Takes the private port from inject.js (see PROTOCOL.md), gates what arrives on
 // it by the effective settings, scrubs secrets out of every event (content/scrub.js)
-// and forwards them to the service worker in batches of at most 50 ms. The other
+// and forwards them to the service worker in batches: BATCH_MS after the first event,
+// when the page is idle (at most IDLE_MS more). This runs on the page's thread, and each
+// message costs the browser process a round of IPC and a copy of the batch, so a page
+// with steady traffic sends a few messages a second, not one per request (issue 12). The other
 // parts, in manifest.json's order after generated/constants.js, content/scrub.js
 // and this file: content/actions.js records user actions, content/queries.js tells
 // the worker when the DOM is parsed ('ready') and answers its on-demand 'dom' and
@@ -23,7 +26,11 @@
   const CAPTURE_DEFAULTS = GASOLINE_CONSTANTS.CAPTURE_DEFAULTS;
   const scrub = globalThis.__gasolineScrub;
   const KINDS = new Set(['log', 'network', 'body', 'ws', 'action']);
-  const BATCH_MS = 50;
+  const BATCH_MS = 200;
+  const IDLE_MS = 100;
+  const idle = typeof requestIdleCallback === 'function' ? requestIdleCallback : null;
+  const FOLLOW_IDLE_MS = 1000;
+  const FOLLOW_MAX_MS = 10000;
   const PENDING_MAX = 2000;
 
   let port = null;
@@ -92,26 +99,54 @@
     } catch (_) { /* ignore */ }
   }
 
-  function loadSettings() {
-    chrome.storage.local.get('gasoline_effective').then((r) => {
-      if (r && r.gasoline_effective) return applySettings(r.gasoline_effective);
-      // Not written yet (first moments after install): ask the worker.
-      return chrome.runtime.sendMessage({ type: 'effective' }).then(
-        (s) => applySettings(s && typeof s === 'object' ? s : CAPTURE_DEFAULTS),
-      );
-    }).catch((err) => {
-      if (invalidated(err)) shutdown();
-      else if (!settings) applySettings(CAPTURE_DEFAULTS);
-    });
+  // The settings in force come from the worker at start: chrome.runtime is set up in this world
+  // anyway. chrome.storage, whose bindings cost this world ~3 ms to set up (measured on Chromium
+  // 156, issue 12), is touched only once the page has loaded and is idle: from then on its
+  // onChanged follows every change, and one read closes the gap since the worker answered.
+  let followed = false;
+  let fromStorage = false;
+
+  function askWorker() {
+    chrome.runtime.sendMessage({ type: 'effective' }).then((s) => {
+      if (!fromStorage) applySettings(s && typeof s === 'object' ? s : CAPTURE_DEFAULTS);
+    }).catch(settingsFailed);
+  }
+
+  function settingsFailed(err) {
+    if (invalidated(err)) shutdown();
+    else if (!settings) applySettings(CAPTURE_DEFAULTS);
+  }
+
+  function fromStore(s) {
+    fromStorage = true;
+    applySettings(s);
+  }
+
+  function followStorage() {
+    if (followed || dead) return;
+    followed = true;
+    try {
+      chrome.storage.onChanged.addListener((changes, area) => {
+        if (area === 'local' && changes.gasoline_effective && changes.gasoline_effective.newValue) {
+          fromStore(changes.gasoline_effective.newValue);
+        }
+      });
+      chrome.storage.local.get('gasoline_effective').then((r) => {
+        if (r && r.gasoline_effective && !fromStorage) fromStore(r.gasoline_effective);
+      }).catch(settingsFailed);
+    } catch (err) {
+      shutdown();
+    }
   }
 
   try {
-    chrome.storage.onChanged.addListener((changes, area) => {
-      if (area === 'local' && changes.gasoline_effective && changes.gasoline_effective.newValue) {
-        applySettings(changes.gasoline_effective.newValue);
-      }
-    });
-    loadSettings();
+    askWorker();
+    const followSoon = () => (idle ? idle(followStorage, { timeout: FOLLOW_IDLE_MS }) : followStorage());
+    if (document.readyState === 'complete') followSoon();
+    else {
+      listen(window, 'load', followSoon);
+      setTimeout(followStorage, FOLLOW_MAX_MS); // a page whose load never ends
+    }
   } catch (err) {
     shutdown();
   }
@@ -168,7 +203,12 @@
     }
     if (!allowed(kind, data)) return;
     batch.push({ kind, data });
-    if (!batchTimer) batchTimer = setTimeout(flush, BATCH_MS);
+    if (!batchTimer) batchTimer = setTimeout(flushWhenIdle, BATCH_MS);
+  }
+
+  function flushWhenIdle() {
+    if (idle) idle(flush, { timeout: IDLE_MS });
+    else flush();
   }
 
   function flush() {

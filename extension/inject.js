@@ -14,9 +14,10 @@
 // Cost to the page is the design constraint (issue 12). A hook does only
 // what must happen during the page's call (a level check, a timestamp, a
 // reference to the arguments) and queues a raw record; turning records
-// into entries (previews, stacks, headers) and posting them happens in one
-// batch when the page is idle (COALESCE_MS after the first record, then at
-// most FLUSH_MS more), or at once when QUEUE_MAX records are waiting.
+// into entries (previews, stacks, headers) and posting them happens when
+// the page is idle (COALESCE_MS after the first record, then at most
+// FLUSH_MS more), in slices of at most SLICE_MS, or all at once when
+// QUEUE_MAX records are waiting or the page is left.
 // Every hook is wrapped in try/catch: capture must never change what the
 // page observes.
 //
@@ -33,7 +34,9 @@
   const SHARED = '__gasolineInject';
   const COALESCE_MS = 50;
   const FLUSH_MS = 50;
-  const QUEUE_MAX = 1000;
+  const SLICE_MS = 4; // longest stretch of idle-time building
+  const SLICE_CHECK = 20; // records built between looks at the clock
+  const QUEUE_MAX = 2000; // records, as many as the worker holds; a page that logs more in one task pays the build as it goes
   const STACK_MAX = 4000;
   const PREVIEW_MAX = 500;
   const LEVELS = ['debug', 'log', 'info', 'warn', 'error'];
@@ -41,6 +44,7 @@
 
   // Our own references, taken before the page can replace them.
   const dateNow = Date.now.bind(Date);
+  const perfNow = performance.now.bind(performance);
   const jsonStringify = JSON.stringify;
   const objectKeys = Object.keys;
   const isArray = Array.isArray;
@@ -53,7 +57,7 @@
   const G = {
     W,
     dateNow,
-    perfNow: performance.now.bind(performance),
+    perfNow,
     jsonStringify,
     objectKeys,
     isArray,
@@ -124,15 +128,22 @@
   let queue = [];
   let scheduled = false;
 
-  function flush() {
+  // Builds and posts what is queued. In an idle period it works for at most
+  // SLICE_MS, posts that, and leaves the rest for the next idle period, so a
+  // burst's build never holds up a page task (a fetch's answer, a message)
+  // for long; forced (leaving the page, a full queue) it does everything.
+  function flush(force) {
     scheduled = false;
     if (!queue.length) return;
+    const all = force === true;
+    const until = perfNow() + SLICE_MS;
     const items = queue;
-    queue = [];
     const events = [];
+    let i = 0;
     G.busy = true;
     try {
-      for (let i = 0; i < items.length; i += 3) {
+      for (; i < items.length; i += 3) {
+        if (!all && i > 0 && i % (3 * SLICE_CHECK) === 0 && perfNow() >= until) break;
         let data = null;
         try { data = items[i + 1](items[i + 2]); } catch (_) { data = null; }
         if (data) events.push({ kind: items[i], data });
@@ -140,21 +151,26 @@
     } finally {
       G.busy = false;
     }
+    queue = i < items.length ? items.slice(i) : [];
+    if (queue.length) {
+      scheduled = true;
+      flushWhenIdle();
+    }
     if (!events.length || !post) return;
     try {
       post({ nonce, events });
     } catch (_) { /* never throw into the page */ }
   }
 
-  // Records gather for COALESCE_MS (content.js batches for 50 ms too, and
-  // each message it sends the worker costs the page's thread), then wait
-  // for idle time, at most FLUSH_MS more.
+  // Records gather for COALESCE_MS (each message content.js sends the worker
+  // costs the page's thread), then wait for idle time, at most FLUSH_MS more.
   const flushWhenIdle = () => (idle ? idle(flush, { timeout: FLUSH_MS }) : flush());
+  const flushAll = () => flush(true);
 
   G.enqueue = (kind, build, raw) => {
     if (!post) return;
     queue.push(kind, build, raw);
-    if (queue.length >= QUEUE_MAX * 3) flush(); // bounded: a burst pays as it goes
+    if (queue.length >= QUEUE_MAX * 3) flushAll(); // bounded
     else if (!scheduled) {
       scheduled = true;
       later(flushWhenIdle, COALESCE_MS);
@@ -162,11 +178,10 @@
   };
   const ready = (data) => data;
   G.emit = (kind, data) => G.enqueue(kind, ready, data); // data already built
-  G.flush = flush;
 
   // Leaving the page: hand over what is queued while content.js can still send it.
   try {
-    for (const type of ['beforeunload', 'pagehide']) G.addEL.call(W, type, flush, true);
+    for (const type of ['beforeunload', 'pagehide']) G.addEL.call(W, type, flushAll, true);
   } catch (_) { /* ignore */ }
 
   // ---- URLs ------------------------------------------------------------------------

@@ -1,6 +1,10 @@
-// Delivery of captured events to the server, in order: queued per kind (queue.js), mirrored in
-// chrome.storage.session so a stopped worker loses nothing, flushed every FLUSH_MS (or at FLUSH_AT
-// queued), retried with backoff while the server is away.
+// Delivery of captured events to the server, in order: queued per kind (queue.js), flushed every
+// FLUSH_MS (or at FLUSH_AT queued), retried with backoff while the server is away. The queue is
+// mirrored in chrome.storage.session, so a stopped worker loses nothing it had on the wire: it is
+// written when a flush starts (if events came since the last write) and when one ends, not on every
+// content-script message, because each write copies the whole queue through the browser process,
+// the page's network included (issue 12). A worker that dies within FLUSH_MS of an event loses it;
+// MV3 stops only idle workers (30 s without events).
 
 import { EventQueue, KINDS, ROUTES, BATCH_MAX, isErrorLog, stampEvents } from './queue.js';
 import { nextBackoff } from './backoff.js';
@@ -21,6 +25,7 @@ let flushTimer = 0;
 let flushDue = 0;
 let backoff = 0;
 let flushRun = null; // the flush in progress
+let unsaved = false; // events accepted since the queue was last written
 
 /**
  * Queues the events of a content script's message. Returns the error logs among them as
@@ -32,7 +37,7 @@ export function accept(events, sender) {
     const s = queue.push(kind, data);
     if (kind === 'log' && isErrorLog(data)) errors.push({ data, seq: s });
   }
-  save();
+  unsaved = true;
   scheduleFlush(queue.total() >= FLUSH_AT ? 0 : FLUSH_MS);
   return errors;
 }
@@ -44,7 +49,11 @@ export function deliveryStats() {
 
 /** Start-up: the queue a previous life of the worker stored, then flushing may begin. */
 export function restoreQueue(session) {
-  queue.restore(session.gasoline_queue, session.gasoline_counts);
+  let stored = session.gasoline_queue;
+  if (typeof stored === 'string') {
+    try { stored = JSON.parse(stored); } catch (_) { stored = null; }
+  }
+  queue.restore(stored, session.gasoline_counts);
 }
 
 export function startDelivery() {
@@ -58,8 +67,11 @@ export function retryNow() {
   scheduleFlush(0);
 }
 
+// The queue is stored as one JSON string: the storage API copies a string through the browser
+// process far more cheaply than the same events as objects.
 function save() {
-  saveSoon('gasoline_queue', () => queue.snapshot().queue);
+  unsaved = false;
+  saveSoon('gasoline_queue', () => JSON.stringify(queue.snapshot().queue));
   saveSoon('gasoline_counts', () => queue.snapshot().counts);
 }
 
@@ -90,6 +102,7 @@ export async function deliverLogsThrough(seq) {
 async function flushQueues() {
   if (flushing) return;
   flushing = true;
+  if (unsaved) save(); // written before any of it is on the wire
   let failed = false;
   try {
     for (const kind of KINDS) await flushKind(kind);
