@@ -111,15 +111,24 @@ func (t *tailer) poll(first bool) []string {
 	if t.f != nil {
 		lines = t.read(lines)
 	}
-	cur, err := os.Stat(t.path)
+	// Open, then stat what was opened: a stat of the name followed by an
+	// open could see one file and open the next, skipping one rotated
+	// between the two.
+	f, err := os.Open(t.path)
 	if err != nil {
 		// Renamed away or removed: keep the old file open, so the next
 		// poll knows where the rotation started.
 		return lines
 	}
+	cur, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return lines
+	}
 	if t.f != nil {
 		have, err := t.f.Stat()
 		if err == nil && os.SameFile(have, cur) {
+			f.Close()
 			if off, _ := t.f.Seek(0, io.SeekCurrent); cur.Size() < off {
 				t.f.Seek(0, io.SeekStart) // truncated in place
 				t.part = nil
@@ -134,10 +143,6 @@ func (t *tailer) poll(first bool) []string {
 		if err == nil {
 			lines = t.readRotated(have, cur, lines)
 		}
-	}
-	f, err := os.Open(t.path)
-	if err != nil {
-		return lines
 	}
 	t.f = f
 	if first {
