@@ -21,6 +21,7 @@ import (
 	"github.com/gasoline-dev/gasoline/features/audit"
 	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/capturectl"
+	"github.com/gasoline-dev/gasoline/features/history"
 	"github.com/gasoline-dev/gasoline/features/perf"
 	"github.com/gasoline-dev/gasoline/features/pilot"
 	"github.com/gasoline-dev/gasoline/features/query"
@@ -78,6 +79,9 @@ type Config struct {
 	ApprovalTimeout time.Duration
 	// Clock is the time source of capture control (tests); nil: time.Now.
 	Clock func() time.Time
+	// HistoryDir keeps the capture buffers on disk for the port's next
+	// owner (features/history); empty keeps them in memory only.
+	HistoryDir string
 }
 
 // Server is one Gasoline server: capture state, HTTP routes and MCP tools.
@@ -119,6 +123,9 @@ type Server struct {
 	approval  atomic.Bool       // pilot approval mode is ask
 	token     string            // required on the human's API
 	approvals *approval.Queue   // pilot actions waiting for the human
+
+	history     *history.Log  // nil: buffers in memory only
+	historyInfo *wire.History // what openHistory restored
 }
 
 // New returns a server with empty buffers.
@@ -164,6 +171,7 @@ func New(cfg Config) *Server {
 		s.events.publish(wire.EventApprovals, wire.Approvals{Mode: s.approvalMode(), Pending: p})
 	})
 	s.restoreDecisions()
+	s.openHistory()
 	s.applyApprovalFlag()
 	s.token = newToken()
 	s.writeToken()
@@ -279,6 +287,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	})
 	g.Go(func() error { s.reportExtension(gctx); return nil })
 	err := g.Wait()
+	s.closeHistory()
 	s.streams.end()
 	// Overrides are session-scoped: they end with the server, on the record.
 	s.control.EndSession()

@@ -41,6 +41,7 @@ func (s *Server) Health() Health {
 		EventsDropped:  s.events.dropped.Load(),
 		Restored:       s.restored,
 		Approvals:      new(s.Approvals()),
+		History:        s.historyInfo,
 	}
 	if v := s.extVersion.Load(); v != nil && ok {
 		h.Extension.Version = *v
