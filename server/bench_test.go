@@ -30,8 +30,10 @@ func logBatch() []byte {
 }
 
 // BenchmarkIngestLogs measures POST /logs over loopback in batches of 100.
-func BenchmarkIngestLogs(b *testing.B) {
-	_, base := startServer(b)
+func BenchmarkIngestLogs(b *testing.B) { benchIngest(b, Config{Version: "bench"}) }
+
+func benchIngest(b *testing.B, cfg Config) {
+	_, base := startServerWith(b, cfg)
 	body := logBatch()
 	tr := &http.Transport{MaxIdleConnsPerHost: 16}
 	b.Cleanup(tr.CloseIdleConnections)

@@ -57,6 +57,9 @@ func headerView(c ConnState, h *Health, p *Pilot, aiNote string, width int) stri
 	if h != nil && h.Restored != "" {
 		l3 = styleWarn.Render("restored: "+clean(h.Restored)) + sep + l3
 	}
+	if v := historyView(h); v != "" {
+		l3 = styleWarn.Render(v) + sep + l3
+	}
 	if aiNote != "" {
 		l3 = styleWarn.Render(clean(aiNote)) + sep + l3
 	}
@@ -64,6 +67,26 @@ func headerView(c ConnState, h *Health, p *Pilot, aiNote string, width int) stri
 		l3 += sep + styleWarn.Render(fmt.Sprintf("%d live events dropped for slow viewers", h.EventsDropped))
 	}
 	return strings.Join([]string{fit(l1, width), fit(l2, width), fit(l3, width)}, "\n")
+}
+
+// historyView says what the server took over of its predecessor's
+// capture history, and from whom; "" when nothing.
+func historyView(h *Health) string {
+	if h == nil || h.History == nil || h.History.Restored == 0 {
+		return ""
+	}
+	v := h.History
+	s := fmt.Sprintf("history restored: %d entries", v.Restored)
+	if v.FromPID != 0 {
+		s += fmt.Sprintf(" from pid %d", v.FromPID)
+	}
+	if v.Previous != "" {
+		s += " (" + v.Previous + ")"
+	}
+	if t, err := time.Parse(time.RFC3339, v.At); err == nil {
+		s += " at " + t.Local().Format("15:04:05")
+	}
+	return clean(s)
 }
 
 func connView(c ConnState) string {

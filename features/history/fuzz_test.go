@@ -20,7 +20,7 @@ func FuzzDecode(f *testing.F) {
 		limit := int64(len(data))
 		var n int
 		var out []byte
-		sc, err := decode(bytes.NewReader(data), limit, func(seq uint64, payload []byte) {
+		sc, err := decode(bytes.NewReader(data), limit, 0, func(seq uint64, payload []byte) {
 			n++
 			out = appendRecord(out, seq, payload)
 		})
@@ -35,9 +35,17 @@ func FuzzDecode(f *testing.F) {
 		if sc.skipped == 0 && !bytes.Equal(out, data[:sc.end]) {
 			t.Fatalf("re-encoded records differ from the %d bytes read", sc.end)
 		}
+		// Skipping k hands out the rest.
+		if sc.records > 1 {
+			var m int
+			decode(bytes.NewReader(data), limit, sc.records/2, func(uint64, []byte) { m++ })
+			if m != sc.records-sc.records/2 {
+				t.Fatalf("skipping %d of %d handed out %d", sc.records/2, sc.records, m)
+			}
+		}
 		// A smaller limit never reads past it.
 		if limit > 0 {
-			sc2, _ := decode(bytes.NewReader(data), limit/2, func(uint64, []byte) {})
+			sc2, _ := decode(bytes.NewReader(data), limit/2, 0, func(uint64, []byte) {})
 			if sc2.end > limit/2 {
 				t.Fatalf("read to %d past the limit %d", sc2.end, limit/2)
 			}

@@ -6,8 +6,8 @@
 // length-prefixed, checksummed records of entries that were already
 // scrubbed. The owner appends off the ingest path: Append only queues (the
 // queue of a buffer never holds more than the buffer itself), and one
-// writer goroutine encodes and writes as soon as there is something to
-// write, so a SIGKILL loses at most what the writer had not reached yet.
+// writer goroutine encodes and writes what is queued within about 100 ms,
+// so a SIGKILL loses at most what arrived in the last ~100 ms.
 // The files are synced every Options.Sync for crashes of the machine.
 // A lock file keeps a successor from reading before its predecessor has
 // written its last records.
@@ -125,10 +125,6 @@ func Open(ctx context.Context, dir string, opts Options, load func(buffer string
 		l.order = append(l.order, b.Name)
 	}
 	l.owner = Owner{PID: os.Getpid(), Started: start.UTC(), Seq: rest.Seq}
-	if err := writeOwner(dir, l.owner); err != nil {
-		l.closeFiles()
-		return nil, rest, err
-	}
 	rest.Took = time.Since(start)
 	go l.run()
 	return l, rest, nil
@@ -233,12 +229,27 @@ func (l *Log) run() {
 			stopped = true
 		}
 	}
+	// Say who owns the directory now, off the path to the first answer
+	// (the write is synced).
+	warn(writeOwner(l.dir, l.owner))
+	var last time.Time
 	for {
 		select {
 		case <-l.wake:
-			if !stopped {
-				warn(l.write())
+			if stopped {
+				continue
 			}
+			// Under a flood, waiting a little lets the queues drop what the
+			// buffers would evict anyway: the writer encodes at most a
+			// buffer's worth per gap, however fast entries arrive.
+			if wait := writeGap - time.Since(last); wait > 0 {
+				select {
+				case <-time.After(wait):
+				case <-l.quit:
+				}
+			}
+			warn(l.write())
+			last = time.Now()
 		case <-t.C:
 			if !stopped {
 				warn(l.syncAll())
@@ -251,6 +262,10 @@ func (l *Log) run() {
 		}
 	}
 }
+
+// writeGap is the least time between two writes: a SIGKILL loses at most
+// about this much of what arrived last.
+const writeGap = 100 * time.Millisecond
 
 // encodeOpts: omitempty as the AI's results have it (no zero numbers on
 // disk), and a string that is not UTF-8 saved rather than lost.

@@ -82,23 +82,26 @@ func TestReopenRestoresWhatWasAppended(t *testing.T) {
 }
 
 // A segment rotates at the buffer's capacity, so the two segments hold at
-// least the newest capacity entries and never more than twice that.
+// least the newest capacity entries and never more than twice that; only
+// the newest capacity entries are handed back, the buffer's content.
 func TestRotatesAtCapacity(t *testing.T) {
 	dir := t.TempDir()
 	l, _, _ := open(t, dir, testBuffers)
 	appendN(l, "logs", 1, 35)
 	l.Close()
-	_, _, got := open(t, dir, testBuffers)
-	// How the writer batched decides where segments begin; whatever it
-	// did, the newest 10 are there, in order, and at most 20 in all.
-	s := seqs(got, "logs")
-	if len(s) < 10 || len(s) > 20 || s[len(s)-1] != 35 || s[len(s)-10] != 26 {
-		t.Fatalf("restored logs %v, want at least 26..35 and at most 20", s)
+	_, r, got := open(t, dir, testBuffers)
+	if s := seqs(got, "logs"); fmt.Sprint(s) != "[26 27 28 29 30 31 32 33 34 35]" || r.Entries != 10 {
+		t.Fatalf("restored logs %v, want 26..35", s)
 	}
-	for i := 1; i < len(s); i++ {
-		if s[i] <= s[i-1] {
-			t.Fatalf("out of order: %v", s)
-		}
+	// How the writer batched decides what was written (the queue drops
+	// what the buffer would have evicted), not how much is kept.
+	var n int
+	for _, f := range []string{"logs.seg", "logs.prev.seg"} {
+		b, _ := os.ReadFile(filepath.Join(dir, f))
+		n += strings.Count(string(b), `"msg"`)
+	}
+	if n < 10 || n > 20 {
+		t.Fatalf("the segments hold %d records, want 10..20", n)
 	}
 }
 

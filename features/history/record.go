@@ -41,12 +41,12 @@ type scan struct {
 	skipped int   // records whose checksum failed, skipped
 }
 
-// decode calls fn with every intact record of r, in order, at most limit
-// bytes in. A record whose checksum fails is skipped and reading goes on; a
+// decode calls fn with every intact record of r but the first skip, in
+// order, at most limit bytes in. A record whose checksum fails is skipped and reading goes on; a
 // length beyond MaxRecord or limit, or a record cut short (the torn tail a
 // SIGKILL leaves), ends the segment there. fn's payload is only valid
 // during the call.
-func decode(r io.Reader, limit int64, fn func(seq uint64, payload []byte)) (scan, error) {
+func decode(r io.Reader, limit int64, skip int, fn func(seq uint64, payload []byte)) (scan, error) {
 	br := bufio.NewReaderSize(io.LimitReader(r, limit), 64<<10)
 	var (
 		sc   scan
@@ -77,7 +77,9 @@ func decode(r io.Reader, limit int64, fn func(seq uint64, payload []byte)) (scan
 		}
 		sc.records++
 		sc.end = off
-		fn(seq, body)
+		if sc.records > skip {
+			fn(seq, body)
+		}
 	}
 }
 

@@ -37,38 +37,47 @@ func newRing(dir string, b Buffer) *ring {
 	return &ring{buf: b, cur: filepath.Join(dir, b.Name+".seg"), old: filepath.Join(dir, b.Name+".prev.seg")}
 }
 
-// load hands every intact record, oldest first, to fn, then opens the
-// current segment for appending with any torn tail cut off. It reads at
-// most Bytes.
+// load hands the newest Entries intact records, oldest first, to fn (a
+// first pass counts them, so older ones are not decoded for nothing), then
+// opens the current segment for appending with any torn tail cut off. Each
+// pass reads at most Bytes.
 func (r *ring) load(fn func(seq uint64, payload []byte)) (skipped int, err error) {
-	if sc, err := readSegment(r.old, r.buf.segBytes(), fn); err != nil {
-		return 0, err
-	} else {
-		skipped = sc.skipped
-	}
-	sc, err := readSegment(r.cur, r.buf.segBytes(), fn)
+	none := func(uint64, []byte) {}
+	old, err := readSegment(r.old, r.buf.segBytes(), 0, none)
 	if err != nil {
-		return skipped, err
+		return 0, err
+	}
+	cur, err := readSegment(r.cur, r.buf.segBytes(), 0, none)
+	if err != nil {
+		return 0, err
+	}
+	fromCur := min(cur.records, r.buf.Entries)
+	fromOld := min(old.records, r.buf.Entries-fromCur)
+	if _, err := readSegment(r.old, r.buf.segBytes(), old.records-fromOld, fn); err != nil {
+		return 0, err
+	}
+	if _, err := readSegment(r.cur, r.buf.segBytes(), cur.records-fromCur, fn); err != nil {
+		return 0, err
 	}
 	f, err := os.OpenFile(r.cur, os.O_WRONLY|os.O_CREATE, 0o600)
 	if err != nil {
-		return skipped, fmt.Errorf("open history segment: %w", err)
+		return 0, fmt.Errorf("open history segment: %w", err)
 	}
 	// Cut what follows the last intact record, so new records are not
 	// appended behind a torn one, where they could not be read.
-	if err := f.Truncate(sc.end); err != nil {
+	if err := f.Truncate(cur.end); err != nil {
 		f.Close()
-		return skipped, fmt.Errorf("cut torn history tail: %w", err)
+		return 0, fmt.Errorf("cut torn history tail: %w", err)
 	}
-	if _, err := f.Seek(sc.end, 0); err != nil {
+	if _, err := f.Seek(cur.end, 0); err != nil {
 		f.Close()
-		return skipped, fmt.Errorf("seek history segment: %w", err)
+		return 0, fmt.Errorf("seek history segment: %w", err)
 	}
-	r.f, r.records, r.size = f, sc.records, sc.end
-	return skipped + sc.skipped, nil
+	r.f, r.records, r.size = f, cur.records, cur.end
+	return old.skipped + cur.skipped, nil
 }
 
-func readSegment(path string, limit int64, fn func(uint64, []byte)) (scan, error) {
+func readSegment(path string, limit int64, skip int, fn func(uint64, []byte)) (scan, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return scan{}, nil
@@ -77,7 +86,7 @@ func readSegment(path string, limit int64, fn func(uint64, []byte)) (scan, error
 		return scan{}, fmt.Errorf("open history segment: %w", err)
 	}
 	defer f.Close()
-	sc, err := decode(f, limit, fn)
+	sc, err := decode(f, limit, skip, fn)
 	if err != nil {
 		return sc, fmt.Errorf("read history segment %s: %w", path, err)
 	}
