@@ -68,6 +68,15 @@ func (s *Server) closeHistory() {
 	}
 }
 
+// settle returns once the history has written what ingest stored, so the
+// extension hears "accepted" only for entries a SIGKILL cannot take (it
+// keeps, and sends again, what was not accepted).
+func (s *Server) settle() {
+	if s.history != nil {
+		s.history.Commit()
+	}
+}
+
 // historyView is what /health says about the history.
 func historyView(r history.Restored) *wire.History {
 	v := &wire.History{Path: r.Dir, Restored: r.Entries, Skipped: r.Skipped}

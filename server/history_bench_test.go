@@ -61,4 +61,3 @@ func dirSize(dir string) int64 {
 	}
 	return n
 }
-

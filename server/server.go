@@ -194,12 +194,12 @@ func (s *Server) Port() int { return int(s.port.Load()) }
 // Handler is every HTTP route behind the security guard.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("POST /logs", ingest(s.ingestSlots, "entries", s.store.AddLogs, &s.extDropped))
-	mux.HandleFunc("POST /network", ingest(s.ingestSlots, "entries", s.store.AddNetwork, &s.extDropped))
-	mux.HandleFunc("POST /network-bodies", ingest(s.ingestSlots, "bodies", s.store.AddBodies, &s.extDropped))
-	mux.HandleFunc("POST /websocket-events", ingest(s.ingestSlots, "events", s.store.AddWSEvents, &s.extDropped))
-	mux.HandleFunc("POST /actions", ingest(s.ingestSlots, "actions", s.store.AddActions, &s.extDropped))
-	mux.HandleFunc("POST /performance", ingest(s.ingestSlots, "entries", s.addPerformance, &s.extDropped))
+	mux.HandleFunc("POST /logs", ingest(s, "entries", s.store.AddLogs))
+	mux.HandleFunc("POST /network", ingest(s, "entries", s.store.AddNetwork))
+	mux.HandleFunc("POST /network-bodies", ingest(s, "bodies", s.store.AddBodies))
+	mux.HandleFunc("POST /websocket-events", ingest(s, "events", s.store.AddWSEvents))
+	mux.HandleFunc("POST /actions", ingest(s, "actions", s.store.AddActions))
+	mux.HandleFunc("POST /performance", ingest(s, "entries", s.addPerformance))
 	mux.HandleFunc("POST /page", s.handlePage)
 	// The extension polls with POST, the only method on which Chrome sends
 	// its Origin; GET stays for reading the settings.

@@ -4,16 +4,22 @@
 //
 // Each buffer is a byte-bounded ring of two segment files holding
 // length-prefixed, checksummed records of entries that were already
-// scrubbed. The owner appends off the ingest path: Append only queues (the
-// queue of a buffer never holds more than the buffer itself), and one
-// writer goroutine encodes and writes what is queued within about 100 ms,
-// so a SIGKILL loses at most what arrived in the last ~100 ms.
+// scrubbed. Append only queues (the queue of a buffer never holds more than
+// the buffer itself); Commit writes what is queued — many batches in one
+// write when they arrive together — or waits for the write in progress
+// that takes its entries. The ingest path commits before it answers the
+// extension, so what the extension was told is stored is in the kernel's
+// hands, which keep it through a SIGKILL, and what it was not told it
+// sends again. A background writer writes what nobody committed, and
+// syncs to disk for crashes of the machine.
 // The files are synced every Options.Sync for crashes of the machine.
 // A lock file keeps a successor from reading before its predecessor has
 // written its last records.
 package history
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -23,18 +29,15 @@ import (
 	"sync"
 	"syscall"
 	"time"
-
-	jsonv2 "github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
-	jsonv1 "github.com/go-json-experiment/json/v1"
 )
 
 // Options configure a Log.
 type Options struct {
 	// Buffers are the rings to keep; Append to any other name is ignored.
 	Buffers []Buffer
-	// Sync is how often written records are synced to disk (500 ms when 0).
-	Sync time.Duration
+	// Write is how soon what nobody commits is written (100 ms when 0);
+	// Sync how often written records are synced to disk (500 ms when 0).
+	Write, Sync time.Duration
 	// Log receives warnings (write failures); nil discards them.
 	Log io.Writer
 }
@@ -63,16 +66,22 @@ type Log struct {
 	rings map[string]*ring
 	order []string // buffer names, for a stable write order
 	warn  io.Writer
-	sync  time.Duration
+	every time.Duration // how often run writes
+	syncs int           // run syncs every syncs writes
 	owner Owner
+
+	writing sync.Mutex   // held by whoever writes: Commit's caller or run
+	enc     bytes.Buffer // the entry being encoded; under writing
 
 	mu      sync.Mutex
 	queues  map[string]*queue
 	cleared map[string]bool
 	high    uint64 // highest seq appended
 	closed  bool
+	stopped bool   // a write failed: nothing more is written
+	queued  uint64 // Appends so far
+	written uint64 // Appends written (or dropped as evicted)
 
-	wake chan struct{}
 	quit chan struct{}
 	done chan struct{}
 }
@@ -94,14 +103,15 @@ func Open(ctx context.Context, dir string, opts Options, load func(buffer string
 	if err != nil {
 		return nil, Restored{}, err
 	}
-	l := &Log{dir: dir, lock: lock, rings: map[string]*ring{}, warn: opts.Log, sync: opts.Sync,
+	l := &Log{dir: dir, lock: lock, rings: map[string]*ring{}, warn: opts.Log,
 		queues: map[string]*queue{}, cleared: map[string]bool{},
-		wake: make(chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{})}
+		quit: make(chan struct{}), done: make(chan struct{})}
 	if l.warn == nil {
 		l.warn = io.Discard
 	}
-	if l.sync <= 0 {
-		l.sync = 500 * time.Millisecond
+	l.every, l.syncs = cmp.Or(opts.Write, 100*time.Millisecond), 1
+	if d := cmp.Or(opts.Sync, 500*time.Millisecond); d > l.every {
+		l.syncs = int(d / l.every)
 	}
 	rest := Restored{Dir: dir}
 	rest.Prev, _ = readOwner(dir) // unknown when missing or unreadable
@@ -126,6 +136,7 @@ func Open(ctx context.Context, dir string, opts Options, load func(buffer string
 	}
 	l.owner = Owner{PID: os.Getpid(), Started: start.UTC(), Seq: rest.Seq}
 	rest.Took = time.Since(start)
+	l.writing.Lock() // run writes the owner file first
 	go l.run()
 	return l, rest, nil
 }
@@ -154,8 +165,8 @@ func acquire(ctx context.Context, path string) (*os.File, error) {
 	}
 }
 
-// Append queues one already-scrubbed entry of a buffer; the writer encodes
-// it as JSON. It never blocks on the disk: the ingest path calls it.
+// Append queues one already-scrubbed entry of a buffer, to be encoded as
+// JSON and written by the next Commit, or within Options.Write.
 func (l *Log) Append(buffer string, seq uint64, entry any) {
 	l.mu.Lock()
 	q := l.queues[buffer]
@@ -165,11 +176,8 @@ func (l *Log) Append(buffer string, seq uint64, entry any) {
 	}
 	q.push(item{seq, entry})
 	l.high = max(l.high, seq)
+	l.queued++
 	l.mu.Unlock()
-	select {
-	case l.wake <- struct{}{}:
-	default:
-	}
 }
 
 // Clear empties the named buffers on disk, dropping what is queued for
@@ -183,10 +191,6 @@ func (l *Log) Clear(buffers []string) {
 		}
 	}
 	l.mu.Unlock()
-	select {
-	case l.wake <- struct{}{}:
-	default:
-	}
 }
 
 // Close writes what is queued, syncs, marks the history as cleanly closed
@@ -215,114 +219,6 @@ func (l *Log) closeFiles() {
 	}
 	syscall.Flock(int(l.lock.Fd()), syscall.LOCK_UN)
 	l.lock.Close()
-}
-
-// run is the writer: it writes whenever woken and syncs every l.sync.
-func (l *Log) run() {
-	defer close(l.done)
-	t := time.NewTicker(l.sync)
-	defer t.Stop()
-	stopped := false // after a write error the history stops, said once
-	warn := func(err error) {
-		if err != nil {
-			fmt.Fprintf(l.warn, "gasoline: warning: %v; capture history is no longer saved\n", err)
-			stopped = true
-		}
-	}
-	// Say who owns the directory now, off the path to the first answer
-	// (the write is synced).
-	warn(writeOwner(l.dir, l.owner))
-	var last time.Time
-	for {
-		select {
-		case <-l.wake:
-			if stopped {
-				continue
-			}
-			// Under a flood, waiting a little lets the queues drop what the
-			// buffers would evict anyway: the writer encodes at most a
-			// buffer's worth per gap, however fast entries arrive.
-			if wait := writeGap - time.Since(last); wait > 0 {
-				select {
-				case <-time.After(wait):
-				case <-l.quit:
-				}
-			}
-			warn(l.write())
-			last = time.Now()
-		case <-t.C:
-			if !stopped {
-				warn(l.syncAll())
-			}
-		case <-l.quit:
-			if !stopped {
-				warn(errors.Join(l.write(), l.syncAll()))
-			}
-			return
-		}
-	}
-}
-
-// writeGap is the least time between two writes: a SIGKILL loses at most
-// about this much of what arrived last.
-const writeGap = 100 * time.Millisecond
-
-// encodeOpts: omitempty as the AI's results have it (no zero numbers on
-// disk), and a string that is not UTF-8 saved rather than lost.
-var encodeOpts = jsonv2.JoinOptions(jsontext.AllowInvalidUTF8(true), jsonv1.OmitEmptyWithLegacySemantics(true))
-
-// write takes what is queued and appends it, buffer by buffer.
-func (l *Log) write() error {
-	l.mu.Lock()
-	taken := make(map[string][]item, len(l.queues))
-	for name, q := range l.queues {
-		taken[name] = q.take()
-	}
-	cleared := l.cleared
-	l.cleared = map[string]bool{}
-	l.owner.Seq = max(l.owner.Seq, l.high)
-	l.mu.Unlock()
-	var payload []byte
-	for _, name := range l.order {
-		r := l.rings[name]
-		if cleared[name] {
-			if err := r.reset(); err != nil {
-				return err
-			}
-		}
-		for _, it := range taken[name] {
-			var err error
-			payload, err = jsonv2.Marshal(it.entry, encodeOpts)
-			if err != nil {
-				continue // a value JSON cannot carry is not worth the history
-			}
-			if err := r.add(it.seq, payload); err != nil {
-				return err
-			}
-		}
-		if err := r.flush(); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// syncAll syncs the segments written since the last sync, then notes the
-// sequence reached in the owner file.
-func (l *Log) syncAll() error {
-	wrote := false
-	for _, name := range l.order {
-		r := l.rings[name]
-		wrote = wrote || r.dirty
-		if err := r.sync(); err != nil {
-			return err
-		}
-	}
-	if !wrote {
-		return nil
-	}
-	l.owner.Saved = time.Now().UTC()
-	return writeOwner(l.dir, l.owner)
 }
 
 type item struct {
