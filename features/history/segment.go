@@ -11,14 +11,19 @@ import (
 // Buffer is one ring on disk, named after the in-memory buffer it mirrors.
 type Buffer struct {
 	Name string
-	// Entries is the in-memory buffer's capacity: a segment rotates when it
-	// holds this many, so the two segments always hold the newest Entries.
+	// Entries is the in-memory buffer's capacity: the newest Entries are
+	// restored. A segment rotates at segEntries of them (or at half of
+	// Bytes), so the two always hold at least the newest Entries unless
+	// Bytes cuts them first; rotating at more than Entries keeps rotations
+	// (a rename and a create) rare under a flood.
 	Entries int
 	// Bytes bounds both segments together: each rotates at half of it.
 	Bytes int64
 }
 
 func (b Buffer) segBytes() int64 { return b.Bytes / 2 }
+
+func (b Buffer) segEntries() int { return 4 * b.Entries }
 
 // ring is the two segment files of one buffer: the current one, appended
 // to, and the previous one, read at start only. Rotation renames current
@@ -100,7 +105,7 @@ func (r *ring) add(seq uint64, payload []byte) error {
 	if n > r.buf.segBytes() || len(payload) > MaxRecord {
 		return nil
 	}
-	if r.records >= r.buf.Entries || r.size+n > r.buf.segBytes() {
+	if r.records >= r.buf.segEntries() || r.size+n > r.buf.segBytes() {
 		if err := r.rotate(); err != nil {
 			return err
 		}
