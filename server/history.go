@@ -98,4 +98,4 @@ func historyView(r history.Restored) *wire.History {
 // cursorReset is what a buffer read says when its cursor could not be
 // honoured (capture.Result.Reset).
 const cursorReset = "after is from a previous Gasoline server whose last entries were not kept: " +
-	"these are the entries this server holds after it; some may be missing. Go on with cursor."
+	"entries may be missing between it and these. Go on with cursor."

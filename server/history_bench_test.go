@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 )
 
@@ -26,9 +27,11 @@ func BenchmarkSuccessorFirstAnswer(b *testing.B) {
 	}{{"empty", func(*Server) {}}, {"typical", fillTypical}, {"max", fillAll}} {
 		b.Run(c.name, func(b *testing.B) {
 			dir := filepath.Join(b.TempDir(), "history")
-			prev := New(Config{Version: "bench", HistoryDir: dir})
-			c.fill(prev)
-			prev.closeHistory()
+			func() { // the predecessor is garbage after: only the successor's heap counts
+				prev := New(Config{Version: "bench", HistoryDir: dir})
+				c.fill(prev)
+				prev.closeHistory()
+			}()
 			raw, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call",
 				"params": map[string]any{"name": "observe", "arguments": map[string]any{"what": "errors"}}})
 			var restored int
@@ -46,6 +49,13 @@ func BenchmarkSuccessorFirstAnswer(b *testing.B) {
 				b.StartTimer()
 			}
 			b.ReportMetric(float64(restored), "entries")
+			// What a restored server holds: the buffers, no more.
+			s := New(Config{Version: "bench", HistoryDir: dir})
+			runtime.GC()
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			b.ReportMetric(float64(ms.HeapAlloc)/(1<<20), "heap-MiB")
+			s.closeHistory()
 			b.ReportMetric(float64(dirSize(dir))/(1<<20), "MiB-on-disk")
 		})
 	}

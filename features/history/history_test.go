@@ -312,3 +312,23 @@ func TestRefusedRecordsAreCounted(t *testing.T) {
 		t.Fatalf("restored %+v", r)
 	}
 }
+
+// The loader never reads more than a buffer's byte cap, whatever is on
+// disk: a segment grown past it (not by this writer) is read up to it.
+func TestLoaderReadsAtMostTheCap(t *testing.T) {
+	dir := t.TempDir()
+	bufs := []Buffer{{Name: "logs", Entries: 1000, Bytes: 8 << 10}}
+	var b []byte
+	for i := 1; i <= 200; i++ { // ~8 KiB of 40-byte records, twice the segment's 4 KiB
+		b = appendRecord(b, uint64(i), []byte(fmt.Sprintf(`{"msg":"logs-%03d","n":%d}`, i, i)))
+	}
+	os.WriteFile(filepath.Join(dir, "logs.seg"), b, 0o600)
+	_, r, got := open(t, dir, bufs)
+	var read int64
+	for _, g := range got {
+		read += int64(headerSize + len(fmt.Sprintf(`{"msg":"%s","n":%d}`, g.Msg, g.Seq)))
+	}
+	if r.Entries == 0 || read > 4<<10 || r.Entries >= 200 {
+		t.Fatalf("restored %d records, %d bytes, from a segment capped at 4096", r.Entries, read)
+	}
+}
