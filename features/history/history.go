@@ -11,10 +11,9 @@
 // extension, so what the extension was told is stored is in the kernel's
 // hands, which keep it through a SIGKILL, and what it was not told it
 // sends again. A background writer writes what nobody committed, and
-// syncs to disk for crashes of the machine.
-// The files are synced every Options.Sync for crashes of the machine.
-// A lock file keeps a successor from reading before its predecessor has
-// written its last records.
+// syncs the files every Options.Sync for crashes of the machine. A lock
+// file keeps a successor from reading before its predecessor has written
+// its last records.
 package history
 
 import (
@@ -58,8 +57,8 @@ type Restored struct {
 	Took time.Duration
 }
 
-// Log is an open history directory. Append, Clear and Close are safe for
-// concurrent use.
+// Log is an open history directory. Append, Commit, Clear and Close are
+// safe for concurrent use.
 type Log struct {
 	dir   string
 	lock  *os.File
@@ -87,9 +86,9 @@ type Log struct {
 }
 
 // Open takes the history directory over from its previous owner: it waits
-// (until ctx ends) for that owner to release it, hands every restored
-// record to load (oldest first, per buffer), and starts the writer. load
-// returning an error skips that record. The directory is created 0700, its
+// (until ctx ends) for that owner to release it, hands the newest Entries
+// records of each buffer to load (oldest first), and starts the writer.
+// load returning an error skips that record. The directory is created 0700, its
 // files 0600.
 func Open(ctx context.Context, dir string, opts Options, load func(buffer string, seq uint64, data []byte) error) (*Log, Restored, error) {
 	start := time.Now()
