@@ -59,6 +59,7 @@ unit: $(AXE)
 
 fuzz:
 	$(GO) test ./server -run '^$$' -fuzz FuzzIngest -fuzztime 5s
+	$(GO) test ./features/history -run '^$$' -fuzz FuzzDecode -fuzztime 5s
 
 e2e: $(AXE)
 	$(GO) test -tags e2e -count=1 -timeout 15m ./e2e/

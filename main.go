@@ -112,6 +112,7 @@ func run(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr io.
 		// the decisions the human made about that port's previous server.
 		cfg.StateFile = filepath.Join(filepath.Dir(*auditLog), fmt.Sprintf("decisions-%d.json", port))
 		cfg.TokenFile = filepath.Join(filepath.Dir(*auditLog), fmt.Sprintf("human-%d.token", port))
+		cfg.HistoryDir = filepath.Join(filepath.Dir(*auditLog), fmt.Sprintf("history-%d", port))
 	}
 	switch {
 	case *mcpMode:

@@ -55,7 +55,8 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// freePort finds a loopback port nothing listens on.
+// freePort finds a loopback port nothing listens on, with no capture
+// history an earlier test's server left for it.
 func freePort(t testing.TB) int {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -63,7 +64,9 @@ func freePort(t testing.TB) int {
 		t.Fatal(err)
 	}
 	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
+	port := ln.Addr().(*net.TCPAddr).Port
+	os.RemoveAll(filepath.Join(testHome, ".gasoline", "history-"+strconv.Itoa(port)))
+	return port
 }
 
 // fixtureServer serves testdata/fixtures plus the APIs and WebSocket echo

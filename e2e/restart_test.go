@@ -173,6 +173,12 @@ func TestNoEventLostAcrossServerRestart(t *testing.T) {
 func TestBufferOverflowIsReported(t *testing.T) {
 	r := newRig(t, "overflow-agent", map[string]any{"log_level": "all"})
 	r.open(t, "/capture.html")
+	// The page's performance snapshot comes 1 s after its load: queued in
+	// the outage, it would be one more drop than the 500 logs.
+	waitFor(t, 10*time.Second, "the page's performance snapshot to be delivered", func() bool {
+		n, err := chromedp.Run(r.b.sw, chromedp.Evaluate[int](`status().counts.performance.sent`))
+		return err == nil && n >= 1
+	})
 	before := settledLogs(t, r, r.ai)
 	r.ai.Close()
 	waitFor(t, 5*time.Second, "the port to be free", func() bool { return portFree(r.port) })

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"slices"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -49,17 +48,26 @@ func (b *batch[T]) items(key string) []T {
 }
 
 // ingest builds the handler of one capture endpoint: a POST of
-// {"<key>": [T, ...], "dropped": n} stored through add, n added to lost.
-// The batch is decoded in one pass; only when an entry has a value of the
-// wrong type is it decoded again entry by entry, so that entry alone is
-// rejected.
-func ingest[T any](slots chan struct{}, key string, add func([]T) (int, []capture.Rejection), lost *atomic.Int64) http.HandlerFunc {
+// {"<key>": [T, ...], "dropped": n} stored through add, n added to the
+// extension's dropped count. The batch is decoded in one pass; only when
+// an entry has a value of the wrong type is it decoded again entry by
+// entry, so that entry alone is rejected. The answer waits until the
+// history has written the batch (see settle).
+func ingest[T any](s *Server, key string, add func([]T) (int, []capture.Rejection)) http.HandlerFunc {
+	slots, lost := s.ingestSlots, &s.extDropped
 	return func(w http.ResponseWriter, r *http.Request) {
 		if !acquire(r.Context(), slots) {
 			writeProblem(w, problem.New(problem.RateLimited, "the server is busy storing other batches; retry"))
 			return
 		}
-		defer func() { <-slots }()
+		held := true
+		release := func() {
+			if held {
+				held = false
+				<-slots
+			}
+		}
+		defer release()
 		buf := bodies.Get().(*bytes.Buffer)
 		defer func() {
 			if buf.Cap() <= keepBuffer {
@@ -102,6 +110,8 @@ func ingest[T any](slots chan struct{}, key string, add func([]T) (int, []captur
 		if body.Dropped > 0 {
 			lost.Add(body.Dropped)
 		}
+		release() // the batch is decoded: the next may be, while this one settles
+		s.settle()
 		if idx != nil {
 			for i := range rej {
 				rej[i].Index = idx[rej[i].Index]

@@ -11,6 +11,8 @@ type page[T any] struct {
 	Tab     int    `json:"tab,omitempty"`
 	Page    string `json:"page,omitempty"`
 	Entries []T    `json:"entries,omitempty"`
+	// Reset is said when the cursor given could not be honoured.
+	Reset string `json:"cursor_reset,omitempty"`
 }
 
 func render[T any, P interface {
@@ -18,6 +20,9 @@ func render[T any, P interface {
 	Where() (*int, *string)
 }](r capture.Result[T]) page[T] {
 	out := page[T]{Cursor: r.Cursor, Count: len(r.Entries), More: r.More, Entries: r.Entries}
+	if r.Reset {
+		out.Reset = cursorReset
+	}
 	if len(r.Entries) == 0 {
 		return out
 	}

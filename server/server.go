@@ -21,6 +21,7 @@ import (
 	"github.com/gasoline-dev/gasoline/features/audit"
 	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/capturectl"
+	"github.com/gasoline-dev/gasoline/features/history"
 	"github.com/gasoline-dev/gasoline/features/origins"
 	"github.com/gasoline-dev/gasoline/features/perf"
 	"github.com/gasoline-dev/gasoline/features/pilot"
@@ -79,6 +80,9 @@ type Config struct {
 	ApprovalTimeout time.Duration
 	// Clock is the time source of capture control (tests); nil: time.Now.
 	Clock func() time.Time
+	// HistoryDir keeps the capture buffers on disk for the port's next
+	// owner (features/history); empty keeps them in memory only.
+	HistoryDir string
 }
 
 // Server is one Gasoline server: capture state, HTTP routes and MCP tools.
@@ -114,13 +118,15 @@ type Server struct {
 	sessMu   sync.Mutex
 	sessions map[string]*session
 
-	decMu     sync.Mutex        // serialises writes of the state file
-	restored  string            // what restoreDecisions brought back
-	bootAlert *capturectl.Alert // AI overrides a previous server dropped
-	approval  atomic.Bool       // pilot approval mode is ask
-	token     string            // required on the human's API
-	approvals *approval.Queue   // pilot actions waiting for the human
-	origins   *origins.Trust    // extension origins besides the pinned one
+	decMu       sync.Mutex        // serialises writes of the state file
+	restored    string            // what restoreDecisions brought back
+	bootAlert   *capturectl.Alert // AI overrides a previous server dropped
+	approval    atomic.Bool       // pilot approval mode is ask
+	token       string            // required on the human's API
+	approvals   *approval.Queue   // pilot actions waiting for the human
+	origins     *origins.Trust    // extension origins besides the pinned one
+	history     *history.Log      // nil: buffers in memory only
+	historyInfo *wire.History     // what openHistory restored
 }
 
 // New returns a server with empty buffers.
@@ -171,6 +177,7 @@ func New(cfg Config) *Server {
 		s.saveDecisions()
 	})
 	s.restoreDecisions()
+	s.openHistory()
 	s.applyApprovalFlag()
 	s.token = newToken()
 	s.writeToken()
@@ -193,12 +200,12 @@ func (s *Server) Port() int { return int(s.port.Load()) }
 // Handler is every HTTP route behind the security guard.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("POST /logs", ingest(s.ingestSlots, "entries", s.store.AddLogs, &s.extDropped))
-	mux.HandleFunc("POST /network", ingest(s.ingestSlots, "entries", s.store.AddNetwork, &s.extDropped))
-	mux.HandleFunc("POST /network-bodies", ingest(s.ingestSlots, "bodies", s.store.AddBodies, &s.extDropped))
-	mux.HandleFunc("POST /websocket-events", ingest(s.ingestSlots, "events", s.store.AddWSEvents, &s.extDropped))
-	mux.HandleFunc("POST /actions", ingest(s.ingestSlots, "actions", s.store.AddActions, &s.extDropped))
-	mux.HandleFunc("POST /performance", ingest(s.ingestSlots, "entries", s.addPerformance, &s.extDropped))
+	mux.HandleFunc("POST /logs", ingest(s, "entries", s.store.AddLogs))
+	mux.HandleFunc("POST /network", ingest(s, "entries", s.store.AddNetwork))
+	mux.HandleFunc("POST /network-bodies", ingest(s, "bodies", s.store.AddBodies))
+	mux.HandleFunc("POST /websocket-events", ingest(s, "events", s.store.AddWSEvents))
+	mux.HandleFunc("POST /actions", ingest(s, "actions", s.store.AddActions))
+	mux.HandleFunc("POST /performance", ingest(s, "entries", s.addPerformance))
 	mux.HandleFunc("POST /page", s.handlePage)
 	// The extension polls with POST, the only method on which Chrome sends
 	// its Origin; GET stays for reading the settings.
@@ -288,6 +295,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	})
 	g.Go(func() error { s.reportExtension(gctx); return nil })
 	err := g.Wait()
+	s.closeHistory()
 	s.streams.end()
 	// Overrides are session-scoped: they end with the server, on the record.
 	s.control.EndSession()

@@ -42,6 +42,7 @@ func (s *Server) Health() Health {
 		EventsDropped:  s.events.dropped.Load(),
 		Restored:       s.restored,
 		Approvals:      new(s.Approvals()),
+		History:        s.historyInfo,
 	}
 	if p := s.origins.View().Pending; len(p) > 0 {
 		h.Origins = &origins.View{Pending: p} // the answers are the dashboard's business only

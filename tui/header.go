@@ -100,6 +100,9 @@ func headerView(hd header, width int) string {
 	if h != nil && h.Restored != "" {
 		p3 = append(p3, part{styleWarn.Render("restored: " + clean(h.Restored)), styleWarn.Render("restored")})
 	}
+	if v := historyView(h); v != "" {
+		p3 = append(p3, part{styleWarn.Render(v), styleWarn.Render(fmt.Sprintf("history: %d restored", h.History.Restored))})
+	}
 	p3 = append(p3, part{styleDim.Render("buffers: " + buffersView(h, true)), styleDim.Render(buffersView(h, false)), ""})
 	if h != nil && h.EventsDropped > 0 {
 		p3 = append(p3, part{styleWarn.Render(fmt.Sprintf("%d live events dropped for slow viewers", h.EventsDropped)),
@@ -366,4 +369,24 @@ func tabsView(titles []string, active int, status string, width int) string {
 		return fit(left+" "+right, width)
 	}
 	return left + strings.Repeat(" ", gap) + right
+}
+
+// historyView says what the server took over of its predecessor's
+// capture history, and from whom; "" when nothing.
+func historyView(h *Health) string {
+	if h == nil || h.History == nil || h.History.Restored == 0 {
+		return ""
+	}
+	v := h.History
+	s := fmt.Sprintf("history restored: %d entries", v.Restored)
+	if v.FromPID != 0 {
+		s += fmt.Sprintf(" from pid %d", v.FromPID)
+	}
+	if v.Previous != "" {
+		s += " (" + v.Previous + ")"
+	}
+	if t, err := time.Parse(time.RFC3339, v.At); err == nil {
+		s += " at " + t.Local().Format("15:04:05")
+	}
+	return clean(s)
 }

@@ -39,6 +39,10 @@ type Result[T any] struct {
 	More int
 	// Total is how many entries the buffer holds.
 	Total int
+	// Reset says After came from a previous server and could not be
+	// honoured exactly: entries that server held after it may be missing
+	// (see Store.Resume).
+	Reset bool
 }
 
 func (q Query) limit(def int) int {
@@ -76,9 +80,10 @@ func (q Query) level(l string) bool { return q.Level == "" || severity[l] >= sev
 // collect walks a ring newest first. The caller holds the read lock.
 func collect[T any](s *Store, r *ring[T], q Query, def int, match func(*T) bool) Result[T] {
 	limit := q.limit(def)
-	res := Result[T]{Cursor: s.seq, Total: r.count}
+	after, reset := s.cursor(q.After)
+	res := Result[T]{Cursor: s.seq, Total: r.count, Reset: reset}
 	r.newest(func(seq uint64, v *T) bool {
-		if seq <= q.After {
+		if seq <= after {
 			return false
 		}
 		if !match(v) {

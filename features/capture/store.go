@@ -41,6 +41,12 @@ type Store struct {
 	now     func() time.Time
 
 	listeners []func(Event) // copy-on-write: add reads it under the lock
+	onClear   []func(kinds []string)
+
+	// origin is the first sequence number of this store's own; known the
+	// highest a previous server handed out, as far as Resume was told.
+	// Cursors in neither range cannot be honoured (see cursor).
+	origin, known uint64
 }
 
 // NewStore returns an empty store. Cursors start from the current time in
@@ -51,6 +57,7 @@ func NewStore() *Store { return newStoreAt(time.Now()) }
 func newStoreAt(start time.Time) *Store {
 	return &Store{
 		seq:     uint64(start.UnixMicro()),
+		origin:  uint64(start.UnixMicro()),
 		logs:    newRing[LogEntry](LogCap),
 		errors:  newRing[LogEntry](ErrorCap),
 		network: newRing[NetworkEntry](NetworkCap),
@@ -214,7 +221,13 @@ func (s *Store) Clear(kinds ...string) error {
 		}
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer func() {
+		onClear := s.onClear
+		s.mu.Unlock()
+		for _, fn := range onClear {
+			fn(kinds)
+		}
+	}()
 	for _, k := range kinds {
 		switch k {
 		case KindLogs:

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Time is a capture timestamp. The extension sends epoch milliseconds
@@ -18,6 +20,15 @@ const TimeLayout = "2006-01-02T15:04:05.000Z07:00"
 // MarshalJSON renders the time in UTC with millisecond precision.
 func (t Time) MarshalJSON() ([]byte, error) {
 	return []byte(`"` + t.UTC().Format(TimeLayout) + `"`), nil
+}
+
+// MarshalJSONTo is MarshalJSON for json/v2 encoders (the history's), which
+// it spares an allocation and a detour per entry.
+func (t Time) MarshalJSONTo(enc *jsontext.Encoder) error {
+	var buf [40]byte
+	b := append(buf[:0], '"')
+	b = append(t.UTC().AppendFormat(b, TimeLayout), '"')
+	return enc.WriteValue(b)
 }
 
 // UnmarshalJSON accepts epoch milliseconds or an RFC 3339 string.

@@ -87,12 +87,31 @@ type Health struct {
 	// Restored says which of the human's decisions this server restored
 	// from the state file when it started (a restart or a takeover).
 	Restored string `json:"restored,omitempty"`
+	// History is where the capture buffers are kept on disk, and what
+	// this server restored from the port's previous owner.
+	History *History `json:"history,omitempty"`
 	// AuditLog is the audit file this server writes.
 	AuditLog string                  `json:"audit_log,omitempty"`
 	Buffers  map[string]capture.Fill `json:"buffers"`
 	// EventsDropped counts live events dropped for event-stream readers
 	// too slow to take them, since the server started.
 	EventsDropped int64 `json:"events_dropped,omitempty"`
+}
+
+// History is the on-disk history of the capture buffers.
+type History struct {
+	Path string `json:"path"`
+	// Restored counts the entries this server took over at start.
+	Restored int `json:"restored,omitempty"`
+	// Skipped counts records damaged on disk (a crash's torn tail).
+	Skipped int `json:"skipped,omitempty"`
+	// FromPID is the process that wrote what was restored.
+	FromPID int `json:"from_pid,omitempty"`
+	// Previous says how that process ended: "quit", "crashed or killed".
+	Previous string `json:"previous,omitempty"`
+	// Saved is when it last synced its history; At when it was restored.
+	Saved string `json:"saved_at,omitempty"`
+	At    string `json:"restored_at,omitempty"`
 }
 
 // Extension says whether the extension is talking to the server.
