@@ -4,7 +4,8 @@
 // written when a flush starts (if events came since the last write) and when one ends, not on every
 // content-script message, because each write copies the whole queue through the browser process,
 // the page's network included (issue 12). A worker that dies within FLUSH_MS of an event loses it;
-// MV3 stops only idle workers (30 s without events).
+// MV3 stops only idle workers (30 s without events). While the server is away (backoff), every
+// message is written at once.
 
 import { EventQueue, KINDS, ROUTES, BATCH_MAX, isErrorLog, stampEvents } from './queue.js';
 import { nextBackoff } from './backoff.js';
@@ -37,7 +38,10 @@ export function accept(events, sender) {
     const s = queue.push(kind, data);
     if (kind === 'log' && isErrorLog(data)) errors.push({ data, seq: s });
   }
-  unsaved = true;
+  // While the server is away the next flush waits out the backoff, seconds in which a stopped
+  // worker would lose what only memory holds: write now (writes coalesce within a tick).
+  if (backoff > 0) save();
+  else unsaved = true;
   scheduleFlush(queue.total() >= FLUSH_AT ? 0 : FLUSH_MS);
   return errors;
 }
