@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/mark3labs/mcp-go/client"
 )
 
 // TestCaptureEndToEnd drives the fixture page in headless Chromium with the
@@ -37,17 +38,7 @@ func TestCaptureEndToEnd(t *testing.T) {
 	}
 
 	// Logs: every level, newest first, page said once.
-	var logs map[string]any
-	waitFor(t, 10*time.Second, "five console levels", func() bool {
-		logs = observe(t, ai, map[string]any{"what": "logs", "url_filter": "capture.html"})
-		found := 0
-		for _, m := range []string{"debug-line", "log-line", "info-line", "warn-line", "error-line"} {
-			if find(entries(logs), "message", m) != nil {
-				found++
-			}
-		}
-		return found == 5
-	})
+	logs := awaitConsoleLevels(t, ai)
 	if logs["page"] != page {
 		t.Errorf("logs page = %v, want %s said once", logs["page"], page)
 	}
@@ -169,3 +160,20 @@ func findContains(es []map[string]any, field, sub string) map[string]any {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// awaitConsoleLevels waits until capture.html's five console lines, one per
+// level, are in the logs, and returns that answer.
+func awaitConsoleLevels(t testing.TB, ai *client.Client) map[string]any {
+	t.Helper()
+	var logs map[string]any
+	waitFor(t, 10*time.Second, "five console levels", func() bool {
+		logs = observe(t, ai, map[string]any{"what": "logs", "url_filter": "capture.html"})
+		for _, m := range []string{"debug-line", "log-line", "info-line", "warn-line", "error-line"} {
+			if find(entries(logs), "message", m) == nil {
+				return false
+			}
+		}
+		return true
+	})
+	return logs
+}

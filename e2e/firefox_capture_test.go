@@ -28,17 +28,7 @@ func TestFirefoxCapture(t *testing.T) {
 	f.click(t, f.tab, "h1") // blur commits the inputs
 
 	// Logs: every level, from the page's first line on.
-	var logs map[string]any
-	waitFor(t, 10*time.Second, "five console levels", func() bool {
-		logs = observe(t, ai, map[string]any{"what": "logs", "url_filter": "capture.html"})
-		found := 0
-		for _, m := range []string{"debug-line", "log-line", "info-line", "warn-line", "error-line"} {
-			if find(entries(logs), "message", m) != nil {
-				found++
-			}
-		}
-		return found == 5
-	})
+	logs := awaitConsoleLevels(t, ai)
 	if logs["page"] != page {
 		t.Errorf("logs page = %v, want %s", logs["page"], page)
 	}
