@@ -17,15 +17,12 @@ import (
 // none of those values, and say [redacted] where they were.
 func TestSecretsNeverReachTheAI(t *testing.T) {
 	r := newRig(t, "secrets-agent", map[string]any{"network_bodies": true, "action_replay": true})
-	// What the content script hands the worker (on its port or in a message), recorded in the worker:
-	// the extension scrubs before anything leaves the page (the worker adds each event's page URL,
-	// which the server scrubs).
+	// What the content script hands the worker, recorded in the worker: the extension scrubs before
+	// anything leaves the page (the worker adds each event's page URL, which the server scrubs).
 	if _, err := chromedp.Run(r.b.sw, chromedp.Evaluate[bool](`globalThis.__received = [];
-		const rec = (m) => {
+		chrome.runtime.onMessage.addListener((m) => {
 			if (m && m.type === 'events') __received.push(JSON.stringify(m.events, (k, v) => (k === 'page' ? undefined : v)));
-		};
-		chrome.runtime.onMessage.addListener(rec);
-		chrome.runtime.onConnect.addListener((p) => p.onMessage.addListener(rec)); true`)); err != nil {
+		}); true`)); err != nil {
 		t.Fatal(err)
 	}
 	page := r.site + "/secrets.html?session_id=page-SECRET6"

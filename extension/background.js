@@ -26,7 +26,6 @@ let loaded = false;
 const early = [];
 
 chrome.runtime.onMessage.addListener(onMessage);
-chrome.runtime.onConnect.addListener(onConnect);
 chrome.storage.onChanged.addListener(onStorageChanged);
 chrome.runtime.onInstalled.addListener(() => { ready.then(recomputeEffective); });
 chrome.runtime.onStartup.addListener(() => { ready.then(recomputeEffective); });
@@ -79,7 +78,10 @@ function onMessage(msg, sender, sendResponse) {
   if (!msg || typeof msg !== 'object' || sender.id !== chrome.runtime.id) return false;
   switch (msg.type) {
     case 'events':
-      receiveEvents(msg.events, sender);
+      if (!Array.isArray(msg.events) || !sender.tab) return false;
+      tabs.heardFrom(sender);
+      if (loaded) onEvents(msg.events, sender);
+      else early.push([msg.events, sender]);
       return false;
     case 'ready':
       tabs.onReady(sender);
@@ -102,25 +104,6 @@ function onMessage(msg, sender, sendResponse) {
     default:
       return false;
   }
-}
-
-function receiveEvents(events, sender) {
-  if (!Array.isArray(events) || !sender.tab) return;
-  tabs.heardFrom(sender);
-  if (loaded) onEvents(events, sender);
-  else early.push([events, sender]);
-}
-
-// A content script's port for its batches ('events'); its sender is the page when it connected, so
-// each batch says the page's URL now.
-function onConnect(port) {
-  const from = port.sender;
-  if (port.name !== 'events' || !from || from.id !== chrome.runtime.id || !from.tab) return;
-  port.onMessage.addListener((msg) => {
-    if (!msg || typeof msg !== 'object' || msg.type !== 'events') return;
-    const url = typeof msg.url === 'string' && msg.url ? msg.url : from.url;
-    receiveEvents(msg.events, { ...from, url, tab: { ...from.tab, url } });
-  });
 }
 
 function extensionPage(sender) {

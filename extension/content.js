@@ -213,32 +213,12 @@
     if (!events.length) return;
     try {
       if (!chrome.runtime || !chrome.runtime.id) return shutdown();
-      workerPort().postMessage({ type: 'events', url: location.href, events });
+      chrome.runtime.sendMessage({ type: 'events', events }).catch((err) => {
+        if (invalidated(err)) shutdown();
+      });
     } catch (err) {
-      toWorker = null;
-      if (invalidated(err)) shutdown();
-      else {
-        // The port broke between its disconnect and our hearing of it: one message wakes the worker.
-        chrome.runtime.sendMessage({ type: 'events', events }).catch((e) => { if (invalidated(e)) shutdown(); });
-      }
+      shutdown();
     }
-  }
-
-  // Batches go over one long-lived port: a message on it is one relay for the browser process, where
-  // each sendMessage opens and closes a channel and builds the sender's tab (issue 12). The worker's
-  // stop drops the port; the next batch opens another, which wakes the worker. The page's URL rides
-  // with each batch, since the port's sender is the page at connect time (a single-page app moves on).
-  let toWorker = null;
-
-  function workerPort() {
-    if (toWorker) return toWorker;
-    const p = chrome.runtime.connect({ name: 'events' });
-    p.onDisconnect.addListener(() => {
-      void chrome.runtime.lastError;
-      if (toWorker === p) toWorker = null;
-    });
-    toWorker = p;
-    return p;
   }
 
   function invalidated(err) {
@@ -253,8 +233,6 @@
     batch = [];
     pending.length = 0;
     try { if (port) port.close(); } catch (_) { /* ignore */ }
-    try { if (toWorker) toWorker.disconnect(); } catch (_) { /* ignore */ }
-    toWorker = null;
     for (const [target, type, fn] of listeners) target.removeEventListener(type, fn, true);
     for (const fn of shutdownHooks) {
       try { fn(); } catch (_) { /* ignore */ }
