@@ -1,12 +1,10 @@
 // Delivery of captured events to the server, in order: queued per kind (queue.js), flushed every
 // FLUSH_MS (or at FLUSH_AT queued), retried with backoff while the server is away. The queue is
 // mirrored in chrome.storage.session, so a stopped worker loses nothing it had on the wire: it is
-// written when a flush starts (if events came since the last write), not on every content-script
-// message, because each write copies the whole queue through the browser process, the page's network
-// included (issue 12). What a flush delivered leaves the stored copy with the next flush's write
-// when events keep coming, else SETTLE_MS after the flush: one write per flush under steady traffic.
-// A worker that dies within FLUSH_MS of an event loses it, one that dies within SETTLE_MS of a
-// delivery sends that batch again when it starts; MV3 stops only idle workers (30 s without events).
+// written when a flush starts (if events came since the last write) and when one ends, not on every
+// content-script message, because each write copies the whole queue through the browser process,
+// the page's network included (issue 12). A worker that dies within FLUSH_MS of an event loses it;
+// MV3 stops only idle workers (30 s without events).
 
 import { EventQueue, KINDS, ROUTES, BATCH_MAX, isErrorLog, stampEvents } from './queue.js';
 import { nextBackoff } from './backoff.js';
@@ -17,7 +15,6 @@ const FLUSH_MS = 200;
 const FLUSH_AT = 100;
 const BACKOFF_MIN = 250;
 const BACKOFF_MAX = 2000;
-const SETTLE_MS = 1000;
 
 const queue = new EventQueue();
 const batchLimit = Object.fromEntries(KINDS.map((k) => [k, BATCH_MAX]));
@@ -29,7 +26,6 @@ let flushDue = 0;
 let backoff = 0;
 let flushRun = null; // the flush in progress
 let unsaved = false; // events accepted since the queue was last written
-let settleTimer = 0; // the write that records a flush's deliveries when no flush follows
 
 /**
  * Queues the events of a content script's message. Returns the error logs among them as
@@ -75,8 +71,6 @@ export function retryNow() {
 // process far more cheaply than the same events as objects.
 function save() {
   unsaved = false;
-  clearTimeout(settleTimer);
-  settleTimer = 0;
   saveSoon('gasoline_queue', () => JSON.stringify(queue.snapshot().queue));
   saveSoon('gasoline_counts', () => queue.snapshot().counts);
 }
@@ -118,8 +112,7 @@ async function flushQueues() {
     backoff = nextBackoff(backoff, BACKOFF_MIN, BACKOFF_MAX);
   } finally {
     flushing = false;
-    // Events that came during this flush make the next one start with a write of the whole queue.
-    if (!unsaved && !settleTimer) settleTimer = setTimeout(save, SETTLE_MS);
+    save();
   }
   const left = queue.total();
   if (left) scheduleFlush(failed || left < FLUSH_AT ? FLUSH_MS : 0);
