@@ -8,7 +8,7 @@
 // wakes a stopped worker for an event only if a listener for it was added at the top level. Every
 // listener dispatches to the module that owns the state.
 
-import { serverURL, settingsView, effectiveSettings, recomputeEffective, applyServerSettings, userSettingsChanged, loadSettings } from './sw/settings.js';
+import { serverURL, settingsView, effectiveForTab, recomputeEffective, applyServerSettings, userSettingsChanged, loadSettings } from './sw/settings.js';
 import { readSession, startSaving } from './sw/session.js';
 import { isConnected, lastErrorText, onReconnect, forgetConnection, restoreConnection } from './sw/link.js';
 import { accept, deliveryStats, restoreQueue, startDelivery, retryNow, scheduleFlush } from './sw/delivery.js';
@@ -90,7 +90,7 @@ function onMessage(msg, sender, sendResponse) {
       ready.then(() => sendResponse(status()));
       return true;
     case 'effective':
-      ready.then(() => sendResponse(effectiveSettings()));
+      ready.then(() => sendResponse(effectiveForTab()));
       return true;
     case 'settings':
       // For the options page: the user's settings, the defaults and what is in force.

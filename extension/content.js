@@ -22,15 +22,13 @@
   if (prior && typeof prior.alive === 'function' && prior.alive()) return;
   const lateStart = document.readyState !== 'loading'; // injected by the worker, not at document_start
 
-  // Generated from Go (features/capturectl); used only if neither storage nor the worker answers.
+  // Generated from Go (features/capturectl); used only if the worker does not answer.
   const CAPTURE_DEFAULTS = GASOLINE_CONSTANTS.CAPTURE_DEFAULTS;
   const scrub = globalThis.__gasolineScrub;
   const KINDS = new Set(['log', 'network', 'body', 'ws', 'action']);
   const BATCH_MS = 200;
   const IDLE_MS = 100;
   const idle = typeof requestIdleCallback === 'function' ? requestIdleCallback : null;
-  const FOLLOW_IDLE_MS = 1000;
-  const FOLLOW_MAX_MS = 10000;
   const PENDING_MAX = 2000;
 
   let port = null;
@@ -99,16 +97,25 @@
     } catch (_) { /* ignore */ }
   }
 
-  // The settings in force come from the worker at start: chrome.runtime is set up in this world
-  // anyway. chrome.storage, whose bindings cost this world ~3 ms to set up (measured on Chromium
-  // 156, issue 12), is touched only once the page has loaded and is idle: from then on its
-  // onChanged follows every change, and one read closes the gap since the worker answered.
-  let followed = false;
-  let fromStorage = false;
+  // The settings in force come from the worker: asked for at start, then pushed to every tab
+  // (chrome.tabs.sendMessage) whenever they change. This world never touches chrome.storage, whose
+  // bindings cost each page ~3 ms of script time to set up (measured on Chromium 156, issue 12).
+  // Each answer and push carries the worker's revision of the settings: the answer to the start
+  // question may arrive after a newer push, and is then dropped.
+  let rev = -1;
+
+  function fromWorker(s, r) {
+    if (!s || typeof s !== 'object') return;
+    const n = typeof r === 'number' ? r : 0;
+    if (n < rev) return;
+    rev = n;
+    applySettings(s);
+  }
 
   function askWorker() {
-    chrome.runtime.sendMessage({ type: 'effective' }).then((s) => {
-      if (!fromStorage) applySettings(s && typeof s === 'object' ? s : CAPTURE_DEFAULTS);
+    chrome.runtime.sendMessage({ type: 'effective' }).then((a) => {
+      if (a && typeof a === 'object' && a.settings) fromWorker(a.settings, a.rev);
+      else if (!settings) applySettings(CAPTURE_DEFAULTS);
     }).catch(settingsFailed);
   }
 
@@ -117,36 +124,16 @@
     else if (!settings) applySettings(CAPTURE_DEFAULTS);
   }
 
-  function fromStore(s) {
-    fromStorage = true;
-    applySettings(s);
-  }
-
-  function followStorage() {
-    if (followed || dead) return;
-    followed = true;
-    try {
-      chrome.storage.onChanged.addListener((changes, area) => {
-        if (area === 'local' && changes.gasoline_effective && changes.gasoline_effective.newValue) {
-          fromStore(changes.gasoline_effective.newValue);
-        }
-      });
-      chrome.storage.local.get('gasoline_effective').then((r) => {
-        if (r && r.gasoline_effective && !fromStorage) fromStore(r.gasoline_effective);
-      }).catch(settingsFailed);
-    } catch (err) {
-      shutdown();
-    }
+  function onWorkerMessage(msg, sender) {
+    if (dead || !msg || typeof msg !== 'object' || msg.type !== 'effective' || sender.id !== chrome.runtime.id || sender.tab) return false;
+    fromWorker(msg.settings, msg.rev);
+    return false;
   }
 
   try {
+    chrome.runtime.onMessage.addListener(onWorkerMessage);
+    shutdownHooks.push(() => chrome.runtime.onMessage.removeListener(onWorkerMessage));
     askWorker();
-    const followSoon = () => (idle ? idle(followStorage, { timeout: FOLLOW_IDLE_MS }) : followStorage());
-    if (document.readyState === 'complete') followSoon();
-    else {
-      listen(window, 'load', followSoon);
-      setTimeout(followStorage, FOLLOW_MAX_MS); // a page whose load never ends
-    }
   } catch (err) {
     shutdown();
   }

@@ -1,5 +1,6 @@
 // Capture settings: the user's (chrome.storage.sync gasoline_settings), the server's overrides and the
-// effective merge that content scripts follow (chrome.storage.local gasoline_effective). The one place
+// effective merge (chrome.storage.local gasoline_effective, which the popup and options page follow),
+// pushed to the content scripts of every tab when it changes. The one place
 // the worker defines setting names, values and defaults. Nothing here touches chrome.* at import time.
 
 import { saveSoon } from './session.js';
@@ -48,12 +49,18 @@ let userSettings = { ...DEFAULT_SETTINGS };
 let overrides = {};
 let effective = { ...DEFAULT_SETTINGS };
 let storedEffective = null; // JSON of gasoline_effective as last read or written; null = unknown
+// The revision of the effective settings, increasing over the worker's lives (time-based): a content
+// script keeps the newest it was told, whether by a push or by the answer to its start question.
+let revision = 0;
 // Counts server answers applied (polled or pushed): a poll answer that was in flight while a pushed one
 // was applied is older than it and is dropped.
 let generation = 0;
 
 export const serverURL = () => effective.server_url || DEFAULT_SERVER_URL;
 export const effectiveSettings = () => effective;
+
+/** The answer to a content script's {type: 'effective'}: the settings in force and their revision. */
+export const effectiveForTab = () => ({ settings: effective, rev: revision });
 export const settingsGeneration = () => generation;
 
 /** What the options page and the popup show. */
@@ -61,8 +68,8 @@ export function settingsView() {
   return { settings: userSettings, defaults: DEFAULT_SETTINGS, effective, overrides };
 }
 
-// Recomputes the effective settings and writes them to storage at once (no read first, no debounce:
-// content scripts follow gasoline_effective, so this is how a change reaches the pages). Writes are
+// Recomputes the effective settings; when they changed, pushes them to the tabs and writes them to
+// storage at once (no read first, no debounce: this is how a change reaches the pages). Writes are
 // issued in call order, so the last call's settings are what storage ends with. Resolves to whether the
 // server address changed.
 export async function recomputeEffective() {
@@ -71,6 +78,8 @@ export async function recomputeEffective() {
   const j = JSON.stringify(effective);
   if (j !== storedEffective) {
     storedEffective = j;
+    revision = Math.max(revision + 1, Date.now());
+    pushToTabs({ type: 'effective', settings: effective, rev: revision });
     try {
       await chrome.storage.local.set({ gasoline_effective: effective });
     } catch (_) {
@@ -78,6 +87,22 @@ export async function recomputeEffective() {
     }
   }
   return before !== effective.server_url;
+}
+
+// Every tab's top frame; a tab without a live content script (chrome://, not yet loaded) refuses.
+async function pushToTabs(msg) {
+  let all;
+  try {
+    all = await chrome.tabs.query({});
+  } catch (_) {
+    return;
+  }
+  for (const t of all) {
+    if (typeof t.id !== 'number' || t.id < 0) continue;
+    try {
+      chrome.tabs.sendMessage(t.id, msg, { frameId: 0 }).catch(() => {});
+    } catch (_) { /* a tab that went away */ }
+  }
 }
 
 // Applies the server's answer to GET /settings, or the same object pushed on the socket: its overrides
