@@ -28,6 +28,7 @@ func (c *fakeClock) after(d time.Duration) <-chan time.Time {
 	c.timers = append(c.timers, timer{c.t.Add(d), ch})
 	return ch
 }
+
 // awaitTimers waits until at least n timers are armed.
 func (c *fakeClock) awaitTimers(t *testing.T, n int) {
 	t.Helper()
