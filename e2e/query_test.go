@@ -144,18 +144,11 @@ func TestAccessibilityAuditAndSARIF(t *testing.T) {
 	r := newRig(t, "a11y-agent", map[string]any{})
 	r.open(t, "/a11y.html")
 	audit := analyze(t, r.ai, map[string]any{"target": "accessibility"})
-	var ids []string
-	for _, v := range audit["violations"].([]any) {
-		ids = append(ids, v.(map[string]any)["id"].(string))
-	}
-	slices.Sort(ids)
-	if strings.Join(ids, ",") != "color-contrast,image-alt,label" {
-		t.Fatalf("violations %v, want exactly the planted three: %v", ids, mustJSON(audit))
-	}
+	byID := wantPlantedViolations(t, audit)
 	if audit["cached"] != nil || audit["summary"].(map[string]any)["passes"].(float64) == 0 {
 		t.Errorf("audit: %v", audit["summary"])
 	}
-	img := audit["violations"].([]any)[slices.Index(ids, "image-alt")].(map[string]any)
+	img := byID["image-alt"]
 	node := img["nodes"].([]any)[0].(map[string]any)
 	if img["impact"] != "critical" || !strings.HasPrefix(img["helpUrl"].(string), "https://") || node["selector"] == "" || !strings.Contains(node["html"].(string), `class="hero"`) {
 		t.Errorf("image-alt: %v", img)
@@ -276,4 +269,23 @@ func TestHungPageTimesOut(t *testing.T) {
 	if h := observe(t, r.ai, map[string]any{"what": "health"}); h["pending_queries"] != nil {
 		t.Errorf("server still holds queries: %v", h["pending_queries"])
 	}
+}
+
+// wantPlantedViolations checks an accessibility audit of a11y.html found
+// exactly the three violations the page plants, in any browser, and returns
+// them by id.
+func wantPlantedViolations(t testing.TB, audit map[string]any) map[string]map[string]any {
+	t.Helper()
+	var ids []string
+	byID := map[string]map[string]any{}
+	for _, v := range audit["violations"].([]any) {
+		id := v.(map[string]any)["id"].(string)
+		ids = append(ids, id)
+		byID[id] = v.(map[string]any)
+	}
+	slices.Sort(ids)
+	if strings.Join(ids, ",") != "color-contrast,image-alt,label" {
+		t.Fatalf("violations %v, want exactly the planted three: %v", ids, mustJSON(audit))
+	}
+	return byID
 }
