@@ -87,7 +87,8 @@ func describe(src any, bodies []capture.NetworkBody) (title, text string) {
 		}
 		b.field("error", e.Error)
 		b.where(e.TabID, e.Page)
-		if body, ok := bodyOf(e, bodies); ok {
+		if i := capture.BodyFor(e, bodies, nil); i >= 0 {
+			body := bodies[i]
 			b.field("content type", body.ContentType)
 			b.headers("request headers", body.RequestHeaders)
 			b.section("request body", pretty(body.RequestBody))
@@ -230,29 +231,6 @@ func (b *block) headers(name string, h map[string]string) {
 		lines = append(lines, k+": "+h[k])
 	}
 	b.section(name, strings.Join(lines, "\n"))
-}
-
-// bodyOf finds the payloads captured for request e: the same method and
-// URL, the nearest in time.
-func bodyOf(e capture.NetworkEntry, bodies []capture.NetworkBody) (capture.NetworkBody, bool) {
-	var best capture.NetworkBody
-	found := false
-	for _, b := range bodies {
-		if b.Method != e.Method || b.URL != e.URL {
-			continue
-		}
-		if !found || absDur(b.TS.Sub(e.TS.Time)) < absDur(best.TS.Sub(e.TS.Time)) {
-			best, found = b, true
-		}
-	}
-	return best, found
-}
-
-func absDur(d time.Duration) time.Duration {
-	if d < 0 {
-		return -d
-	}
-	return d
 }
 
 func statusText(e capture.NetworkEntry) string {

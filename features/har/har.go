@@ -132,21 +132,12 @@ type Options struct {
 // recorder writes when it does not know either.
 const httpVersion = "HTTP/1.1"
 
-// matchWindow is how far apart the waterfall entry and the body capture of
-// one request may be stamped: both are taken in the page, milliseconds apart.
-const matchWindow = 2 * time.Second
-
 // Build makes a HAR log of the captured requests, oldest first. Each
-// waterfall entry takes the body captured for the same request (same method
-// and URL, nearest in time); bodies with no waterfall entry become entries of
+// waterfall entry takes the body captured for the same request
+// (capture.BodyFor); bodies with no waterfall entry become entries of
 // their own. Headers arrive already scrubbed by the capture.
 func Build(network []capture.NetworkEntry, bodies []capture.NetworkBody, o Options) Log {
 	used := make([]bool, len(bodies))
-	byKey := make(map[string][]int, len(bodies))
-	for i := range bodies {
-		k := bodies[i].Method + " " + bodies[i].URL
-		byKey[k] = append(byKey[k], i)
-	}
 	var entries []Entry
 	pages := pageSet{ids: map[string]int{}}
 	for i := range network {
@@ -155,17 +146,7 @@ func Build(network []capture.NetworkEntry, bodies []capture.NetworkBody, o Optio
 			continue
 		}
 		var body *capture.NetworkBody
-		best := matchWindow + 1
-		bi := -1
-		for _, j := range byKey[n.Method+" "+n.URL] {
-			if used[j] || (bodies[j].Status != 0 && n.Status != 0 && bodies[j].Status != n.Status) {
-				continue
-			}
-			if d := absDur(bodies[j].TS.Sub(n.TS.Time)); d < best {
-				best, bi = d, j
-			}
-		}
-		if bi >= 0 {
+		if bi := capture.BodyFor(*n, bodies, used); bi >= 0 {
 			used[bi], body = true, &bodies[bi]
 		}
 		entries = append(entries, entry(n, body, pages.ref(n.Page, n.TS.Time)))
@@ -187,13 +168,6 @@ func Build(network []capture.NetworkEntry, bodies []capture.NetworkBody, o Optio
 		version = "dev"
 	}
 	return Log{Body{Version: "1.2", Creator: Creator{"Gasoline", version}, Pages: pages.list, Entries: entries}}
-}
-
-func absDur(d time.Duration) time.Duration {
-	if d < 0 {
-		return -d
-	}
-	return d
 }
 
 // pageSet numbers the pages requests came from, in order of first sight.

@@ -10,25 +10,12 @@ import (
 	"github.com/gasoline-dev/gasoline/features/query"
 )
 
-// bodyOf finds the body captured for a waterfall entry: same method and
-// URL, status agreeing, nearest in time.
+// bodyOf finds the body captured for a waterfall entry (capture.BodyFor).
 func (g *gen) bodyOf(n capture.NetworkEntry) *capture.NetworkBody {
-	var best *capture.NetworkBody
-	var gap = bodyWindow + 1
-	for i := range g.s.Bodies {
-		b := &g.s.Bodies[i]
-		if b.Method != n.Method || b.URL != n.URL || (b.Status != 0 && b.Status != n.Status) {
-			continue
-		}
-		d := b.TS.Sub(n.TS.Time)
-		if d < 0 {
-			d = -d
-		}
-		if d < gap {
-			best, gap = b, d
-		}
+	if i := capture.BodyFor(n, g.s.Bodies, nil); i >= 0 {
+		return &g.s.Bodies[i]
 	}
-	return best
+	return nil
 }
 
 // usable reports whether a captured response body can be replayed or

@@ -74,9 +74,6 @@ const (
 	// causeWindow: a request or navigation this soon after an action (and
 	// before the next one) is taken as that action's effect.
 	causeWindow = 5 * time.Second
-	// bodyWindow: a body capture and a waterfall entry this close in time
-	// are the same request.
-	bodyWindow = 2 * time.Second
 	// maxWaits bounds the responses one step waits for.
 	maxWaits = 3
 	// Bounds of the final DOM assertions.
