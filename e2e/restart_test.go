@@ -254,6 +254,11 @@ func TestWorkerStoppedMidBatch(t *testing.T) {
 	if c, _ := logCounts(t, r.b); c.queued != 300 {
 		t.Fatalf("the worker holds %d lines, want all 300 (200 of them in the batch on the wire)", c.queued)
 	}
+	// A batch the server is slow to take is written down (after 0.5 s on the wire).
+	waitFor(t, 5*time.Second, "the worker to store its queue", func() bool {
+		ok, err := chromedp.Run(r.b.sw, chromedp.Evaluate[bool](`(() => { const s = status(); return s.stored === s.queued; })()`))
+		return err == nil && ok
+	})
 	r.b.killWorker(t)
 	p.hold.Store(false)
 	close(p.release)

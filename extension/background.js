@@ -26,7 +26,7 @@ let loaded = false;
 const early = [];
 
 chrome.runtime.onMessage.addListener(onMessage);
-chrome.storage.onChanged.addListener(onStorageChanged);
+chrome.storage.sync.onChanged.addListener(onSettingsChanged);
 chrome.runtime.onInstalled.addListener(() => { ready.then(recomputeEffective); });
 chrome.runtime.onStartup.addListener(() => { ready.then(recomputeEffective); });
 chrome.alarms.onAlarm.addListener(onAlarm);
@@ -59,6 +59,7 @@ function status() {
     last_error: lastErrorText(),
     counts: d.counts,
     queued: d.queued,
+    stored: d.stored,
     overrides: v.overrides,
     settings: v.settings,
     effective: v.effective,
@@ -120,8 +121,8 @@ function flipPilot(enabled) {
   return done;
 }
 
-function onStorageChanged(changes, area) {
-  if (area !== 'sync' || !changes.gasoline_settings) return;
+function onSettingsChanged(changes) {
+  if (!changes.gasoline_settings) return;
   userSettingsChanged(changes.gasoline_settings.newValue).then((serverChanged) => {
     if (!serverChanged) return;
     forgetConnection();

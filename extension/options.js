@@ -80,8 +80,8 @@ function showOverrides(overrides) {
 
 // The AI's overrides come and go while this page is open (pushed by the server): keep the notice
 // current, leaving the form (the user's own settings, maybe being edited) alone.
-chrome.storage.onChanged.addListener((changes, area) => {
-  if (area !== 'local' || !changes.gasoline_effective) return;
+chrome.storage.local.onChanged.addListener((changes) => {
+  if (!changes.gasoline_effective) return;
   chrome.runtime.sendMessage({ type: 'settings' }).then((r) => showOverrides(r && r.overrides), () => {});
 });
 

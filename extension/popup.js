@@ -109,6 +109,6 @@ $('options').addEventListener('click', (e) => {
 refresh();
 setInterval(refresh, 1000);
 // An override pushed by the server shows at once, not at the next tick.
-chrome.storage.onChanged.addListener((changes, area) => {
-  if (area === 'local' && changes.gasoline_effective) refresh();
+chrome.storage.local.onChanged.addListener((changes) => {
+  if (changes.gasoline_effective) refresh();
 });

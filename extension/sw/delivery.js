@@ -1,21 +1,23 @@
 // Delivery of captured events to the server, in order: queued per kind (queue.js), flushed every
-// FLUSH_MS (or at FLUSH_AT queued), retried with backoff while the server is away. The queue is
-// mirrored in chrome.storage.session, so a stopped worker loses nothing it had on the wire: it is
-// written when a flush starts (if events came since the last write) and when one ends, not on every
-// content-script message, because each write copies the whole queue through the browser process,
-// the page's network included (issue 12). A worker that dies within FLUSH_MS of an event loses it;
-// MV3 stops only idle workers (30 s without events). While the server is away (backoff), every
-// message is written at once.
-
+// FLUSH_MS (or at once at FLUSH_AT queued), retried with backoff while the server is away.
+//
+// The queue is written to chrome.storage.session only while it is at risk: while the server is
+// away (every message, at once) and when a flush has been on the wire for SLOW_MS. A healthy
+// flush is not written at all: each write copies the whole queue through the browser process,
+// and on a busy page that was the largest part of the extension's cost (issue 12: ~40 % of its
+// CPU during 200 fetches). What that leaves unguarded is an event younger than FLUSH_MS + SLOW_MS
+// when the browser kills a worker that is answering messages, which MV3 does not do (it stops
+// workers idle for 30 s); a stopped worker whose server was slow or away loses nothing.
 import { EventQueue, KINDS, ROUTES, BATCH_MAX, isErrorLog, stampEvents } from './queue.js';
 import { nextBackoff } from './backoff.js';
 import { postJSON, problemOf, failure, setConnected, isConnected, setLastError } from './link.js';
 import { saveSoon } from './session.js';
 
 const FLUSH_MS = 200;
-const FLUSH_AT = 100;
+const FLUSH_AT = 500;
 const BACKOFF_MIN = 250;
 const BACKOFF_MAX = 2000;
+const SLOW_MS = 500; // a flush on the wire this long has its queue written down
 
 const queue = new EventQueue();
 const batchLimit = Object.fromEntries(KINDS.map((k) => [k, BATCH_MAX]));
@@ -26,7 +28,7 @@ let flushTimer = 0;
 let flushDue = 0;
 let backoff = 0;
 let flushRun = null; // the flush in progress
-let unsaved = false; // events accepted since the queue was last written
+let stored = 0; // events in the queue as last written (0: nothing to guard or clear)
 
 /**
  * Queues the events of a content script's message. Returns the error logs among them as
@@ -41,23 +43,23 @@ export function accept(events, sender) {
   // While the server is away the next flush waits out the backoff, seconds in which a stopped
   // worker would lose what only memory holds: write now (writes coalesce within a tick).
   if (backoff > 0) save();
-  else unsaved = true;
   scheduleFlush(queue.total() >= FLUSH_AT ? 0 : FLUSH_MS);
   return errors;
 }
 
-/** Per-kind {sent, dropped, queued} and the total queued, for the popup. */
+/** Per-kind {sent, dropped, queued}, the total queued and how many of them are written down, for the popup. */
 export function deliveryStats() {
-  return { counts: queue.stats(), queued: queue.total() };
+  return { counts: queue.stats(), queued: queue.total(), stored };
 }
 
 /** Start-up: the queue a previous life of the worker stored, then flushing may begin. */
 export function restoreQueue(session) {
-  let stored = session.gasoline_queue;
-  if (typeof stored === 'string') {
-    try { stored = JSON.parse(stored); } catch (_) { stored = null; }
+  let saved = session.gasoline_queue;
+  if (typeof saved === 'string') {
+    try { saved = JSON.parse(saved); } catch (_) { saved = null; }
   }
-  queue.restore(stored, session.gasoline_counts);
+  queue.restore(saved, session.gasoline_counts);
+  stored = queue.total(); // cleared from storage once delivered
 }
 
 export function startDelivery() {
@@ -74,8 +76,10 @@ export function retryNow() {
 // The queue is stored as one JSON string: the storage API copies a string through the browser
 // process far more cheaply than the same events as objects.
 function save() {
-  unsaved = false;
-  saveSoon('gasoline_queue', () => JSON.stringify(queue.snapshot().queue));
+  saveSoon('gasoline_queue', () => {
+    stored = queue.total();
+    return JSON.stringify(queue.snapshot().queue);
+  });
   saveSoon('gasoline_counts', () => queue.snapshot().counts);
 }
 
@@ -106,7 +110,7 @@ export async function deliverLogsThrough(seq) {
 async function flushQueues() {
   if (flushing) return;
   flushing = true;
-  if (unsaved) save(); // written before any of it is on the wire
+  const slow = setTimeout(save, SLOW_MS); // the server is slow to take it: guard it
   let failed = false;
   try {
     for (const kind of KINDS) await flushKind(kind);
@@ -115,8 +119,10 @@ async function flushQueues() {
     failed = true;
     backoff = nextBackoff(backoff, BACKOFF_MIN, BACKOFF_MAX);
   } finally {
+    clearTimeout(slow);
     flushing = false;
-    save();
+    // Written when at risk (a failure), or to clear what an earlier write left behind.
+    if (failed || stored) save();
   }
   const left = queue.total();
   if (left) scheduleFlush(failed || left < FLUSH_AT ? FLUSH_MS : 0);

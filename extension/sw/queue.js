@@ -14,7 +14,7 @@ export const KINDS = Object.keys(ROUTES);
 
 /** Events the worker holds at most while the server is away (documented in README and PROTOCOL.md). */
 export const QUEUE_MAX = 2000;
-export const BATCH_MAX = 200; // events per POST (the server takes up to 1000)
+export const BATCH_MAX = 500; // events per POST (the server takes up to 1000)
 const BATCH_BYTES = 1 << 20; // bytes per POST (the server takes up to 5 MiB)
 
 export const isErrorLog = (d) => d.kind === 'exception' || d.kind === 'rejection' || d.level === 'error';
