@@ -6,8 +6,9 @@
 // when the page is idle (at most IDLE_MS more). This runs on the page's thread, and each
 // message costs the browser process a round of IPC and a copy of the batch, so a page
 // with steady traffic sends a few messages a second, not one per request (issue 12). The other
-// parts, in manifest.json's order after generated/constants.js, content/scrub.js
-// and this file: content/actions.js records user actions, content/queries.js tells
+// parts run at document_idle (after generated/constants.js, content/scrub.js and this file at
+// document_start), so the load does not pay for them (issue 12: each costs a page load ~0.5–1.5 ms
+// of script time): content/actions.js records user actions, content/queries.js tells
 // the worker when the DOM is parsed ('ready') and answers its on-demand 'dom' and
 // 'page_info' queries, content/pilot.js draws the AI Web Pilot's highlighter (the
 // worker checks the pilot switch before it asks). They share one object,
@@ -130,12 +131,44 @@
     return false;
   }
 
-  try {
-    chrome.runtime.onMessage.addListener(onWorkerMessage);
-    shutdownHooks.push(() => chrome.runtime.onMessage.removeListener(onWorkerMessage));
-    askWorker();
-  } catch (err) {
-    shutdown();
+  // ---- talking to the worker: from the load on --------------------------------------------
+  // The first touch of chrome.runtime in a document builds its extension bindings, ~3 ms of the
+  // page's script time (Chromium 156, issue 12). So this world waits for the load event, or
+  // CONNECT_MAX_MS, or the first error or the page being left, whichever is first; until then
+  // inject.js captures every level and what arrives waits in `pending` for the settings.
+  const CONNECT_MAX_MS = 1000;
+  let connected = false;
+  let connectTimer = 0;
+  const connectHooks = [];
+
+  function connect() {
+    if (connected || dead) return;
+    connected = true;
+    clearTimeout(connectTimer);
+    try {
+      chrome.runtime.onMessage.addListener(onWorkerMessage);
+      shutdownHooks.push(() => chrome.runtime.onMessage.removeListener(onWorkerMessage));
+      askWorker();
+    } catch (err) {
+      shutdown();
+      return;
+    }
+    for (const fn of connectHooks.splice(0)) {
+      try { fn(); } catch (_) { /* one part's failure is not the others' */ }
+    }
+  }
+
+  // fn runs once this world talks to the worker (at once if it already does).
+  function onConnect(fn) {
+    if (connected) fn();
+    else connectHooks.push(fn);
+  }
+
+  if (document.readyState === 'complete') connect();
+  else {
+    listen(window, 'load', () => setTimeout(connect, 0));
+    listen(window, 'pagehide', connect);
+    connectTimer = setTimeout(connect, CONNECT_MAX_MS);
   }
 
   function hostsOf(serverURL) {
@@ -184,6 +217,7 @@
 
   function accept(kind, data) {
     if (dead) return;
+    if (!connected && kind === 'log' && (data.level === 'error' || data.kind === 'exception' || data.kind === 'rejection')) connect();
     if (!settings) {
       if (pending.length < PENDING_MAX) pending.push({ kind, data });
       return;
@@ -258,6 +292,7 @@
     shutdown,
     invalidated,
     onShutdown: (fn) => shutdownHooks.push(fn),
+    onConnect,
   };
   globalThis.__gasolineContent = G;
 })();

@@ -69,12 +69,15 @@
     return o;
   }
 
-  // Resolves once the DOM is parsed; 'ready' goes to the worker at that moment.
+  // Resolves once the DOM is parsed; 'ready' goes to the worker then, or once this world talks to
+  // the worker (content.js: from the load on), whichever is later.
   let domParsed = document.readyState !== 'loading';
   const parsedWaiters = [];
   const whenParsed = () => (domParsed ? Promise.resolve() : new Promise((r) => parsedWaiters.push(r)));
 
-  function sendReady() {
+  const sendReady = () => G.onConnect(sendReadyNow);
+
+  function sendReadyNow() {
     if (dead()) return;
     if (document.prerendering) return; // sent on activation (prerenderingchange)
     try {
@@ -97,7 +100,8 @@
   if (domParsed) {
     sendReady();
   } else {
-    // Registered at document_start, before any page script could stop the event.
+    // This part runs at document_idle, after the DOM is parsed; a copy injected into a loading
+    // document waits for it.
     listen(window, 'DOMContentLoaded', onParsed);
     listen(document, 'readystatechange', onParsed);
   }
@@ -112,12 +116,10 @@
     });
     return true;
   }
-  try {
+  G.onConnect(() => {
     chrome.runtime.onMessage.addListener(onRuntimeMessage);
     G.onShutdown(() => chrome.runtime.onMessage.removeListener(onRuntimeMessage));
-  } catch (_) {
-    shutdown();
-  }
+  });
 
   function answer(msg) {
     const params = msg.params && typeof msg.params === 'object' && !Array.isArray(msg.params) ? msg.params : {};

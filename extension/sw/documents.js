@@ -115,5 +115,5 @@ export async function navigateTab(tabId, url) {
 // The isolated-world content scripts in manifest order (constants, scrubber, core, parts): a tab opened
 // before the extension loaded gets exactly what a new page gets.
 function isolatedContentScripts() {
-  return chrome.runtime.getManifest().content_scripts.find((c) => c.world !== 'MAIN').js;
+  return chrome.runtime.getManifest().content_scripts.filter((c) => c.world !== 'MAIN').flatMap((c) => c.js);
 }
