@@ -100,4 +100,21 @@ func TestFirefoxCapture(t *testing.T) {
 		p := observe(t, ai, map[string]any{"what": "page"})
 		return p["url"] == page && p["title"] == "Gasoline capture fixture"
 	})
+
+	// Performance: the load's sample, taken a second after the load event by
+	// the part that runs at document_idle.
+	var perf map[string]any
+	waitFor(t, 10*time.Second, "the page-load sample", func() bool {
+		pages, _ := observe(t, ai, map[string]any{"what": "performance", "url_filter": "capture.html"})["pages"].([]any)
+		if len(pages) == 0 {
+			return false
+		}
+		perf = pages[0].(map[string]any)
+		return true
+	})
+	for _, m := range []string{"ttfb", "dom_content_loaded", "load_time", "request_count"} {
+		if _, ok := perf[m]; !ok || perf["url"] != page {
+			t.Errorf("performance sample has no %s or is of another page: %v", m, perf)
+		}
+	}
 }

@@ -126,6 +126,17 @@ func fixtureServer(t testing.TB) string {
 		w.Header().Set("Content-Type", "application/json")
 		io.Copy(w, io.LimitReader(r.Body, 1<<16))
 	})
+	// hang.html never finishes loading: its image is never answered.
+	mux.HandleFunc("/hang.html", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, `<!doctype html><title>Never loads</title><h1 id="h">still loading</h1><script>console.log("still-loading")</script><img src="/hang.png">`)
+	})
+	mux.HandleFunc("/hang.png", func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-time.After(30 * time.Second):
+		}
+	})
 	mux.HandleFunc("/res/", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-store") // every page load fetches all of them
 		switch filepath.Ext(r.URL.Path) {
