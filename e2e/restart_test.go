@@ -34,9 +34,10 @@ func TestDeliveryAcrossServerRestart(t *testing.T) {
 	if err := chromedp.Do(b.ctx, chromedp.Evaluate[chromedp.Void](`logBurst("offline", 50)`)); err != nil {
 		t.Fatal(err)
 	}
-	// The 50 must be held by the worker, undelivered, before the server returns.
-	waitFor(t, 10*time.Second, "the worker to hold the 50 undelivered events", func() bool {
-		held, err := chromedp.Run(b.sw, chromedp.Evaluate[bool](`(() => { const s = status(); return !s.connected && s.queued >= 50; })()`))
+	// The 50 must be held by the worker, undelivered and written down (the
+	// failed flush writes its queue), before the server returns.
+	waitFor(t, 10*time.Second, "the worker to hold and store the 50 undelivered events", func() bool {
+		held, err := chromedp.Run(b.sw, chromedp.Evaluate[bool](`(() => { const s = status(); return !s.connected && s.queued >= 50 && s.stored === s.queued; })()`))
 		return err == nil && held
 	})
 
