@@ -100,8 +100,7 @@
   if (domParsed) {
     sendReady();
   } else {
-    // This part runs at document_idle, after the DOM is parsed; a copy injected into a loading
-    // document waits for it.
+    // Registered at document_start, before any page script could stop the event.
     listen(window, 'DOMContentLoaded', onParsed);
     listen(document, 'readystatechange', onParsed);
   }
