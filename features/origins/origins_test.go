@@ -2,6 +2,7 @@ package origins
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 )
@@ -15,6 +16,14 @@ func TestIsExtension(t *testing.T) {
 		"moz-extension://6f1d3c2a-9b7e-4c55-8a10-3d2f0e4b7c91/x":   false,
 		"moz-extension://6f1d3c2a-9b7e-4c55-8a10-3d2f0e4b7c91:80":  false,
 		"moz-extension://short":                                    false,
+		"moz-extension://0123456789abcdef":                         true,
+		"moz-extension://0123456789abcde":                          false,
+		"chrome-extension://" + strings.Repeat("a", 64):            true,
+		"chrome-extension://" + strings.Repeat("a", 65):            false,
+		"chrome-extension://NFADOHINHMEPEKANDHOJGCHGANBCFLEN":      false,
+		"chrome-extension://nfadohinhmepekandhojgchganbcfle_":      false,
+		"https://nfadohinhmepekandhojgchganbcflen":                 false,
+		"xmoz-extension://0123456789abcdef":                        false,
 		"chrome-extension://nfadohinhmepekandhojgchganbcflen.evil": false,
 	} {
 		if IsExtension(o) != want {
