@@ -238,7 +238,7 @@ func (s *pageSide) run(b *testing.B, site string, keep bool) {
 func (s *pageSide) cpu() map[string]float64 {
 	m := cpuMS(chromedp.FromContext(s.ctx).Browser.Process().Pid)
 	if s.server != 0 {
-		m["server"] = cpuMS(s.server)["browser"] // a process without --type=
+		_, m["server"], _ = procStat(s.server)
 	}
 	return m
 }
@@ -335,9 +335,9 @@ func ratioRange(without, with []float64) (lo, hi float64) {
 // cpuMS is the CPU time, in ms, that process pid and its descendants have
 // used so far, by kind: "browser" (with the network service, which
 // chromedp runs in it), "page" (renderers), "extension" (the extension's
-// renderer, its service worker included), "other" (GPU, utilities) and,
-// for pid's own tree only, nothing else. From /proc, at the kernel's 10 ms
-// tick: a diagnostic of where the extension's cost lands, not a timing.
+// renderer, its service worker included) and "other" (GPU, utilities).
+// From /proc, at the kernel's 10 ms tick: a diagnostic of where the
+// extension's cost lands, not a timing.
 func cpuMS(pid int) map[string]float64 {
 	type proc struct {
 		parent int
@@ -351,18 +351,10 @@ func cpuMS(pid int) map[string]float64 {
 		if err != nil {
 			continue
 		}
-		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p))
-		if err != nil {
+		parent, ms, ok := procStat(p)
+		if !ok {
 			continue
 		}
-		// The fields after the command's closing parenthesis: ppid is the 2nd, utime and stime the 12th and 13th.
-		f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
-		if len(f) < 13 {
-			continue
-		}
-		pp, _ := strconv.Atoi(f[1])
-		u, _ := strconv.ParseFloat(f[11], 64)
-		st, _ := strconv.ParseFloat(f[12], 64)
 		cmd, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", p))
 		kind := "other"
 		switch c := string(cmd); {
@@ -373,7 +365,7 @@ func cpuMS(pid int) map[string]float64 {
 		case strings.Contains(c, "--type=renderer"):
 			kind = "page"
 		}
-		procs[p] = proc{pp, (u + st) * 1000 / 100, kind} // USER_HZ is 100 on Linux
+		procs[p] = proc{parent, ms, kind}
 	}
 	out := map[string]float64{}
 	for p, x := range procs {
@@ -388,4 +380,22 @@ func cpuMS(pid int) map[string]float64 {
 		}
 	}
 	return out
+}
+
+// procStat is process pid's parent and the CPU time, in ms, it has used so
+// far (user and system), from /proc/pid/stat.
+func procStat(pid int) (parent int, ms float64, ok bool) {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, 0, false
+	}
+	// The fields after the command's closing parenthesis: ppid is the 2nd, utime and stime the 12th and 13th.
+	f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	if len(f) < 13 {
+		return 0, 0, false
+	}
+	parent, _ = strconv.Atoi(f[1])
+	u, _ := strconv.ParseFloat(f[11], 64)
+	st, _ := strconv.ParseFloat(f[12], 64)
+	return parent, (u + st) * 1000 / 100, true // USER_HZ is 100 on Linux
 }
