@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -244,6 +245,11 @@ func TestWorkerStoppedMidBatch(t *testing.T) {
 	r.b.setCapture(t, map[string]any{"log_level": "all"})
 	r.open(t, "/capture.html")
 	settledLogs(t, r, r.ai)
+	// Healthy flushes write nothing (issue 12: each write copies the queue
+	// through the browser process).
+	if n := storedQueue(t, r.b.sw); n != -1 {
+		t.Fatalf("a worker whose server took every flush wrote its queue (%d events)", n)
+	}
 
 	p.hold.Store(true)
 	r.eval(t, `logBurst("mid", 300)`)
@@ -253,7 +259,7 @@ func TestWorkerStoppedMidBatch(t *testing.T) {
 		t.Fatal("no POST /logs reached the proxy")
 	}
 	if c, _ := logCounts(t, r.b); c.queued != 300 {
-		t.Fatalf("the worker holds %d lines, want all 300 (200 of them in the batch on the wire)", c.queued)
+		t.Fatalf("the worker holds %d lines, want all 300 (all in the batch on the wire)", c.queued)
 	}
 	// A batch the server is slow to take is written down (after 0.5 s on the wire).
 	waitFor(t, 5*time.Second, "the worker to store its queue", func() bool {
@@ -269,4 +275,22 @@ func TestWorkerStoppedMidBatch(t *testing.T) {
 		mid, after := numbered(t, r.ai, "mid"), numbered(t, r.ai, "after")
 		return len(mid) == 300 && len(after) == 20
 	})
+	// What was written while at risk is cleared once delivered (read from an
+	// extension page: b.sw was the stopped worker).
+	page := r.openExtensionPage(t, "options.html")
+	waitFor(t, 5*time.Second, "the stored queue to be emptied", func() bool { return storedQueue(t, page) == 0 })
+}
+
+// storedQueue is how many events the queue the worker last wrote to
+// chrome.storage.session holds, or -1 if it never wrote one, read in ctx (an
+// extension context).
+func storedQueue(t testing.TB, ctx context.Context) int {
+	t.Helper()
+	n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`(async () => {
+		const q = (await chrome.storage.session.get('gasoline_queue')).gasoline_queue;
+		return typeof q === 'string' ? Object.values(JSON.parse(q)).reduce((n, k) => n + k.length, 0) : -1; })()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("stored queue: %v", err)
+	}
+	return n
 }
