@@ -193,13 +193,15 @@
     }
   }
 
+  // An uncaught exception, an unhandled rejection or console.error (sw/queue.js has the same rule).
+  const isErrorLog = (d) => d.kind === 'exception' || d.kind === 'rejection' || d.level === 'error';
+
   function allowed(kind, data) {
     switch (kind) {
       case 'log':
-        if (data.kind === 'exception' || data.kind === 'rejection') return true;
+        if (isErrorLog(data)) return true; // captured at every log_level
         if (settings.log_level === 'all') return true;
-        if (settings.log_level === 'warn') return data.level === 'error' || data.level === 'warn';
-        return data.level === 'error';
+        return settings.log_level === 'warn' && data.level === 'warn';
       case 'network':
         return !isServerURL(data.url);
       case 'body':
@@ -218,7 +220,7 @@
 
   function accept(kind, data) {
     if (dead) return;
-    if (!connected && kind === 'log' && (data.level === 'error' || data.kind === 'exception' || data.kind === 'rejection')) connect();
+    if (!connected && kind === 'log' && isErrorLog(data)) connect(); // errors do not wait for the load
     if (!settings) {
       if (pending.length < PENDING_MAX) pending.push({ kind, data });
       return;
