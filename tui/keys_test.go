@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -235,7 +236,7 @@ func TestClipboardSequence(t *testing.T) {
 }
 
 func TestCopyWritesTheRowAndTheDetail(t *testing.T) {
-	var out strings.Builder
+	var out lockedBuilder
 	m := sampleModel()
 	m.out = &out
 	d := newDriver(t, m)
@@ -252,6 +253,33 @@ func TestCopyWritesTheRowAndTheDetail(t *testing.T) {
 	if !strings.Contains(string(raw), "at beginWork (http://localhost:3000/node_modules/.vite/deps/react-dom.js:15912:22)") {
 		t.Fatalf("the detail's copy lacks the stack: %q", raw)
 	}
+}
+
+// lockedBuilder is the terminal a copy command writes to from its own
+// goroutine while the test reads it.
+type lockedBuilder struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuilder) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuilder) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func (l *lockedBuilder) Len() int { return len(l.String()) }
+
+func (l *lockedBuilder) Reset() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.b.Reset()
 }
 
 // Enter on a waiting action opens it whole; esc returns to the overlay.
