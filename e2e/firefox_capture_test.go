@@ -102,7 +102,8 @@ func TestFirefoxCapture(t *testing.T) {
 	})
 
 	// Performance: the load's sample, taken a second after the load event by
-	// the part that runs at document_idle.
+	// the part the worker runs once content.js asks for the settings (Firefox's
+	// senders have no documentId: the parts go to the tab's main frame).
 	var perf map[string]any
 	waitFor(t, 10*time.Second, "the page-load sample", func() bool {
 		pages, _ := observe(t, ai, map[string]any{"what": "performance", "url_filter": "capture.html"})["pages"].([]any)

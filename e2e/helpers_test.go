@@ -462,6 +462,11 @@ func mustJSON(v any) string {
 	return string(b)
 }
 
+// clipJSON is v as JSON, at most n bytes of it, for a failure message.
+func clipJSON(v any, n int) string {
+	return mustJSON(v)[:min(n, len(mustJSON(v)))]
+}
+
 // portFree reports whether nothing listens on the loopback port.
 func portFree(port int) bool {
 	ln, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))

@@ -44,7 +44,7 @@ func TestDOMQueries(t *testing.T) {
 	list := analyze(t, r.ai, map[string]any{"target": "dom", "selector": "#list > li"})
 	if list["matchCount"] != float64(60) || list["returnedCount"] != float64(50) || len(matches(list)) != 50 ||
 		list["url"] != url || list["title"] != "DOM fixture" || list["tab"] != tab {
-		t.Fatalf("list: %v", mustJSON(list)[:400])
+		t.Fatalf("list: %v", clipJSON(list, 400))
 	}
 	first := matches(list)[0]
 	if first["tag"] != "li" || first["text"] != "Item 0 open" || first["attributes"].(map[string]any)["data-id"] != "0" ||
@@ -213,7 +213,7 @@ func TestQueryDuringNavigation(t *testing.T) {
 		t0 := time.Now()
 		res := analyze(t, r.ai, map[string]any{"target": "dom", "selector": "#list > li"})
 		if res["matchCount"] != float64(60) || !strings.Contains(res["url"].(string), "/dom.html") {
-			t.Fatalf("answer from the old page: %v", mustJSON(res)[:200])
+			t.Fatalf("answer from the old page: %v", clipJSON(res, 200))
 		}
 		t.Logf("query sent at navigation start answered in %v", time.Since(t0).Round(time.Millisecond))
 		r.open(t, "/other.html")
@@ -238,7 +238,7 @@ func TestTabTargeting(t *testing.T) {
 	}
 	res := analyze(t, r.ai, map[string]any{"target": "dom", "selector": "#list > li", "tab_id": first})
 	if res["matchCount"] != float64(60) || res["tab"] != first {
-		t.Fatalf("tab_id %v: %v", first, mustJSON(res)[:200])
+		t.Fatalf("tab_id %v: %v", first, clipJSON(res, 200))
 	}
 	out, isErr, _ := callTool(r.ai, "analyze", map[string]any{"target": "dom", "selector": "h1", "tab_id": 999999})
 	if !isErr || out["error"] != "not_found" {

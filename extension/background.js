@@ -18,6 +18,7 @@ import { runQuery } from './sw/queries.js';
 import { onErrorLog, screenshotStats } from './sw/screenshots.js';
 import { pilotOn, loadPilot, setPilot } from './sw/pilot-switch.js';
 import { clearHighlights } from './sw/pilot.js';
+import { givePartsTo } from './sw/documents.js';
 
 const ALARM = 'gasoline-poll';
 
@@ -91,6 +92,7 @@ function onMessage(msg, sender, sendResponse) {
       ready.then(() => sendResponse(status()));
       return true;
     case 'effective':
+      if (sender.tab) givePartsTo(sender);
       ready.then(() => sendResponse(effectiveForTab()));
       return true;
     case 'settings':

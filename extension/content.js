@@ -6,10 +6,11 @@
 // when the page is idle (at most IDLE_MS more). This runs on the page's thread, and each
 // message costs the browser process a round of IPC and a copy of the batch, so a page
 // with steady traffic sends a few messages a second, not one per request (issue 12). The other
-// parts: content/queries.js and content/pilot.js run at document_start after generated/constants.js,
-// content/scrub.js and this file (a query may come as soon as this world talks to the worker, and
-// must find them); content/actions.js and content/perf.js run at document_idle, so a load does not
-// pay for them before it is parsed (issue 12). content/actions.js records user actions, content/queries.js tells
+// parts: generated/constants.js and content/scrub.js run before this file at document_start;
+// content/actions.js at document_idle; content/queries.js, content/pilot.js and content/perf.js are
+// run by the worker in this document when this file first asks it for the settings (at the load
+// event, see connect), so no page pays for them before its load (issue 12); until they are there a
+// query waits, as it does for 'ready'. content/actions.js records user actions, content/queries.js tells
 // the worker when the DOM is parsed ('ready') and answers its on-demand 'dom' and
 // 'page_info' queries, content/pilot.js draws the AI Web Pilot's highlighter (the
 // worker checks the pilot switch before it asks). They share one object,

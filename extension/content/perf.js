@@ -1,4 +1,5 @@
-// Gasoline content script, last part: measures the page load — navigation timing (TTFB,
+// Gasoline content script, last part (run by the worker with queries.js, normally after the load;
+// the observers' buffered entries still hold what came before): measures the page load — navigation timing (TTFB,
 // DOMContentLoaded, load), FCP, LCP, CLS, long tasks and a summary of resources by type — and
 // sends one 'performance' event per navigation, SETTLE_MS after the load event (LCP and layout
 // shifts keep coming for a moment), or earlier if the page is hidden first. Everything runs in

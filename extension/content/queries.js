@@ -1,6 +1,7 @@
 // Gasoline content script, part 3: answers the worker's on-demand queries (PROTOCOL.md, "On-demand
 // queries": dom, page_info, and pilot through content/pilot.js), and tells the worker when the DOM
-// is parsed ('ready'), the moment from which it may ask.
+// is parsed ('ready'), the moment from which it may ask. The worker runs it (with pilot.js and
+// perf.js) when content.js first asks for the settings, normally just after the load event.
 (() => {
   'use strict';
 
@@ -100,7 +101,7 @@
   if (domParsed) {
     sendReady();
   } else {
-    // Registered at document_start, before any page script could stop the event.
+    // Here when content.js connected before the parse ended (an early error, a slow page).
     listen(window, 'DOMContentLoaded', onParsed);
     listen(document, 'readystatechange', onParsed);
   }

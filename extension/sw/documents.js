@@ -8,7 +8,9 @@ import { QueryError, errText } from './errors.js';
 
 // sendMessage/executeScript failures that mean "the document is going or not there yet".
 const NO_RECEIVER = /Receiving end does not exist/i;
-const DOC_GONE = /Receiving end does not exist|message (port|channel) (is )?closed|back\/forward cache|Frame with ID \d+ was removed|No frame with id|document (was|has been) (removed|unloaded)|frame was removed/i;
+// What askContent throws when content.js is there but the parts that answer queries are not yet.
+const NO_PARTS = 'the document has no query parts yet';
+const DOC_GONE = /Receiving end does not exist|the document has no query parts yet|message (port|channel) (is )?closed|back\/forward cache|Frame with ID \d+ was removed|No frame with id|document (was|has been) (removed|unloaded)|frame was removed/i;
 /** Failures that mean the extension may not read the page. */
 export const NO_ACCESS = /Cannot access|cannot be scripted|showing error page|extensions gallery|chrome:\/\//i;
 
@@ -90,6 +92,8 @@ export function askContent(tabId, q, job, check) {
   return onDocument(tabId, job, async () => {
     if (check) check();
     const ans = await chrome.tabs.sendMessage(tabId, msg, { frameId: 0 });
+    // Only content.js heard it: the parts are on their way (givePartsTo) and say 'ready' once there.
+    if (ans === undefined) throw new Error(NO_PARTS);
     if (!ans || typeof ans !== 'object') throw new QueryError('internal', 'the content script did not answer the query');
     return ans;
   });
@@ -112,8 +116,27 @@ export async function navigateTab(tabId, url) {
   else await chrome.tabs.update(tabId, { url });
 }
 
-// The isolated-world content scripts in manifest order (constants, scrubber, core, parts): a tab opened
-// before the extension loaded gets exactly what a new page gets.
+// The content scripts' parts that answer queries (queries.js, and pilot.js on it) and sample the page
+// load (perf.js). No page pays for them before its load event (issue 12): content.js asks for the
+// settings at the load, and the answer brings these.
+const CONTENT_PARTS = ['content/queries.js', 'content/pilot.js', 'content/perf.js'];
+
+/**
+ * Runs the parts in the document whose content.js asked for the settings (sender). A part already
+ * running there stops at once, so asking twice costs nothing. Firefox's senders carry no documentId:
+ * the tab's main frame is then whatever document is there, which runs its own parts only once too.
+ */
+export function givePartsTo(sender) {
+  const tab = sender.tab;
+  if (sender.frameId !== 0 || !tab || typeof tab.id !== 'number' || tab.id < 0) return;
+  const target = sender.documentId ? { tabId: tab.id, documentIds: [sender.documentId] } : { tabId: tab.id, frameIds: [0] };
+  chrome.scripting.executeScript({ target, files: CONTENT_PARTS }).catch(() => {
+    // The document went away first: its successor's content.js asks for them itself.
+  });
+}
+
+// The isolated-world content scripts in manifest order (constants, scrubber, core, actions): a tab
+// opened before the extension loaded gets what a new page gets, the parts included (content.js asks).
 function isolatedContentScripts() {
   return chrome.runtime.getManifest().content_scripts.filter((c) => c.world !== 'MAIN').flatMap((c) => c.js);
 }

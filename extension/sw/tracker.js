@@ -17,15 +17,17 @@ export class Tracker {
     this.fallback = false; // tracked is the tab that last sent events, not the active one
     this.lastEventTab = -1; // the tab that last sent events or 'ready'
     this.page = null; // the Page last reported to the server
-    // tabId → {url, navigating, navURL, navSeq, gen, waiters, injectedGen}. gen counts wake-ups
-    // ('ready' from the content script, or the load completing); waiters run on the next one.
+    // tabId → {url, navigating, uncommitted, navURL, navSeq, gen, waiters, injectedGen}. gen counts
+    // wake-ups ('ready' from the content script, or the load completing); waiters run on the next one.
+    // uncommitted: a navigation started and its document has not committed, so a 'ready' now is
+    // the old document's (its parts can arrive late, issue 12) and must not end the wait.
     this.tabs = new Map();
   }
 
   state(id) {
     let s = this.tabs.get(id);
     if (!s) {
-      s = { url: '', navigating: false, navURL: '', navSeq: 0, gen: 0, waiters: new Set(), injectedGen: -1 };
+      s = { url: '', navigating: false, uncommitted: false, navURL: '', navSeq: 0, gen: 0, waiters: new Set(), injectedGen: -1 };
       this.tabs.set(id, s);
     }
     return s;
@@ -130,7 +132,9 @@ export class Tracker {
   /** tabs.onUpdated: returns whether the tab's page should be reported again. */
   updated(id, change) {
     if (change.status === 'loading') {
-      this.state(id).navigating = true;
+      const s = this.state(id);
+      s.navigating = true;
+      s.uncommitted = false; // 'loading' comes when the new document commits
     } else if (change.status === 'complete') {
       // Normally 'ready' came first. If not (a same-document navigation, a page the content script
       // cannot run in), waiters try once more and learn what is there.
@@ -151,7 +155,9 @@ export class Tracker {
   /** The content script of the tab's main document says it is ready. */
   ready(id, url) {
     this.heardFrom(id, url);
-    this.state(id).navigating = false;
+    const s = this.state(id);
+    if (s.uncommitted) return; // the page being left
+    s.navigating = false;
     this.wake(id);
   }
 
@@ -159,6 +165,7 @@ export class Tracker {
   navigating(id, url) {
     const s = this.state(id);
     s.navigating = true;
+    s.uncommitted = true;
     s.navURL = url;
     s.navSeq++;
   }
@@ -168,6 +175,7 @@ export class Tracker {
     const s = this.tabs.get(id);
     if (!s || !s.navigating || s.navURL !== url) return; // an older navigation, superseded
     s.navigating = false;
+    s.uncommitted = false;
     this.wake(id);
   }
 

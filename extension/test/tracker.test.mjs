@@ -100,6 +100,10 @@ test('a tab document: navigating until ready, waiters woken once', () => {
   t.navigationFailed(2, 'https://site.test/older'); // superseded: nothing happens
   assert.equal(s.navigating, true);
   assert.equal(woken, 0);
+  t.ready(2, 'https://site.test/prev'); // the page being left, before the next one commits
+  assert.equal(s.navigating, true, "the old document's ready ends nothing");
+  assert.equal(woken, 0);
+  t.updated(2, { status: 'loading' }); // the commit
   t.ready(2, 'https://site.test/next');
   assert.equal(s.navigating, false);
   assert.equal(woken, 1);
