@@ -220,6 +220,34 @@ func TestQueryDuringNavigation(t *testing.T) {
 	}
 }
 
+// TestQueryGivesMissingParts: the parts content.js asked for never came (the
+// worker's injection failed, as it can for a document that was prerendering
+// when it asked); a query runs them itself rather than wait out its deadline.
+func TestQueryGivesMissingParts(t *testing.T) {
+	r := newRig(t, "parts-agent", map[string]any{})
+	if _, err := chromedp.Run(r.b.sw, chromedp.Evaluate[bool](`(() => {
+		const real = chrome.scripting.executeScript.bind(chrome.scripting);
+		chrome.scripting.executeScript = (o) => {
+			if (!globalThis.__partsRefused && o.files && o.files.includes('content/queries.js')) {
+				globalThis.__partsRefused = true;
+				return Promise.reject(new Error('refused by the test'));
+			}
+			return real(o);
+		};
+		return true;
+	})()`)); err != nil {
+		t.Fatal(err)
+	}
+	r.open(t, "/dom.html")
+	waitFor(t, 10*time.Second, "the refused injection", func() bool {
+		ok, err := chromedp.Run(r.b.sw, chromedp.Evaluate[bool](`globalThis.__partsRefused === true`))
+		return err == nil && ok
+	})
+	if res := analyze(t, r.ai, map[string]any{"target": "dom", "selector": "#list > li"}); res["matchCount"] != float64(60) {
+		t.Fatalf("the query after a refused injection: %v", clipJSON(res, 200))
+	}
+}
+
 // TestTabTargeting queries a tab that is not the tracked one by tab_id.
 func TestTabTargeting(t *testing.T) {
 	r := newRig(t, "tab-agent", map[string]any{})

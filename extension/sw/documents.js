@@ -79,6 +79,7 @@ export async function onDocument(tabId, job, attempt) {
       if (NO_ACCESS.test(m) && !DOC_GONE.test(m)) throw new QueryError('not_found', `tab ${tabId} cannot be read: ${m}`);
       if (!DOC_GONE.test(m)) throw new QueryError('internal', m);
       if (s.gen !== gen) continue; // the next document is already there
+      if (m === NO_PARTS) await givePartsAgain(tabId, s);
       if (!s.navigating && NO_RECEIVER.test(m) && (await adoptTab(tabId, s, job))) continue;
       if (job.done) return null;
       if (s.gen === gen) await nextWake(s, job);
@@ -133,6 +134,17 @@ export function givePartsTo(sender) {
   chrome.scripting.executeScript({ target, files: CONTENT_PARTS }).catch(() => {
     // The document went away first: its successor's content.js asks for them itself.
   });
+}
+
+// content.js answers but its parts are not there and did not come (the document was prerendering when
+// it asked, or it went away under the injection): run them in the tab's main frame, once per wake-up.
+// If that is the page being left, its 'ready' ends no wait (tracker.ready) and the next page is asked.
+async function givePartsAgain(tabId, s) {
+  if (s.partsGen === s.gen) return;
+  s.partsGen = s.gen;
+  try {
+    await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, files: CONTENT_PARTS });
+  } catch (_) { /* the wait below ends at the deadline */ }
 }
 
 // The isolated-world content scripts in manifest order (constants, scrubber, core, actions): a tab

@@ -17,7 +17,7 @@ export class Tracker {
     this.fallback = false; // tracked is the tab that last sent events, not the active one
     this.lastEventTab = -1; // the tab that last sent events or 'ready'
     this.page = null; // the Page last reported to the server
-    // tabId → {url, navigating, uncommitted, navURL, navSeq, gen, waiters, injectedGen}. gen counts
+    // tabId → {url, navigating, uncommitted, navURL, navSeq, gen, waiters, injectedGen, partsGen}. gen counts
     // wake-ups ('ready' from the content script, or the load completing); waiters run on the next one.
     // uncommitted: a navigation started and its document has not committed, so a 'ready' now is
     // the old document's (its parts can arrive late, issue 12) and must not end the wait.
@@ -27,7 +27,7 @@ export class Tracker {
   state(id) {
     let s = this.tabs.get(id);
     if (!s) {
-      s = { url: '', navigating: false, uncommitted: false, navURL: '', navSeq: 0, gen: 0, waiters: new Set(), injectedGen: -1 };
+      s = { url: '', navigating: false, uncommitted: false, navURL: '', navSeq: 0, gen: 0, waiters: new Set(), injectedGen: -1, partsGen: -1 };
       this.tabs.set(id, s);
     }
     return s;
