@@ -55,21 +55,21 @@ func (a *audit) scanLogPII(w where, text string, b *budget) {
 		return false
 	}
 	if containsWord(text, "bearer") {
-		for _, m := range b.findAll(bearerPattern, text) {
+		for _, m := range b.findAll(bearerPattern(), text) {
 			if v := text[m[2]:m[3]]; !ignoredSecret(v) {
 				taken = append(taken, [2]int{m[0], m[1]})
 				a.add(w, "bearer_in_log", Critical, "", "Bearer "+Redact(v))
 			}
 		}
 	}
-	for _, m := range b.findAll(jwtPattern, text) {
+	for _, m := range b.findAll(jwtPattern(), text) {
 		if v := text[m[0]:m[1]]; !overlaps(m[0], m[1]) && !ignoredSecret(v) {
 			taken = append(taken, [2]int{m[0], m[1]})
 			a.add(w, "jwt_in_log", Critical, "", Redact(v))
 		}
 	}
 	if containsWord(text, "password") || containsWord(text, "passwd") || containsWord(text, "pwd") {
-		for _, m := range b.findAll(passwordPattern, text) {
+		for _, m := range b.findAll(passwordPattern(), text) {
 			if v := text[m[2]:m[3]]; !overlaps(m[2], m[3]) && !isPlaceholder(v) {
 				a.add(w, "password_in_log", Warning, "", Redact(v))
 			}
@@ -85,7 +85,7 @@ func (a *audit) scanLogPII(w where, text string, b *budget) {
 	windows, offsets := numberRuns(text)
 	for i, win := range windows {
 		for _, p := range logPII {
-			for _, m := range b.findAll(p.re, win) {
+			for _, m := range b.findAll(p.re(), win) {
 				v := win[m[0]:m[1]]
 				if overlaps(offsets[i]+m[0], offsets[i]+m[1]) || (p.kind == "credit_card" && !luhn(v)) {
 					continue
@@ -103,5 +103,5 @@ func (a *audit) scanLogPII(w where, text string, b *budget) {
 // logPII are the personal-data formats looked for in console text.
 var logPII = []struct {
 	kind, sev string
-	re        *regexp.Regexp
+	re        func() *regexp.Regexp
 }{{"ssn", Warning, ssnPattern}, {"credit_card", Warning, cardPattern}, {"phone", Info, phonePattern}}

@@ -111,15 +111,15 @@ func valuePII(v string, b *budget) string {
 	}
 	windows, _ := numberRuns(v)
 	for _, win := range windows {
-		if len(b.findAll(ssnPattern, win)) > 0 {
+		if len(b.findAll(ssnPattern(), win)) > 0 {
 			return "ssn"
 		}
-		for _, m := range b.findAll(cardPattern, win) {
+		for _, m := range b.findAll(cardPattern(), win) {
 			if luhn(win[m[0]:m[1]]) {
 				return "credit_card"
 			}
 		}
-		if len(b.findAll(phonePattern, win)) > 0 {
+		if len(b.findAll(phonePattern(), win)) > 0 {
 			return "phone"
 		}
 	}
@@ -249,7 +249,7 @@ func (a *audit) walkResponse(w where, rawURL, body string, b *budget) bodyPII {
 			return
 		}
 		if strings.HasPrefix(f.val, "eyJ") && !authEndpoint(rawURL) {
-			if m := jwtPattern.FindString(f.val); m != "" && !ignoredSecret(m) {
+			if m := jwtPattern().FindString(f.val); m != "" && !ignoredSecret(m) {
 				a.add(w, "secret_in_response", Critical, f.key, Redact(m))
 				return
 			}

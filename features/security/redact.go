@@ -68,7 +68,7 @@ func ignoredSecret(v string) bool { return isTestValue(v) || isPlaceholder(v) }
 // envNote is added to findings whose URL looks like a non-production
 // environment, where a leaked secret may be a throwaway.
 func envNote(u string) string {
-	if envPattern.MatchString(hostPath(u)) {
+	if envPattern().MatchString(hostPath(u)) {
 		return "staging/dev URL: if the secret is real, rotate it anyway"
 	}
 	return ""
@@ -134,12 +134,12 @@ func redactParams(q string) string {
 // redactTokens masks every credential format found in s.
 func redactTokens(s string) string {
 	for _, p := range []tokenPattern{awsAccessKey, githubToken, stripeKey} {
-		if p.re.MatchString(s) {
-			s = p.re.ReplaceAllStringFunc(s, Redact)
+		if p.re().MatchString(s) {
+			s = p.re().ReplaceAllStringFunc(s, Redact)
 		}
 	}
 	if strings.Contains(s, "eyJ") {
-		s = jwtPattern.ReplaceAllStringFunc(s, Redact)
+		s = jwtPattern().ReplaceAllStringFunc(s, Redact)
 	}
 	return s
 }

@@ -1,6 +1,9 @@
 package security
 
-import "regexp"
+import (
+	"regexp"
+	"sync"
+)
 
 // Categories of checks, as the AI names them in the checks option.
 const (
@@ -74,24 +77,31 @@ var Rules = map[string]Rule{
 	"insecure_websocket":   {Transport, "WebSocket over unencrypted ws://", "CWE-319", "Use wss://."},
 }
 
+// lazyRegexp compiles expr on first use, not when the package loads: every
+// gasoline process (each AI client's `gasoline --mcp`) would otherwise pay
+// ~1 ms at start for patterns that only an audit runs.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
+
 // tokenPattern is a credential format found anywhere in a text: bodies,
 // console messages, WebSocket payloads. Each starts with a literal, which
 // regexp turns into a fast substring search.
 type tokenPattern struct {
 	rule string
-	re   *regexp.Regexp
+	re   func() *regexp.Regexp
 	sev  string
 	// group is the submatch holding the secret (0: the whole match).
 	group int
 }
 
 var (
-	awsAccessKey = tokenPattern{"aws_access_key", regexp.MustCompile(`AKIA[0-9A-Z]{16}`), Critical, 0}
-	privateKey   = tokenPattern{"private_key", regexp.MustCompile(`-----BEGIN (RSA|DSA|EC|OPENSSH) PRIVATE KEY-----`), Critical, 0}
-	githubToken  = tokenPattern{"github_token", regexp.MustCompile(`gh[ps]_[A-Za-z0-9_]{36,}`), Critical, 0}
-	stripeKey    = tokenPattern{"stripe_key", regexp.MustCompile(`sk_(?:test|live)_[A-Za-z0-9]{24,}`), Critical, 0}
-	apiKeyInBody = tokenPattern{"api_key_in_body", regexp.MustCompile(`"(?:api_key|apiKey|api_secret)":\s*"([^"]{8,})"`), Warning, 1}
-	jwtPattern   = regexp.MustCompile(`eyJ[A-Za-z0-9_-]*\.eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*`)
+	awsAccessKey = tokenPattern{"aws_access_key", lazyRegexp(`AKIA[0-9A-Z]{16}`), Critical, 0}
+	privateKey   = tokenPattern{"private_key", lazyRegexp(`-----BEGIN (RSA|DSA|EC|OPENSSH) PRIVATE KEY-----`), Critical, 0}
+	githubToken  = tokenPattern{"github_token", lazyRegexp(`gh[ps]_[A-Za-z0-9_]{36,}`), Critical, 0}
+	stripeKey    = tokenPattern{"stripe_key", lazyRegexp(`sk_(?:test|live)_[A-Za-z0-9]{24,}`), Critical, 0}
+	apiKeyInBody = tokenPattern{"api_key_in_body", lazyRegexp(`"(?:api_key|apiKey|api_secret)":\s*"([^"]{8,})"`), Warning, 1}
+	jwtPattern   = lazyRegexp(`eyJ[A-Za-z0-9_-]*\.eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*`)
 
 	// secretTokens are looked for in every scanned text.
 	secretTokens = []tokenPattern{awsAccessKey, privateKey, githubToken, stripeKey, apiKeyInBody}
@@ -99,24 +109,24 @@ var (
 	// awsSecretRun is a 40-character run of the AWS secret alphabet, with
 	// the characters either side outside it; it is only looked for near
 	// "aws" or "secret".
-	awsSecretRun = regexp.MustCompile(`(?:^|[^A-Za-z0-9/+=])([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)`)
+	awsSecretRun = lazyRegexp(`(?:^|[^A-Za-z0-9/+=])([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)`)
 
 	// URL parameters, as the spec writes them, with the name and value
 	// captured. Fragments are included: OAuth puts tokens there.
-	urlSecretParam  = regexp.MustCompile(`(?i)[?&#](api_key|apikey|key|token|secret|password)=([^&#]*)`)
-	urlGenericParam = regexp.MustCompile(`(?i)[?&#](\w*(?:secret|password|passwd|token)\w*)=([^&#]{8,})`)
-	urlBearerParam  = regexp.MustCompile(`(?i)[?&#](auth|bearer|token)=([A-Za-z0-9._-]{20,})`)
+	urlSecretParam  = lazyRegexp(`(?i)[?&#](api_key|apikey|key|token|secret|password)=([^&#]*)`)
+	urlGenericParam = lazyRegexp(`(?i)[?&#](\w*(?:secret|password|passwd|token)\w*)=([^&#]{8,})`)
+	urlBearerParam  = lazyRegexp(`(?i)[?&#](auth|bearer|token)=([A-Za-z0-9._-]{20,})`)
 
 	// Console-only patterns.
-	bearerPattern   = regexp.MustCompile(`(?i)bearer\s+([A-Za-z0-9._~+/=-]{16,})`)
-	passwordPattern = regexp.MustCompile(`(?i)(?:password|passwd|pwd)["']?\s*[:=]\s*["']?([^\s"',;}]{3,})`)
-	emailPattern    = regexp.MustCompile(`[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,}`)
-	ssnPattern      = regexp.MustCompile(`\b\d{3}-\d{2}-\d{4}\b`)
-	cardPattern     = regexp.MustCompile(`\b\d{4}[\s-]?\d{4}[\s-]?\d{4}[\s-]?\d{4}\b`)
+	bearerPattern   = lazyRegexp(`(?i)bearer\s+([A-Za-z0-9._~+/=-]{16,})`)
+	passwordPattern = lazyRegexp(`(?i)(?:password|passwd|pwd)["']?\s*[:=]\s*["']?([^\s"',;}]{3,})`)
+	emailPattern    = lazyRegexp(`[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,}`)
+	ssnPattern      = lazyRegexp(`\b\d{3}-\d{2}-\d{4}\b`)
+	cardPattern     = lazyRegexp(`\b\d{4}[\s-]?\d{4}[\s-]?\d{4}[\s-]?\d{4}\b`)
 	// The spec's E.164 form \+?[1-9]\d{1,14} matches any number, so it is
 	// used only with its + and at least 8 digits; the US form as given.
-	phonePattern = regexp.MustCompile(`\+[1-9]\d{7,14}\b|\(\d{3}\)\s?\d{3}-\d{4}`)
+	phonePattern = lazyRegexp(`\+[1-9]\d{7,14}\b|\(\d{3}\)\s?\d{3}-\d{4}`)
 
 	// Quick gates before the scans that have no literal to search for.
-	envPattern = regexp.MustCompile(`(?i)(?:^|[./\-_:])(?:staging|stage|dev|development)(?:[./\-_:]|$)`)
+	envPattern = lazyRegexp(`(?i)(?:^|[./\-_:])(?:staging|stage|dev|development)(?:[./\-_:]|$)`)
 )

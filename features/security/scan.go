@@ -123,7 +123,7 @@ func (a *audit) scanSecrets(w where, text string, b *budget, jwt bool) {
 		return
 	}
 	for _, p := range secretTokens {
-		for _, m := range b.findAll(p.re, text) {
+		for _, m := range b.findAll(p.re(), text) {
 			v := text[m[2*p.group]:m[2*p.group+1]]
 			if ignoredSecret(v) {
 				continue
@@ -136,7 +136,7 @@ func (a *audit) scanSecrets(w where, text string, b *budget, jwt bool) {
 		}
 	}
 	if jwt && !authEndpoint(w.url) {
-		for _, m := range b.findAll(jwtPattern, text) {
+		for _, m := range b.findAll(jwtPattern(), text) {
 			if v := text[m[0]:m[1]]; !ignoredSecret(v) {
 				a.add(w, "jwt_in_request_body", Warning, "", Redact(v))
 			}
@@ -152,7 +152,7 @@ func (a *audit) scanAWSSecret(w where, text string, b *budget) {
 	const near = 100
 	for _, k := range awsKeywords(text, MaxMatches) {
 		l, r := max(0, k-near-41), min(len(text), k+near+41)
-		for _, m := range b.findAll(awsSecretRun, text[l:r]) {
+		for _, m := range b.findAll(awsSecretRun(), text[l:r]) {
 			v := text[l+m[2] : l+m[3]]
 			if mixedCase(v) && !ignoredSecret(v) {
 				a.add(w, "aws_secret_key", Critical, "", Redact(v))
@@ -172,11 +172,11 @@ func mixedCase(v string) bool {
 	return up && lo && dg
 }
 
-var authPath = regexp.MustCompile(`(?i)login|logout|sign-?in|sign-?up|register|token|auth|session|refresh|sso|callback`)
+var authPath = lazyRegexp(`(?i)login|logout|sign-?in|sign-?up|register|token|auth|session|refresh|sso|callback`)
 
 // authEndpoint reports URLs whose job is to hand out or take tokens, where a
 // JWT in the payload is expected.
-func authEndpoint(u string) bool { return authPath.MatchString(hostPath(u)) }
+func authEndpoint(u string) bool { return authPath().MatchString(hostPath(u)) }
 
 // scanURL checks one request URL for secrets in its parameters and
 // credential formats anywhere in it.
@@ -189,7 +189,7 @@ func (a *audit) scanURL(w where, raw string) {
 		a.scanParams(w, raw, &b)
 	}
 	for _, p := range []tokenPattern{awsAccessKey, githubToken, stripeKey} {
-		for _, m := range b.findAll(p.re, raw) {
+		for _, m := range b.findAll(p.re(), raw) {
 			if v := raw[m[0]:m[1]]; !ignoredSecret(v) {
 				a.add(w, p.rule, p.sev, "", "")
 			}
@@ -219,9 +219,9 @@ func (a *audit) scanParams(w where, raw string, b *budget) {
 	seen := map[string]bool{}
 	for _, p := range []struct {
 		rule string
-		re   *regexp.Regexp
+		re   func() *regexp.Regexp
 	}{{"token_in_url", urlBearerParam}, {"secret_in_url", urlSecretParam}, {"secret_param_in_url", urlGenericParam}} {
-		for _, m := range b.findAll(p.re, raw) {
+		for _, m := range b.findAll(p.re(), raw) {
 			name, v := raw[m[2]:m[3]], raw[m[4]:m[5]]
 			// A value Gasoline's own capture scrubbed was a secret the page
 			// really sent: still a finding, though no placeholder is.

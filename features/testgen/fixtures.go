@@ -2,7 +2,6 @@ package testgen
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -135,7 +134,7 @@ func sortBodies(bs []capture.NetworkBody) {
 	slices.SortStableFunc(bs, func(a, b capture.NetworkBody) int { return a.TS.Compare(b.TS.Time) })
 }
 
-var digits = regexp.MustCompile(`\d`)
+var digits = lazyRegexp(`\d`)
 
 // writeDOM asserts what was on the page at the end: its headings and
 // test-id elements, when the DOM state is of the page the test ends on.
@@ -159,7 +158,7 @@ func (g *gen) writeDOM() {
 			continue
 		}
 		conf := Medium
-		if digits.MatchString(text) {
+		if digits().MatchString(text) {
 			conf = Low
 		}
 		lines = append(lines, [3]string{fmt.Sprintf("await expect(page.getByRole('heading', { level: %d, name: %s })).toBeVisible();", h.Level, jsString(text)), conf, "heading on the page when the test was generated"})
@@ -193,7 +192,7 @@ func (g *gen) testIDAssert(id string, e query.Element) [][3]string {
 		return out
 	}
 	conf, why := Medium, "its text when the test was generated"
-	if digits.MatchString(text) {
+	if digits().MatchString(text) {
 		conf, why = Low, "its text holds numbers, which often change between runs"
 	}
 	return append(out, [3]string{fmt.Sprintf("await expect(%s).toContainText(%s);", loc, jsString(text)), conf, why})

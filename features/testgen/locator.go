@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -17,6 +18,12 @@ const (
 )
 
 // locator is a Playwright locator expression for a recorded target.
+// lazyRegexp compiles expr on first use, not when the package loads: every
+// gasoline process would otherwise pay for patterns only a generated test uses.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
+
 type locator struct {
 	expr string
 	conf string // empty when the locator is a stable one
@@ -24,11 +31,11 @@ type locator struct {
 }
 
 var (
-	testIDSel = regexp.MustCompile(`^\[data-testid="((?:[^"\\]|\\.)*)"\]$`)
-	attrSel   = regexp.MustCompile(`^([a-z][a-z0-9-]*)?\[(data-test|data-cy|name)="((?:[^"\\]|\\.)*)"\]$`)
-	idSel     = regexp.MustCompile(`^#(?:[A-Za-z_-]|\\.)(?:[\w-]|\\.)*$`)
+	testIDSel = lazyRegexp(`^\[data-testid="((?:[^"\\]|\\.)*)"\]$`)
+	attrSel   = lazyRegexp(`^([a-z][a-z0-9-]*)?\[(data-test|data-cy|name)="((?:[^"\\]|\\.)*)"\]$`)
+	idSel     = lazyRegexp(`^#(?:[A-Za-z_-]|\\.)(?:[\w-]|\\.)*$`)
 	// lastTag is the element name of a structural path's final step.
-	lastTag = regexp.MustCompile(`(?:^|[\s>])([a-z][a-z0-9]*)(?::nth-of-type\(\d+\))?$`)
+	lastTag = lazyRegexp(`(?:^|[\s>])([a-z][a-z0-9]*)(?::nth-of-type\(\d+\))?$`)
 )
 
 // locate picks the most resilient locator the recording allows: a test id,
@@ -36,20 +43,20 @@ var (
 // visible text, and only last the structural CSS path the extension fell
 // back to (nth-of-type chains break on any layout change).
 func locate(selector, text, actionType string) locator {
-	if m := testIDSel.FindStringSubmatch(selector); m != nil {
+	if m := testIDSel().FindStringSubmatch(selector); m != nil {
 		return locator{expr: "page.getByTestId(" + jsString(cssUnescape(m[1])) + ")"}
 	}
 	tag := ""
-	if m := lastTag.FindStringSubmatch(selector); m != nil && !idSel.MatchString(selector) {
+	if m := lastTag().FindStringSubmatch(selector); m != nil && !idSel().MatchString(selector) {
 		tag = m[1]
 	}
-	if m := attrSel.FindStringSubmatch(selector); m != nil {
+	if m := attrSel().FindStringSubmatch(selector); m != nil {
 		tag = m[1]
 	}
 	if role := roleOf(tag); role != "" && text != "" && actionType == "click" {
 		return locator{expr: fmt.Sprintf("page.getByRole(%s, { name: %s, exact: true })", jsString(role), jsString(text))}
 	}
-	if idSel.MatchString(selector) || attrSel.MatchString(selector) {
+	if idSel().MatchString(selector) || attrSel().MatchString(selector) {
 		return locator{expr: "page.locator(" + jsString(selector) + ")"}
 	}
 	if text != "" && actionType == "click" {

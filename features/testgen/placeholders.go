@@ -1,24 +1,23 @@
 package testgen
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 )
 
 // redactedParam is a scrubbed URL parameter value, raw or percent-encoded.
-var redactedParam = regexp.MustCompile(`([\w.-]*)=(?:\[redacted\]|%5[Bb]redacted%5[Dd])`)
+var redactedParam = lazyRegexp(`([\w.-]*)=(?:\[redacted\]|%5[Bb]redacted%5[Dd])`)
 
 // urlLiteral quotes a URL; scrubbed query values become placeholders in a
 // template literal, so the test never requests a literal "[redacted]".
 func (g *gen) urlLiteral(u string) string {
-	if !redactedParam.MatchString(u) {
+	if !redactedParam().MatchString(u) {
 		return jsString(u)
 	}
 	var b strings.Builder
 	b.WriteByte('`')
 	last := 0
-	for _, m := range redactedParam.FindAllStringSubmatchIndex(u, -1) {
+	for _, m := range redactedParam().FindAllStringSubmatchIndex(u, -1) {
 		b.WriteString(templateEscape(u[last:m[3]] + "="))
 		name := u[m[2]:m[3]]
 		if name == "" {
@@ -40,11 +39,11 @@ func templateEscape(s string) string {
 // value is read from, named after the field.
 func (g *gen) placeholder(selector string) string {
 	name := "FIELD"
-	if m := testIDSel.FindStringSubmatch(selector); m != nil {
+	if m := testIDSel().FindStringSubmatch(selector); m != nil {
 		name = m[1]
-	} else if m := attrSel.FindStringSubmatch(selector); m != nil {
+	} else if m := attrSel().FindStringSubmatch(selector); m != nil {
 		name = m[3]
-	} else if idSel.MatchString(selector) {
+	} else if idSel().MatchString(selector) {
 		name = cssUnescape(selector[1:])
 	}
 	return g.placeholderFor(name)

@@ -3,7 +3,6 @@ package testgen
 import (
 	"bytes"
 	"encoding/json"
-	"regexp"
 	"sort"
 	"strings"
 )
@@ -15,7 +14,7 @@ const (
 	shapeKeys  = 12
 )
 
-var jsIdent = regexp.MustCompile(`^[A-Za-z_$][\w$]*$`)
+var jsIdent = lazyRegexp(`^[A-Za-z_$][\w$]*$`)
 
 // shapeOf renders a JSON body as a Jest/Playwright matcher of its
 // structure: expect.objectContaining for objects, expect.any(Type) for
@@ -69,7 +68,7 @@ func writeShape(b *bytes.Buffer, v any, depth int) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			if jsIdent.MatchString(k) {
+			if jsIdent().MatchString(k) {
 				b.WriteString(k)
 			} else {
 				b.WriteString(jsString(k))
