@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -73,6 +74,39 @@ func TestManifestFilesAreEmbedded(t *testing.T) {
 	for _, name := range names {
 		if _, err := Files.ReadFile(name); err != nil {
 			t.Errorf("%s is named but not embedded: %v", name, err)
+		}
+	}
+}
+
+// The parts the worker runs after a page's load (sw/documents.js) are
+// embedded and are not also content scripts of the manifest, where every
+// page would pay for them before its load (issue 12).
+func TestPartsRunAfterTheLoadOnly(t *testing.T) {
+	b, err := Files.ReadFile("manifest.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		ContentScripts []struct{ JS []string } `json:"content_scripts"`
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	worker, err := Files.ReadFile("sw/documents.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, part := range []string{"content/queries.js", "content/pilot.js", "content/perf.js"} {
+		if _, err := Files.ReadFile(part); err != nil {
+			t.Errorf("%s is not embedded: %v", part, err)
+		}
+		if !strings.Contains(string(worker), "'"+part+"'") {
+			t.Errorf("sw/documents.js does not run %s", part)
+		}
+		for _, cs := range m.ContentScripts {
+			if slices.Contains(cs.JS, part) {
+				t.Errorf("%s is a manifest content script: every page would run it before its load", part)
+			}
 		}
 	}
 }
