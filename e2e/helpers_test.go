@@ -464,7 +464,8 @@ func mustJSON(v any) string {
 
 // clipJSON is v as JSON, at most n bytes of it, for a failure message.
 func clipJSON(v any, n int) string {
-	return mustJSON(v)[:min(n, len(mustJSON(v)))]
+	s := mustJSON(v)
+	return s[:min(n, len(s))]
 }
 
 // portFree reports whether nothing listens on the loopback port.

@@ -92,7 +92,7 @@ function onMessage(msg, sender, sendResponse) {
       ready.then(() => sendResponse(status()));
       return true;
     case 'effective':
-      if (sender.tab) givePartsTo(sender);
+      givePartsTo(sender); // the content script's parts come with its settings
       ready.then(() => sendResponse(effectiveForTab()));
       return true;
     case 'settings':

@@ -2,15 +2,13 @@
 // and when the document goes away under a question, ask the next one once it is ready.
 // A job is a query in progress: {deadline, done, cancels}.
 
-import { tabState, tabOpen, markNavigating } from './tabs.js';
+import { tabState, tabOpen, markNavigating, mainFrameTab } from './tabs.js';
 import { trackable } from './tracker.js';
 import { QueryError, errText } from './errors.js';
 
 // sendMessage/executeScript failures that mean "the document is going or not there yet".
 const NO_RECEIVER = /Receiving end does not exist/i;
-// What askContent throws when content.js is there but the parts that answer queries are not yet.
-const NO_PARTS = 'the document has no query parts yet';
-const DOC_GONE = /Receiving end does not exist|the document has no query parts yet|message (port|channel) (is )?closed|back\/forward cache|Frame with ID \d+ was removed|No frame with id|document (was|has been) (removed|unloaded)|frame was removed/i;
+const DOC_GONE = /Receiving end does not exist|message (port|channel) (is )?closed|back\/forward cache|Frame with ID \d+ was removed|No frame with id|document (was|has been) (removed|unloaded)|frame was removed/i;
 /** Failures that mean the extension may not read the page. */
 export const NO_ACCESS = /Cannot access|cannot be scripted|showing error page|extensions gallery|chrome:\/\//i;
 
@@ -74,18 +72,25 @@ export async function onDocument(tabId, job, attempt) {
       continue;
     } catch (err) {
       if (job.done || err instanceof QueryError) throw err;
+      const partsPending = err instanceof PartsPending;
       const m = errText(err);
-      if (/No tab with id/i.test(m)) throw new QueryError('not_found', `no tab with id ${tabId}`);
-      if (NO_ACCESS.test(m) && !DOC_GONE.test(m)) throw new QueryError('not_found', `tab ${tabId} cannot be read: ${m}`);
-      if (!DOC_GONE.test(m)) throw new QueryError('internal', m);
+      if (!partsPending) {
+        if (/No tab with id/i.test(m)) throw new QueryError('not_found', `no tab with id ${tabId}`);
+        if (NO_ACCESS.test(m) && !DOC_GONE.test(m)) throw new QueryError('not_found', `tab ${tabId} cannot be read: ${m}`);
+        if (!DOC_GONE.test(m)) throw new QueryError('internal', m);
+      }
       if (s.gen !== gen) continue; // the next document is already there
-      if (m === NO_PARTS) await givePartsAgain(tabId, s);
-      if (!s.navigating && NO_RECEIVER.test(m) && (await adoptTab(tabId, s, job))) continue;
+      if (partsPending) await givePartsAgain(tabId, s);
+      else if (!s.navigating && NO_RECEIVER.test(m) && (await adoptTab(tabId, s, job))) continue;
       if (job.done) return null;
       if (s.gen === gen) await nextWake(s, job);
     }
   }
 }
+
+// Only content.js heard the query: the parts that answer it are on their way (givePartsTo) and say
+// 'ready' once there.
+class PartsPending extends Error {}
 
 /** Asks the tab's content script query q; check, if given, runs before every attempt. */
 export function askContent(tabId, q, job, check) {
@@ -93,8 +98,7 @@ export function askContent(tabId, q, job, check) {
   return onDocument(tabId, job, async () => {
     if (check) check();
     const ans = await chrome.tabs.sendMessage(tabId, msg, { frameId: 0 });
-    // Only content.js heard it: the parts are on their way (givePartsTo) and say 'ready' once there.
-    if (ans === undefined) throw new Error(NO_PARTS);
+    if (ans === undefined) throw new PartsPending();
     if (!ans || typeof ans !== 'object') throw new QueryError('internal', 'the content script did not answer the query');
     return ans;
   });
@@ -128,9 +132,9 @@ const CONTENT_PARTS = ['content/queries.js', 'content/pilot.js', 'content/perf.j
  * the tab's main frame is then whatever document is there, which runs its own parts only once too.
  */
 export function givePartsTo(sender) {
-  const tab = sender.tab;
-  if (sender.frameId !== 0 || !tab || typeof tab.id !== 'number' || tab.id < 0) return;
-  const target = sender.documentId ? { tabId: tab.id, documentIds: [sender.documentId] } : { tabId: tab.id, frameIds: [0] };
+  const tabId = mainFrameTab(sender);
+  if (tabId < 0) return;
+  const target = sender.documentId ? { tabId, documentIds: [sender.documentId] } : { tabId, frameIds: [0] };
   chrome.scripting.executeScript({ target, files: CONTENT_PARTS }).catch(() => {
     // The document went away first: its successor's content.js asks for them itself.
   });

@@ -60,12 +60,18 @@ export function heardFrom(sender) {
   if (tab && typeof tab.id === 'number' && tab.id >= 0) tracker.heardFrom(tab.id, sender.url || tab.url);
 }
 
+/** The id of the tab whose main frame sent a message, or -1 (a subframe, not a tab). */
+export function mainFrameTab(sender) {
+  const tab = sender.tab;
+  return sender.frameId === 0 && tab && typeof tab.id === 'number' && tab.id >= 0 ? tab.id : -1;
+}
+
 /** A content script says its document is ready for queries. */
 export function onReady(sender) {
-  const tab = sender.tab;
-  if (sender.frameId !== 0 || !tab || typeof tab.id !== 'number' || tab.id < 0) return;
+  const id = mainFrameTab(sender);
+  if (id < 0) return;
   if (sender.documentLifecycle && sender.documentLifecycle !== 'active') return;
-  tracker.ready(tab.id, sender.url || tab.url);
+  tracker.ready(id, sender.url || sender.tab.url);
 }
 
 // ---- the page reported to the server
