@@ -141,6 +141,7 @@ export class Tracker {
       const s = this.tabs.get(id);
       if (s) {
         s.navigating = false;
+        s.uncommitted = false; // a document loaded, whatever the events said before
         this.wake(id);
       }
     }

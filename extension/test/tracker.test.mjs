@@ -118,6 +118,13 @@ test('a tab document: navigating until ready, waiters woken once', () => {
   t.updated(2, { status: 'complete' });
   assert.equal(s.navigating, false);
   assert.equal(s.gen, 4); // two readies, the failed navigation, the load completing
+  // A navigation whose commit went unseen (its 'loading' missed, its failure reported under a
+  // redirected URL): the load completing ends it, and the next document's 'ready' counts again.
+  t.navigating(2, 'https://site.test/redirects');
+  t.navigationFailed(2, 'https://site.test/elsewhere');
+  t.updated(2, { status: 'complete' });
+  t.ready(2, 'https://site.test/elsewhere');
+  assert.equal(s.gen, 6, "a ready after the load counts");
 });
 
 test('a closed tab wakes its waiters and is forgotten; a replaced one hands over', () => {
