@@ -126,20 +126,10 @@ func fixtureServer(t testing.TB) string {
 		w.Header().Set("Content-Type", "application/json")
 		io.Copy(w, io.LimitReader(r.Body, 1<<16))
 	})
-	// hang.html never finishes loading: its image is never answered. With
-	// ?error it also logs an error first.
+	// hang.html never finishes loading: its image is never answered.
 	mux.HandleFunc("/hang.html", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
-		script := `console.log("still-loading")`
-		if r.URL.Query().Has("error") {
-			script = `console.error("failed-while-loading");` + script
-		}
-		fmt.Fprintf(w, `<!doctype html><title>Never loads</title><h1 id="h">still loading</h1><script>%s</script><img src="/hang.png">`, script)
-	})
-	// pushed.html moves itself with history.pushState before its load.
-	mux.HandleFunc("/pushed.html", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html")
-		fmt.Fprint(w, `<!doctype html><title>Pushed</title><script>history.pushState({}, "", "/pushed.html?step=2")</script><h1>pushed</h1>`)
+		fmt.Fprint(w, `<!doctype html><title>Never loads</title><h1 id="h">still loading</h1><script>console.log("still-loading")</script><img src="/hang.png">`)
 	})
 	mux.HandleFunc("/hang.png", func(w http.ResponseWriter, r *http.Request) {
 		select {

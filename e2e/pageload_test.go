@@ -5,7 +5,6 @@ package e2e
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/url"
 	"strings"
 	"testing"
@@ -18,10 +17,10 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// TestCaptureOnAPageThatNeverLoads: start.js asks the worker for the rest of
-// the content script at the load event (issue 12), or a second after its
-// start. A page whose load never ends still has its console lines delivered
-// and answers a DOM query.
+// TestCaptureOnAPageThatNeverLoads: the isolated world first talks to the
+// worker at the load event (its bindings cost a page load ~3 ms, issue 12),
+// or a second after its start. A page whose load never ends still has its
+// console lines delivered and answers a DOM query.
 func TestCaptureOnAPageThatNeverLoads(t *testing.T) {
 	r := newRig(t, "hang-agent", map[string]any{"log_level": "all"})
 	tab := chromedp.FromContext(r.b.ctx).Target
@@ -42,8 +41,8 @@ func TestCaptureOnAPageThatNeverLoads(t *testing.T) {
 }
 
 // TestPartsRunAfterTheLoad reads Chromium's own timeline (a DevTools trace)
-// of one page load: start.js runs before the load event, and the content
-// script the worker runs (content.js and its parts) only after it, so no
+// of one page load: content.js runs before the load event, and the parts
+// the worker injects (queries.js, pilot.js, perf.js) only after it, so no
 // page pays for them before its load (issue 12).
 func TestPartsRunAfterTheLoad(t *testing.T) {
 	r := newRig(t, "parts-agent", map[string]any{})
@@ -54,25 +53,33 @@ func TestPartsRunAfterTheLoad(t *testing.T) {
 		pages, _ := observe(t, r.ai, map[string]any{"what": "performance", "url_filter": "capture.html"})["pages"].([]any)
 		return len(pages) > 0
 	})
-	events := trace()
-	ran := firstRuns(events)
 	var load float64
-	for _, e := range events {
+	ran := map[string]float64{} // script file → when it was first evaluated
+	for _, e := range trace() {
 		var d struct {
-			IsMainFrame bool `json:"isMainFrame"`
+			URL         string `json:"url"`
+			IsMainFrame bool   `json:"isMainFrame"`
 		}
 		json.Unmarshal(e.Args["data"], &d)
-		if e.Name == "MarkLoad" && d.IsMainFrame {
+		switch {
+		case e.Name == "MarkLoad" && d.IsMainFrame:
 			load = e.TS
+		case e.Name == "EvaluateScript" && strings.HasPrefix(d.URL, "chrome-extension://"):
+			// The first run counts: a part injected again stops at once.
+			if u, err := url.Parse(d.URL); err == nil {
+				if f := strings.TrimPrefix(u.Path, "/"); ran[f] == 0 || e.TS < ran[f] {
+					ran[f] = e.TS
+				}
+			}
 		}
 	}
 	if load == 0 {
 		t.Fatalf("no main-frame load event in the trace; scripts seen: %v", ran)
 	}
-	if at, ok := ran["content/start.js"]; !ok || at > load {
-		t.Fatalf("content/start.js was not evaluated before the load (%v, load at %v): the trace proves nothing", ran, load)
+	if at, ok := ran["content.js"]; !ok || at > load {
+		t.Fatalf("content.js was not evaluated before the load (%v, load at %v): the trace proves nothing", ran, load)
 	}
-	for _, part := range []string{"generated/constants.js", "content/scrub.js", "content.js", "content/actions.js", "content/queries.js", "content/pilot.js", "content/perf.js"} {
+	for _, part := range []string{"content/queries.js", "content/pilot.js", "content/perf.js"} {
 		at, ok := ran[part]
 		if !ok {
 			t.Errorf("%s never ran (scripts seen: %v)", part, ran)
@@ -80,83 +87,6 @@ func TestPartsRunAfterTheLoad(t *testing.T) {
 			t.Errorf("%s ran %.1f ms before the load event", part, (load-at)/1000)
 		}
 	}
-}
-
-// TestContentScriptComesAtTheFirstError: on a page whose load never ends,
-// start.js asks for the content script a second after its start, unless an
-// error comes first: errors (and their screenshots) do not wait, other
-// console lines do (asking builds the document's extension bindings, ~3 ms).
-func TestContentScriptComesAtTheFirstError(t *testing.T) {
-	r := newRig(t, "early-agent", map[string]any{"log_level": "all"})
-	tab := chromedp.FromContext(r.b.ctx).Target
-	// How long after start.js content.js first ran, on a page that never loads.
-	after := func(path, line string) float64 {
-		t.Helper()
-		trace := startTrace(t, r.b.ctx)
-		if _, err := cdp.Call(r.b.ctx, tab, page.Navigate, page.NavigateParams{URL: r.site + path}); err != nil {
-			t.Fatal(err)
-		}
-		waitFor(t, 10*time.Second, "the page's "+line, func() bool {
-			return r.captured(t, map[string]any{"what": "logs", "url_filter": path}, "message", line)
-		})
-		ran := firstRuns(trace())
-		start, content := ran["content/start.js"], ran["content.js"]
-		if start == 0 || content == 0 {
-			t.Fatalf("%s: start.js or content.js missing from the trace: %v", path, ran)
-		}
-		return (content - start) / 1000
-	}
-	if ms := after("/hang.html", "still-loading"); ms < 950 {
-		t.Errorf("a console.log asked for the content script %.0f ms after start, before the 1 s fallback", ms)
-	}
-	if ms := after("/hang.html?error", "failed-while-loading"); ms >= 950 {
-		t.Errorf("with an error logged at once, the content script came %.0f ms after start (the 1 s fallback)", ms)
-	}
-}
-
-// TestFirstNavigationComesFirst: the page's first navigation is its
-// document's URL, before the pushState it made during its load (which
-// inject.js reported before the content script was there).
-func TestFirstNavigationComesFirst(t *testing.T) {
-	r := newRig(t, "nav-agent", map[string]any{"action_replay": true})
-	if err := chromedp.Do(r.b.ctx, chromedp.Navigate(r.site+"/pushed.html")); err != nil {
-		t.Fatal(err)
-	}
-	var navs []string
-	waitFor(t, 10*time.Second, "two navigations", func() bool {
-		navs = navs[:0]
-		for _, e := range entries(observe(t, r.ai, map[string]any{"what": "actions"})) {
-			if e["type"] == "navigation" {
-				navs = append([]string{fmt.Sprint(e["url"])}, navs...) // newest first
-			}
-		}
-		return len(navs) >= 2
-	})
-	if len(navs) != 2 || !strings.HasSuffix(navs[0], "/pushed.html") || !strings.HasSuffix(navs[1], "/pushed.html?step=2") {
-		t.Errorf("navigations %q, want the document's URL, then the pushed one: %s", navs, mustJSON(observe(t, r.ai, map[string]any{"what": "actions"})))
-	}
-}
-
-// firstRuns: when (µs, the trace's clock) each of the extension's script
-// files was first evaluated. The first run counts: a file run again in a
-// document stops at once.
-func firstRuns(events []traceEvent) map[string]float64 {
-	ran := map[string]float64{}
-	for _, e := range events {
-		if e.Name != "EvaluateScript" {
-			continue
-		}
-		var d struct {
-			URL string `json:"url"`
-		}
-		json.Unmarshal(e.Args["data"], &d)
-		if u, err := url.Parse(d.URL); err == nil && u.Scheme == "chrome-extension" {
-			if f := strings.TrimPrefix(u.Path, "/"); ran[f] == 0 || e.TS < ran[f] {
-				ran[f] = e.TS
-			}
-		}
-	}
-	return ran
 }
 
 // traceEvent is one event of a Chromium trace, as much of it as tests read.

@@ -91,10 +91,8 @@ function onMessage(msg, sender, sendResponse) {
     case 'status':
       ready.then(() => sendResponse(status()));
       return true;
-    case 'parts':
-      givePartsTo(sender); // start.js asks at the page's load
-      return false;
     case 'effective':
+      givePartsTo(sender); // the content script's parts come with its settings
       ready.then(() => sendResponse(effectiveForTab()));
       return true;
     case 'settings':

@@ -1,29 +1,29 @@
-// Gasoline: the isolated-world content script (top frame), run by the worker in a document when
-// content/start.js asks for it at the load event (or earlier: the first error, 1 s, the page left), so
-// no page pays for it before its load (issue 12). The worker runs it after generated/constants.js and
-// content/scrub.js and before its parts: content/actions.js records user actions, content/queries.js
-// tells the worker when the DOM is parsed ('ready') and answers its on-demand 'dom' and 'page_info'
-// queries, content/pilot.js draws the AI Web Pilot's highlighter (the worker checks the pilot switch
-// before it asks), content/perf.js samples the page load. They share one object,
-// globalThis.__gasolineContent, in this isolated world only (never the page's).
+// Gasoline: isolated-world content scripts (document_start, top frame), this one first of its parts.
 //
-// Takes inject.js's private port and what it sent so far from start.js (see PROTOCOL.md), gates what
-// arrives on it by the effective settings, scrubs secrets out of every event (content/scrub.js) and
-// forwards them to the service worker in batches: BATCH_MS after the first event, when the page is
-// idle (at most IDLE_MS more). This runs on the page's thread, and each message costs the browser
-// process a round of IPC and a copy of the batch, so a page with steady traffic sends a few messages
-// a second, not one per request (issue 12).
+// Takes the private port from inject.js (see PROTOCOL.md), gates what arrives on
+// it by the effective settings, scrubs secrets out of every event (content/scrub.js)
+// and forwards them to the service worker in batches: BATCH_MS after the first event,
+// when the page is idle (at most IDLE_MS more). This runs on the page's thread, and each
+// message costs the browser process a round of IPC and a copy of the batch, so a page
+// with steady traffic sends a few messages a second, not one per request (issue 12). The other
+// parts: generated/constants.js and content/scrub.js run before this file at document_start;
+// content/actions.js at document_idle; content/queries.js, content/pilot.js and content/perf.js are
+// run by the worker in this document when this file first asks it for the settings (at the load
+// event, see connect), so no page pays for them before its load (issue 12); until they are there a
+// query waits, as it does for 'ready'. content/actions.js records user actions, content/queries.js tells
+// the worker when the DOM is parsed ('ready') and answers its on-demand 'dom' and
+// 'page_info' queries, content/pilot.js draws the AI Web Pilot's highlighter (the
+// worker checks the pilot switch before it asks). They share one object,
+// globalThis.__gasolineContent, in this isolated world only (never the page's).
 (() => {
   'use strict';
 
-  // Never run twice in one document (the worker may be asked twice, or adopt a tab while the parts
-  // are on their way). The other parts see the live copy's object, which lists them as started, and
-  // stop too.
+  // The worker injects the parts into a tab that has no live copy (a page opened before the
+  // extension was installed or reloaded); never run twice in one document. The other parts see
+  // the live copy's object, which lists them as started, and stop too.
   const prior = globalThis.__gasolineContent;
   if (prior && typeof prior.alive === 'function' && prior.alive()) return;
-  // start.js ran at document_start: inject.js's port is there. Absent in a page opened before the
-  // extension was installed or reloaded, which the worker adopts: no page-world capture there.
-  const start = globalThis.__gasolineStart || null;
+  const lateStart = document.readyState !== 'loading'; // injected by the worker, not at document_start
 
   // Generated from Go (features/capturectl); used only if the worker does not answer.
   const CAPTURE_DEFAULTS = GASOLINE_CONSTANTS.CAPTURE_DEFAULTS;
@@ -45,20 +45,20 @@
   const listeners = []; // [target, type, fn] registered with capture, removed on shutdown
   const shutdownHooks = [];
 
-  // ---- inject.js's port: taken from start.js with the first settings ------------------------
-  // Until then start.js holds what arrives; taking it only once the settings are known (and the
-  // parts, run after this file, are there) keeps the page's order: the initial navigation first.
+  // ---- handshake: first thing, synchronously at document_start ---------------------
 
-  function takePort() {
-    if (port || !start || !start.port) return;
-    port = start.port;
-    nonce = start.nonce;
-    const held = start.held;
-    start.held = [];
-    start.port = null;
+  function onHello(e) {
+    if (e.source !== window) return;
+    const d = e.data;
+    if (!d || typeof d !== 'object' || d.__gasoline !== 'hello' || typeof d.nonce !== 'string' || !e.ports || !e.ports[0]) return;
+    e.stopImmediatePropagation();
+    window.removeEventListener('message', onHello, true);
+    nonce = d.nonce;
+    port = e.ports[0];
     port.onmessage = onPortMessage;
-    for (const data of held) onPortMessage({ data });
+    sendSettingsToInject();
   }
+  window.addEventListener('message', onHello, true);
 
   function onPortMessage(e) {
     const m = e.data;
@@ -80,9 +80,8 @@
     if (!s || typeof s !== 'object') return;
     settings = Object.assign({}, CAPTURE_DEFAULTS, s);
     serverHosts = hostsOf(settings.server_url);
-    if (pending.length) for (const ev of pending.splice(0)) accept(ev.kind, ev.data);
-    takePort();
     sendSettingsToInject();
+    if (pending.length) for (const ev of pending.splice(0)) accept(ev.kind, ev.data);
   }
 
   function sendSettingsToInject() {
@@ -134,17 +133,44 @@
     return false;
   }
 
-  // ---- talking to the worker ---------------------------------------------------------------
-  // start.js already touched chrome.runtime (building a document's extension bindings costs the
-  // page ~3 ms of script time, Chromium 156, issue 12) when it asked for this file.
+  // ---- talking to the worker: from the load on --------------------------------------------
+  // The first touch of chrome.runtime in a document builds its extension bindings, ~3 ms of the
+  // page's script time (Chromium 156, issue 12). So this world waits for the load event, or
+  // CONNECT_MAX_MS, or the first error or the page being left, whichever is first; until then
+  // inject.js captures every level and what arrives waits in `pending` for the settings.
+  const CONNECT_MAX_MS = 1000;
+  let connected = false;
+  let connectTimer = 0;
+  const connectHooks = [];
 
-  try {
-    chrome.runtime.onMessage.addListener(onWorkerMessage);
-    shutdownHooks.push(() => chrome.runtime.onMessage.removeListener(onWorkerMessage));
-    askWorker();
-  } catch (err) {
-    dead = true;
-    return;
+  function connect() {
+    if (connected || dead) return;
+    connected = true;
+    clearTimeout(connectTimer);
+    try {
+      chrome.runtime.onMessage.addListener(onWorkerMessage);
+      shutdownHooks.push(() => chrome.runtime.onMessage.removeListener(onWorkerMessage));
+      askWorker();
+    } catch (err) {
+      shutdown();
+      return;
+    }
+    for (const fn of connectHooks.splice(0)) {
+      try { fn(); } catch (_) { /* one part's failure is not the others' */ }
+    }
+  }
+
+  // fn runs once this world talks to the worker (at once if it already does).
+  function onConnect(fn) {
+    if (connected) fn();
+    else connectHooks.push(fn);
+  }
+
+  if (document.readyState === 'complete') connect();
+  else {
+    listen(window, 'load', () => setTimeout(connect, 0));
+    listen(window, 'pagehide', connect);
+    connectTimer = setTimeout(connect, CONNECT_MAX_MS);
   }
 
   function hostsOf(serverURL) {
@@ -168,8 +194,7 @@
     }
   }
 
-  // An uncaught exception, an unhandled rejection or console.error (start.js and sw/queue.js have
-  // the same rule).
+  // An uncaught exception, an unhandled rejection or console.error (sw/queue.js has the same rule).
   const isErrorLog = (d) => d.kind === 'exception' || d.kind === 'rejection' || d.level === 'error';
 
   function allowed(kind, data) {
@@ -196,6 +221,7 @@
 
   function accept(kind, data) {
     if (dead) return;
+    if (!connected && kind === 'log' && isErrorLog(data)) connect(); // errors do not wait for the load
     if (!settings) {
       if (pending.length < PENDING_MAX) pending.push({ kind, data });
       return;
@@ -256,21 +282,21 @@
     listeners.push([target, type, fn]);
   }
 
-  // What the other parts use (adopted: no start.js, see above). They add navigation, selectorFor
-  // and clean (actions.js), N and
+  // What the other parts use. They add navigation, selectorFor and clean (actions.js), N and
   // QueryError (queries.js), pilot (pilot.js).
   const G = {
     alive: () => !dead && !!(chrome.runtime && chrome.runtime.id),
     parts: new Set(), // the parts of this copy that have started
     dead: () => dead,
     settings: () => settings,
-    adopted: !start,
+    lateStart,
     listen,
     accept,
     flush,
     shutdown,
     invalidated,
     onShutdown: (fn) => shutdownHooks.push(fn),
+    onConnect,
   };
   globalThis.__gasolineContent = G;
 })();

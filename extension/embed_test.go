@@ -78,9 +78,9 @@ func TestManifestFilesAreEmbedded(t *testing.T) {
 	}
 }
 
-// The content script's files the worker runs after a page's load
-// (sw/documents.js) are embedded and are not also content scripts of the
-// manifest, where every page would pay for them before its load (issue 12).
+// The parts the worker runs after a page's load (sw/documents.js) are
+// embedded and are not also content scripts of the manifest, where every
+// page would pay for them before its load (issue 12).
 func TestPartsRunAfterTheLoadOnly(t *testing.T) {
 	b, err := Files.ReadFile("manifest.json")
 	if err != nil {
@@ -96,7 +96,7 @@ func TestPartsRunAfterTheLoadOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, part := range []string{"generated/constants.js", "content/scrub.js", "content.js", "content/actions.js", "content/queries.js", "content/pilot.js", "content/perf.js"} {
+	for _, part := range []string{"content/queries.js", "content/pilot.js", "content/perf.js"} {
 		if _, err := Files.ReadFile(part); err != nil {
 			t.Errorf("%s is not embedded: %v", part, err)
 		}
@@ -108,11 +108,6 @@ func TestPartsRunAfterTheLoadOnly(t *testing.T) {
 				t.Errorf("%s is a manifest content script: every page would run it before its load", part)
 			}
 		}
-	}
-	// start.js takes inject.js's port from the first hello: run in a page that has no inject.js
-	// (opened before the extension), the first hello would be the page's.
-	if strings.Contains(string(worker), "'content/start.js'") {
-		t.Error("sw/documents.js runs content/start.js")
 	}
 }
 

@@ -1,4 +1,4 @@
-// Gasoline content script, the part after content.js: records the user's actions — clicks, typing
+// Gasoline content script, part 2 (after content.js): records the user's actions — clicks, typing
 // (debounced; never the value of a password-like field), submits and navigations — with stable
 // CSS selectors, and hands them to content.js's batch.
 (() => {
@@ -200,13 +200,7 @@
     record({ type: 'navigation', url, ts: typeof ts === 'number' ? ts : Date.now() });
   }
   G.navigation = navigation;
-  // The worker runs this part at the load: the page's first navigation is its document's URL and
-  // start, not where pushState may have taken it since (inject.js reports those, held until now).
-  // An adopted page (opened before the extension) was not navigated under our watch.
-  if (!G.adopted) {
-    const nav = performance.getEntriesByType('navigation')[0];
-    navigation(nav && nav.name ? nav.name : location.href, Math.round(performance.timeOrigin));
-  }
+  if (!G.lateStart) navigation(location.href);
   listen(window, 'popstate', () => navigation(location.href));
   listen(window, 'hashchange', () => navigation(location.href));
 

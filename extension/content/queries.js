@@ -1,7 +1,7 @@
-// Gasoline content script, the part after actions.js: answers the worker's on-demand queries
-// (PROTOCOL.md, "On-demand queries": dom, page_info, and pilot through content/pilot.js), and tells
-// the worker when the DOM is parsed ('ready'), the moment from which it may ask. The worker runs it
-// with the rest of the content script when start.js asks, normally just after the load event.
+// Gasoline content script, part 3: answers the worker's on-demand queries (PROTOCOL.md, "On-demand
+// queries": dom, page_info, and pilot through content/pilot.js), and tells the worker when the DOM
+// is parsed ('ready'), the moment from which it may ask. The worker runs it (with pilot.js and
+// perf.js) when content.js first asks for the settings, normally just after the load event.
 (() => {
   'use strict';
 
@@ -70,12 +70,15 @@
     return o;
   }
 
-  // Resolves once the DOM is parsed; 'ready' goes to the worker then.
+  // Resolves once the DOM is parsed; 'ready' goes to the worker then, or once this world talks to
+  // the worker (content.js: from the load on), whichever is later.
   let domParsed = document.readyState !== 'loading';
   const parsedWaiters = [];
   const whenParsed = () => (domParsed ? Promise.resolve() : new Promise((r) => parsedWaiters.push(r)));
 
-  function sendReady() {
+  const sendReady = () => G.onConnect(sendReadyNow);
+
+  function sendReadyNow() {
     if (dead()) return;
     if (document.prerendering) return; // sent on activation (prerenderingchange)
     try {
@@ -98,7 +101,7 @@
   if (domParsed) {
     sendReady();
   } else {
-    // Here when start.js asked before the parse ended (an early error, a slow page).
+    // Here when content.js connected before the parse ended (an early error, a slow page).
     listen(window, 'DOMContentLoaded', onParsed);
     listen(document, 'readystatechange', onParsed);
   }
@@ -113,8 +116,10 @@
     });
     return true;
   }
-  chrome.runtime.onMessage.addListener(onRuntimeMessage);
-  G.onShutdown(() => chrome.runtime.onMessage.removeListener(onRuntimeMessage));
+  G.onConnect(() => {
+    chrome.runtime.onMessage.addListener(onRuntimeMessage);
+    G.onShutdown(() => chrome.runtime.onMessage.removeListener(onRuntimeMessage));
+  });
 
   function answer(msg) {
     const params = msg.params && typeof msg.params === 'object' && !Array.isArray(msg.params) ? msg.params : {};

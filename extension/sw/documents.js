@@ -25,9 +25,7 @@ function nextWake(s, job) {
 }
 
 // A tab that has no content script while not navigating: a page opened before the extension was
-// installed or reloaded (its start.js never ran, so it has no page-world capture either), or one whose
-// start.js has not asked yet. Give it one (once per wake-up); pages the extension may not read are
-// not_found.
+// installed or reloaded. Give it one (once per wake-up); pages the extension may not read are not_found.
 async function adoptTab(tabId, s, job) {
   let t;
   try {
@@ -44,7 +42,7 @@ async function adoptTab(tabId, s, job) {
   if (s.injectedGen === s.gen) return false;
   s.injectedGen = s.gen;
   try {
-    await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, files: CONTENT_SCRIPTS });
+    await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, files: isolatedContentScripts() });
   } catch (err) {
     if (job.done) return false;
     if (NO_ACCESS.test(errText(err))) throw new QueryError('not_found', `tab ${tabId} cannot be read: ${errText(err)}`);
@@ -90,7 +88,7 @@ export async function onDocument(tabId, job, attempt) {
   }
 }
 
-// Only content.js heard the query: the parts that answer it run right after it (givePartsTo) and say
+// Only content.js heard the query: the parts that answer it are on their way (givePartsTo) and say
 // 'ready' once there.
 class PartsPending extends Error {}
 
@@ -123,35 +121,38 @@ export async function navigateTab(tabId, url) {
   else await chrome.tabs.update(tabId, { url });
 }
 
-// The content script but content/start.js (the manifest's only isolated-world script, at
-// document_start), in order. No page pays for them before its load event (issue 12): start.js asks for
-// them at the load ({type: 'parts'}). Every file runs once per document however often it is given.
-const CONTENT_SCRIPTS = [
-  'generated/constants.js', 'content/scrub.js', 'content.js',
-  'content/actions.js', 'content/queries.js', 'content/pilot.js', 'content/perf.js',
-];
+// The content scripts' parts that answer queries (queries.js, and pilot.js on it) and sample the page
+// load (perf.js). No page pays for them before its load event (issue 12): content.js asks for the
+// settings at the load, and the answer brings these.
+const CONTENT_PARTS = ['content/queries.js', 'content/pilot.js', 'content/perf.js'];
 
 /**
- * Runs the content script in the document whose start.js asked for it (sender). Firefox's senders
- * carry no documentId: the tab's main frame is then whatever document is there, which runs it only
- * once too.
+ * Runs the parts in the document whose content.js asked for the settings (sender). A part already
+ * running there stops at once, so asking twice costs nothing. Firefox's senders carry no documentId:
+ * the tab's main frame is then whatever document is there, which runs its own parts only once too.
  */
 export function givePartsTo(sender) {
   const tabId = mainFrameTab(sender);
   if (tabId < 0) return;
   const target = sender.documentId ? { tabId, documentIds: [sender.documentId] } : { tabId, frameIds: [0] };
-  chrome.scripting.executeScript({ target, files: CONTENT_SCRIPTS }).catch(() => {
-    // The document went away first: its successor's start.js asks for them itself.
+  chrome.scripting.executeScript({ target, files: CONTENT_PARTS }).catch(() => {
+    // The document went away first: its successor's content.js asks for them itself.
   });
 }
 
-// content.js answers but its parts are not there and did not come (the injection failed part way, or
-// the document went away under it): run them in the tab's main frame, once per wake-up. If that is
-// the page being left, its 'ready' ends no wait (tracker.ready) and the next page is asked.
+// content.js answers but its parts are not there and did not come (the document was prerendering when
+// it asked, or it went away under the injection): run them in the tab's main frame, once per wake-up.
+// If that is the page being left, its 'ready' ends no wait (tracker.ready) and the next page is asked.
 async function givePartsAgain(tabId, s) {
   if (s.partsGen === s.gen) return;
   s.partsGen = s.gen;
   try {
-    await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, files: CONTENT_SCRIPTS });
+    await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, files: CONTENT_PARTS });
   } catch (_) { /* the wait below ends at the deadline */ }
+}
+
+// The isolated-world content scripts in manifest order (constants, scrubber, core, actions): a tab
+// opened before the extension loaded gets what a new page gets, the parts included (content.js asks).
+function isolatedContentScripts() {
+  return chrome.runtime.getManifest().content_scripts.filter((c) => c.world !== 'MAIN').flatMap((c) => c.js);
 }
