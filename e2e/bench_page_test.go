@@ -247,7 +247,7 @@ func (s *pageSide) cpu() map[string]float64 {
 // settings, read in its isolated world (found through the Runtime domain,
 // on only while it is looked for); it has then passed them to the page
 // script, whose port message is handled before any later evaluation.
-func (s *pageSide) settled(b *testing.B) {
+func (s *pageSide) settled(b testing.TB) {
 	if s.ai == nil {
 		return
 	}

@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -120,6 +121,20 @@ func fixtureServer(t testing.TB) string {
 	mux.HandleFunc("/api/token", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprint(w, `{"access_token":"resp-tok-SECRET5","token_type":"bearer","expires_in":3600}`)
+	})
+	// bodies.html: the body asked for, of the type asked for, repeated, with
+	// no Content-Length (chunked) if asked.
+	mux.HandleFunc("/api/body", func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		w.Header().Set("Content-Type", cmp.Or(q.Get("type"), "application/json"))
+		body := q.Get("body")
+		if n, _ := strconv.Atoi(q.Get("repeat")); n > 0 {
+			body = strings.Repeat(body, n)
+		}
+		if q.Has("chunked") {
+			w.(http.Flusher).Flush()
+		}
+		io.WriteString(w, body)
 	})
 	// The page benchmark's JSON API and the small resources of its load page.
 	mux.HandleFunc("/api/bench-echo", func(w http.ResponseWriter, r *http.Request) {

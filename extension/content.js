@@ -228,8 +228,20 @@
     }
     if (!allowed(kind, data)) return;
     batch.push({ kind, data });
-    if (!batchTimer) batchTimer = setTimeout(flushWhenIdle, BATCH_MS);
+    if (leaving) flush();
+    else if (!batchTimer) batchTimer = setTimeout(flushWhenIdle, BATCH_MS);
   }
+
+  // Leaving the page: the batch goes now, and from then on each event as it comes (inject.js posts
+  // what it still holds between beforeunload and the next document's commit).
+  let leaving = false;
+  const leave = () => {
+    leaving = true;
+    flush();
+  };
+  listen(window, 'beforeunload', leave);
+  listen(window, 'pagehide', leave);
+  listen(window, 'pageshow', (e) => { if (e.persisted) leaving = false; }); // back from the back/forward cache
 
   function flushWhenIdle() {
     if (idle) idle(flush, { timeout: IDLE_MS });

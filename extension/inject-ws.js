@@ -8,24 +8,13 @@
   const G = W.__gasolineInject;
   try { delete W.__gasolineInject; } catch (_) { /* ignore */ }
   if (!G) return;
-  const { dateNow, binaryLength, addEL, enqueue, emit } = G;
+  const { dateNow, binaryLength, addEL, enqueue, emit, utf8Length } = G;
   const WS_DATA_MAX = 4 * 1024;
 
   // ---- WebSocket -------------------------------------------------------------------------
   // Nothing is done for an event the ws_mode does not capture; a captured
   // message is queued as it is (strings cannot change; binary is measured
   // now) and measured and cut when the entry is built.
-
-  function utf8Length(s) {
-    let n = 0;
-    for (let i = 0; i < s.length; i++) {
-      const c = s.charCodeAt(i);
-      if (c < 0x80) n += 1;
-      else if (c < 0x800) n += 2;
-      else if (c >= 0xd800 && c < 0xdc00 && i + 1 < s.length) { n += 4; i++; } else n += 3;
-    }
-    return n;
-  }
 
   // r: {ts, info, direction, data: a string, or the byte length of binary data}
   function messageEntry(r) {

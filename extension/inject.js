@@ -53,6 +53,7 @@
   const BlobCtor = W.Blob;
   const idle = typeof W.requestIdleCallback === 'function' ? W.requestIdleCallback.bind(W) : null;
   const later = setTimeout.bind(W);
+  const microtask = queueMicrotask.bind(W);
 
   const G = {
     W,
@@ -94,6 +95,18 @@
     return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
   }
   G.uuid = uuid;
+
+  // The UTF-8 length of s, without encoding it.
+  G.utf8Length = (s) => {
+    let n = 0;
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c < 0x80) n += 1;
+      else if (c < 0x800) n += 2;
+      else if (c >= 0xd800 && c < 0xdc00 && i + 1 < s.length) { n += 4; i++; } else n += 3;
+    }
+    return n;
+  };
 
   const nonce = uuid();
   let post = null;
@@ -173,15 +186,35 @@
     if (queue.length >= QUEUE_MAX * 3) flushAll(); // bounded
     else if (!scheduled) {
       scheduled = true;
-      later(flushWhenIdle, COALESCE_MS);
+      // Being left, the page posts at the end of this task, in one message with what else it queues.
+      if (G.leaving) microtask(flushAll);
+      else later(flushWhenIdle, COALESCE_MS);
     }
   };
   const ready = (data) => data;
   G.emit = (kind, data) => G.enqueue(kind, ready, data); // data already built
 
-  // Leaving the page: hand over what is queued while content.js can still send it.
+  // Leaving the page. Port messages are delivered in a later task, which the
+  // old document still runs between beforeunload and the new document's
+  // commit, not after pagehide: so at beforeunload the other parts finish
+  // what they wait for (G.onLeave) and, from then on, a record is posted as
+  // soon as it is queued. pagehide (also a page leaving without
+  // beforeunload) is a last try. A page back from the back/forward cache is
+  // not being left any more (one whose beforeunload was cancelled still is).
+  const leaveHooks = [];
+  G.onLeave = (fn) => leaveHooks.push(fn);
+  G.leaving = false;
+  const leave = (last) => {
+    G.leaving = true;
+    for (const fn of leaveHooks) {
+      try { fn(last); } catch (_) { /* one part's failure is not the others' */ }
+    }
+    flushAll();
+  };
   try {
-    for (const type of ['beforeunload', 'pagehide']) G.addEL.call(W, type, flushAll, true);
+    G.addEL.call(W, 'beforeunload', () => leave(false), true);
+    G.addEL.call(W, 'pagehide', () => leave(true), true);
+    G.addEL.call(W, 'pageshow', (e) => { if (e.persisted) G.leaving = false; }, true);
   } catch (_) { /* ignore */ }
 
   // ---- URLs ------------------------------------------------------------------------
