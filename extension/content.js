@@ -228,13 +228,22 @@
     }
     if (!allowed(kind, data)) return;
     batch.push({ kind, data });
-    if (leaving) flush();
+    if (leaving) flushSoon();
     else if (!batchTimer) batchTimer = setTimeout(flushWhenIdle, BATCH_MS);
   }
 
-  // Leaving the page: the batch goes now, and from then on each event as it comes (inject.js posts
-  // what it still holds between beforeunload and the next document's commit).
+  // Leaving the page: the batch goes now, and from then on what arrives goes at the end of its task
+  // (inject.js posts what it still holds between beforeunload and the next document's commit).
   let leaving = false;
+  let flushQueued = false;
+  const flushSoon = () => {
+    if (flushQueued) return;
+    flushQueued = true;
+    queueMicrotask(() => {
+      flushQueued = false;
+      flush();
+    });
+  };
   const leave = () => {
     leaving = true;
     flush();
