@@ -80,6 +80,7 @@
     if (!s || typeof s !== 'object') return;
     settings = Object.assign({}, CAPTURE_DEFAULTS, s);
     serverHosts = hostsOf(settings.server_url);
+    serverMemo.clear();
     sendSettingsToInject();
     if (pending.length) for (const ev of pending.splice(0)) accept(ev.kind, ev.data);
   }
@@ -185,13 +186,23 @@
     return hosts;
   }
 
+  // A page's requests go to a few URLs again and again: the answer for each is remembered (up to
+  // SERVER_MEMO_MAX URLs, then forgotten all at once; and whenever the server changes).
+  const SERVER_MEMO_MAX = 500;
+  const serverMemo = new Map();
+
   function isServerURL(url) {
+    let v = serverMemo.get(url);
+    if (v !== undefined) return v;
     try {
       const u = new URL(url);
-      return serverHosts.has(u.host) || serverHosts.has(`${u.hostname}:${u.port || '80'}`);
+      v = serverHosts.has(u.host) || serverHosts.has(`${u.hostname}:${u.port || '80'}`);
     } catch (_) {
-      return false;
+      v = false;
     }
+    if (serverMemo.size >= SERVER_MEMO_MAX) serverMemo.clear();
+    serverMemo.set(url, v);
+    return v;
   }
 
   // An uncaught exception, an unhandled rejection or console.error (sw/queue.js has the same rule).

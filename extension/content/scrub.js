@@ -31,8 +31,24 @@
   // A name is split into words at non-alphanumerics and at lower→Upper; secret when a word is in
   // SECRET_WORDS or the words not in SECRET_ALLOW, joined, are not in SECRET_ALLOW either and
   // contain one of SECRET_SUBSTRINGS.
-  function isSecretName(name) {
-    name = String(name == null ? '' : name);
+  // The same few names (headers, JSON keys, URL parameters) come again and again: their answers
+  // are remembered, up to MEMO_MAX names, then forgotten all at once.
+  const MEMO_MAX = 1000;
+  function remembered(fn) {
+    const memo = new Map();
+    return (name) => {
+      const key = String(name == null ? '' : name);
+      let v = memo.get(key);
+      if (v === undefined) {
+        if (memo.size >= MEMO_MAX) memo.clear();
+        v = fn(key);
+        memo.set(key, v);
+      }
+      return v;
+    };
+  }
+
+  const isSecretName = remembered((name) => {
     let joined = '';
     let start = 0;
     for (let i = 0; i <= name.length; i++) {
@@ -47,10 +63,10 @@
       start = end ? i + 1 : i;
     }
     return !ALLOW.has(joined) && containsAny(joined, SUBS);
-  }
+  });
 
   const asciiLower = (s) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
-  const isSecretHeader = (name) => containsAny(asciiLower(String(name)), HEADER_SUBS) || isSecretName(name);
+  const isSecretHeader = remembered((name) => containsAny(asciiLower(name), HEADER_SUBS) || isSecretName(name));
 
   // A password input, or one whose name, id, autocomplete or selector is a secret name.
   function isSecretField(inputType, ...names) {
@@ -306,9 +322,11 @@
   }
 
   // Scrubs one event on its way to the worker, in place: {kind, data} as PROTOCOL.md describes them.
+  const URL_FIELDS = ['url', 'page', 'source'];
+
   function event(kind, d) {
     if (!d || typeof d !== 'object') return d;
-    for (const k of ['url', 'page', 'source']) if (typeof d[k] === 'string') d[k] = url(d[k]);
+    for (const k of URL_FIELDS) if (typeof d[k] === 'string') d[k] = url(d[k]);
     switch (kind) {
       case 'body':
         headers(d.request_headers);
