@@ -56,3 +56,15 @@ test('a JSON body cut anywhere keeps its secrets out', () => {
     assert.ok(!/SECRETVAL|ECRETVALUE/.test(got), `prefix ${i} leaks: ${got}`);
   }
 });
+
+test('answers stay right past the remembered names', () => {
+  // More distinct names than the scrubber remembers, then the vectors again: nothing stale or lost.
+  for (let i = 0; i < 2500; i++) {
+    assert.equal(scrub.isSecretName(`field${i}`), false);
+    assert.equal(scrub.isSecretName(`field${i}Token`), true);
+    assert.equal(scrub.isSecretHeader(`x-custom-${i}`), false);
+  }
+  for (const n of v.names.secret) assert.equal(scrub.isSecretName(n), true, n);
+  for (const n of v.names.plain) assert.equal(scrub.isSecretName(n), false, n);
+  for (const n of v.headers.secret) assert.equal(scrub.isSecretHeader(n), true, n);
+});
