@@ -197,8 +197,8 @@
   // Leaving the page. Port messages are delivered in a later task, which the
   // old document still runs between beforeunload and the new document's
   // commit, not after pagehide: so at beforeunload the other parts finish
-  // what they wait for (G.onLeave) and, from then on, a record is posted as
-  // soon as it is queued. pagehide (also a page leaving without
+  // what they wait for (G.onLeave) and, from then on, records are posted at
+  // the end of the task that queued them. pagehide (also a page leaving without
   // beforeunload) is a last try. A page back from the back/forward cache is
   // not being left any more (one whose beforeunload was cancelled still is).
   const leaveHooks = [];
