@@ -45,6 +45,17 @@
   const listeners = []; // [target, type, fn] registered with capture, removed on shutdown
   const shutdownHooks = [];
 
+  // A page's requests go to a few URLs again and again: the answer for each is remembered (up to
+  // 500 URLs; forgotten whenever the server changes).
+  const isServerURL = scrub.remembered((url) => {
+    try {
+      const u = new URL(url);
+      return serverHosts.has(u.host) || serverHosts.has(`${u.hostname}:${u.port || '80'}`);
+    } catch (_) {
+      return false;
+    }
+  }, 500);
+
   // ---- handshake: first thing, synchronously at document_start ---------------------
 
   function onHello(e) {
@@ -80,7 +91,7 @@
     if (!s || typeof s !== 'object') return;
     settings = Object.assign({}, CAPTURE_DEFAULTS, s);
     serverHosts = hostsOf(settings.server_url);
-    serverMemo.clear();
+    isServerURL.forget();
     sendSettingsToInject();
     if (pending.length) for (const ev of pending.splice(0)) accept(ev.kind, ev.data);
   }
@@ -184,25 +195,6 @@
       }
     } catch (_) { /* none */ }
     return hosts;
-  }
-
-  // A page's requests go to a few URLs again and again: the answer for each is remembered (up to
-  // SERVER_MEMO_MAX URLs, then forgotten all at once; and whenever the server changes).
-  const SERVER_MEMO_MAX = 500;
-  const serverMemo = new Map();
-
-  function isServerURL(url) {
-    let v = serverMemo.get(url);
-    if (v !== undefined) return v;
-    try {
-      const u = new URL(url);
-      v = serverHosts.has(u.host) || serverHosts.has(`${u.hostname}:${u.port || '80'}`);
-    } catch (_) {
-      v = false;
-    }
-    if (serverMemo.size >= SERVER_MEMO_MAX) serverMemo.clear();
-    serverMemo.set(url, v);
-    return v;
   }
 
   // An uncaught exception, an unhandled rejection or console.error (sw/queue.js has the same rule).

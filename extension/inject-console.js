@@ -1,4 +1,4 @@
-// Gasoline: page-world capture, part 2 of 4 (see inject.js): console,
+// Gasoline: page-world capture, part 2 of 5 (see inject.js): console,
 // uncaught errors and unhandled rejections.
 (() => {
   'use strict';

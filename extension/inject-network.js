@@ -1,23 +1,18 @@
-// Gasoline: page-world capture, part 3 of 4 (see inject.js): fetch and
-// XMLHttpRequest, with their bodies up to their caps.
+// Gasoline: page-world capture, part 4 of 5 (see inject.js): fetch and
+// XMLHttpRequest, with their bodies up to their caps (a fetch's response
+// body: inject-bodies.js).
 (() => {
   'use strict';
 
   const G = window.__gasolineInject;
   if (!G) return;
-  const { W, dateNow, perfNow, jsonStringify, objectKeys, isArray, binaryLength, addEL, errorText, enqueue, emit } = G;
+  const { W, dateNow, perfNow, jsonStringify, objectKeys, isArray, binaryLength, addEL, errorText, enqueue, emit, apply, then, truncated, RESPONSE_BODY_MAX } = G;
   const RequestCtor = W.Request;
   const FormDataCtor = W.FormData;
   const URLSearchParamsCtor = W.URLSearchParams;
   const ReadableStreamCtor = W.ReadableStream;
-  const TextDecoderCtor = W.TextDecoder;
-  const later = setTimeout.bind(W);
-  const cancelLater = clearTimeout.bind(W);
 
   const REQUEST_BODY_MAX = 8 * 1024;
-  const RESPONSE_BODY_MAX = 16 * 1024;
-  const RESPONSE_READ_MAX_BYTES = 64 * 1024; // enough bytes for 16 K characters
-  const RESPONSE_READ_TIMEOUT_MS = 5000;
   const SENSITIVE_HEADER = /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key)$|token|secret|key|password/i;
   const NO_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
 
@@ -52,8 +47,6 @@
     }
     return objectKeys(out).length ? out : undefined;
   }
-
-  const truncated = (text, max) => (text.length > max ? { text: text.slice(0, max), truncated: true } : { text, truncated: false });
 
   // A request body as {text, truncated}; a string is kept as it is (it cannot
   // change) and cut when the entry is built.
@@ -93,48 +86,6 @@
   const binarySummary = (n, ct) => `[Binary: ${n >= 0 ? n : 'unknown'} bytes, type: ${ct || 'unknown'}]`;
   const round = (ms) => Math.round(ms * 10) / 10;
 
-  // Reads at most RESPONSE_READ_MAX_BYTES of a cloned response within the
-  // timeout, as {text, bytes, complete}. A body whose announced length fits
-  // is read whole by the browser (one promise, no stream in script); any
-  // other is read chunk by chunk and cancelled at the cap.
-  function readCapped(resp, cl) {
-    let timer = 0;
-    const timeout = new Promise((resolve) => { timer = later(resolve, RESPONSE_READ_TIMEOUT_MS, null); });
-    const done = (r) => { cancelLater(timer); return r; };
-    if (cl >= 0 && cl <= RESPONSE_READ_MAX_BYTES) {
-      return Promise.race([resp.text(), timeout]).then((t) => done(t === null ? { text: '', bytes: 0, complete: false } : { text: t, bytes: cl, complete: true }));
-    }
-    return readChunks(resp, timeout).then(done);
-  }
-
-  async function readChunks(resp, timeout) {
-    const reader = resp.body.getReader();
-    const chunks = [];
-    let total = 0;
-    let complete = false;
-    try {
-      for (;;) {
-        const r = await Promise.race([reader.read(), timeout]);
-        if (r === null) break;
-        if (r.done) { complete = true; break; }
-        chunks.push(r.value);
-        total += r.value.byteLength;
-        if (total > RESPONSE_READ_MAX_BYTES) break;
-      }
-    } finally {
-      if (!complete) reader.cancel().catch(() => {});
-    }
-    const buf = new Uint8Array(Math.min(total, RESPONSE_READ_MAX_BYTES));
-    let off = 0;
-    for (const c of chunks) {
-      if (off >= buf.length) break;
-      const part = c.subarray(0, buf.length - off);
-      buf.set(part, off);
-      off += part.length;
-    }
-    return { text: new TextDecoderCtor().decode(buf), bytes: total, complete };
-  }
-
   // r: {ts, method, url, status, duration, contentType, reqHeaders, reqBody, respHeaders, respBody}
   function bodyEntry(r) {
     const body = { ts: r.ts, method: r.method, url: r.url };
@@ -164,7 +115,7 @@
   // During the page's call: the URL, method, request headers and body
   // preview (the page may reuse its init object). When the response
   // arrives: its status and headers; its body is taken as the page reads it
-  // (see "response bodies"). Everything else (the entries) is built off the
+  // (inject-bodies.js). Everything else (the entries) is built off the
   // page's promise chain.
 
   function fetchStart(input, init) {
@@ -189,26 +140,13 @@
   function networkEntry(rec) {
     const entry = { ts: rec.ts, method: rec.method, url: rec.url, duration_ms: rec.duration, type: 'fetch' };
     if (rec.status) entry.status = rec.status;
-    if (rec.size < 0 && typeof rec.respText === 'string' && !rec.incomplete && rec.respText.length <= RESPONSE_READ_MAX_BYTES) {
-      rec.size = G.utf8Length(rec.respText);
-    }
+    if (rec.size < 0) rec.size = G.bodySize(rec);
     if (rec.size >= 0) entry.size = rec.size;
     return entry;
   }
 
-  // The response body as {text, truncated}, from what was read of it.
-  function responseBody(rec) {
-    let t;
-    if (typeof rec.respText === 'string') t = truncated(rec.respText, RESPONSE_BODY_MAX);
-    else if (rec.respBytes) t = truncated(new TextDecoderCtor().decode(rec.respBytes), RESPONSE_BODY_MAX);
-    else if (rec.incomplete) return { text: '', truncated: true };
-    else return rec.respBody;
-    if (rec.incomplete) t.truncated = true;
-    return t;
-  }
-
   const fetchBodyEntry = (rec) => {
-    rec.respBody = responseBody(rec);
+    rec.respBody = G.responseBody(rec);
     return bodyEntry(rec);
   };
 
@@ -226,7 +164,7 @@
     rec.contentType = headers.get('content-type') || '';
     const hasBody = rec.method !== 'HEAD' && !NO_BODY_STATUS.has(rec.status);
     if (hasBody && isTextual(rec.contentType)) {
-      awaitBody(resp, rec);
+      G.awaitBody(resp, rec, bodyDone);
       return;
     }
     rec.respBody = hasBody ? { text: binarySummary(rec.size, rec.contentType), truncated: false } : null;
@@ -242,178 +180,6 @@
     if (rec.reqBodyPromise) rec.reqBodyPromise.then((b) => { rec.reqBody = b; }, () => {}).then(() => enqueue('body', fetchBodyEntry, rec));
     else enqueue('body', fetchBodyEntry, rec);
   }
-
-  // ---- response bodies ------------------------------------------------------------------
-  // A response's body is taken from the page's own read: Response's readers
-  // are wrapped, and the text (or the first bytes) a page reads from a
-  // response of its fetch is kept. Reading a clone beside the page's read, as
-  // this did before, cost the page's thread ~125 µs a fetch (issue 12). A
-  // body the page has not started to read after BODY_WAIT_MS, or reads as a
-  // stream (body) or as a blob or form, is read from a clone taken before the
-  // page's read, within RESPONSE_READ_MAX_BYTES and RESPONSE_READ_TIMEOUT_MS.
-  // A page that gives the response to an API that reads it (the Cache API)
-  // before either leaves the body unknown. Responses waiting are bounded by
-  // WAITING_MAX: beyond it a body is read from a clone at once.
-
-  const BODY_WAIT_MS = 1000;
-  const WAITING_MAX = 500;
-  const RP = W.Response && W.Response.prototype;
-  const apply = Reflect.apply;
-  const then = W.Promise.prototype.then;
-  const jsonParse = JSON.parse;
-  const origText = RP && RP.text;
-  const origClone = RP && RP.clone;
-  const waiting = new WeakMap(); // Response → its rec, until a read of its body starts
-  let pending = []; // recs whose body is not known yet, oldest first
-  let sweepTimer = 0;
-
-  function awaitBody(resp, rec) {
-    if (pending.length >= WAITING_MAX || !origText) {
-      readClone(resp, rec);
-      return;
-    }
-    rec.resp = resp;
-    rec.since = perfNow();
-    waiting.set(resp, rec);
-    pending.push(rec);
-    if (!sweepTimer) sweepTimer = later(sweep, BODY_WAIT_MS);
-  }
-
-  // The page reads the body: nothing more to wait for but the read.
-  function reading(resp, rec) {
-    waiting.delete(resp);
-    rec.resp = null;
-    rec.since = perfNow();
-  }
-
-  function readClone(resp, rec) {
-    let clone;
-    try { clone = apply(origClone, resp, []); } catch (_) { clone = null; }
-    if (!clone) { // the body was read by something that is not the page's script (the Cache API)
-      lost(rec);
-      return;
-    }
-    if (rec.resp) reading(resp, rec);
-    readCapped(clone, rec.size).then((r) => {
-      if (rec.size < 0 && r.complete) rec.size = r.bytes;
-      rec.respText = r.text;
-      // An announced body read as nothing was cut off (a page being left stops its reads).
-      rec.incomplete = !r.complete || (r.text === '' && rec.size > 0);
-      bodyDone(rec);
-    }, () => bodyDone(rec));
-  }
-
-  const gotText = (rec, text) => {
-    if (text.length > RESPONSE_READ_MAX_BYTES) {
-      // A slice shares the whole string's memory in V8; the concatenation, once flattened, does not.
-      rec.respText = `${text.slice(0, RESPONSE_BODY_MAX + 1)} `.slice(0, -1);
-      rec.incomplete = true;
-    } else rec.respText = text;
-    bodyDone(rec);
-  };
-  const gotBytes = (rec, view) => {
-    if (rec.size < 0) rec.size = view.byteLength;
-    rec.incomplete = view.byteLength > RESPONSE_READ_MAX_BYTES;
-    rec.respBytes = new Uint8Array(view.buffer, view.byteOffset, Math.min(view.byteLength, RESPONSE_READ_MAX_BYTES)).slice();
-    bodyDone(rec);
-  };
-  const lost = (rec) => {
-    rec.incomplete = true;
-    bodyDone(rec);
-  };
-
-  // Each reader takes (response, rec, original reader, arguments) and returns what the page gets.
-  const readers = {
-    text(resp, rec, orig, args) {
-      const p = apply(orig, resp, args);
-      apply(then, p, [(t) => gotText(rec, t), () => lost(rec)]);
-      return p;
-    },
-    json(resp, rec) {
-      return apply(then, apply(origText, resp, []), [(t) => {
-        gotText(rec, t);
-        return jsonParse(t);
-      }, (e) => {
-        lost(rec);
-        throw e;
-      }]);
-    },
-    arrayBuffer(resp, rec, orig, args) {
-      const p = apply(orig, resp, args);
-      apply(then, p, [(b) => gotBytes(rec, new Uint8Array(b)), () => lost(rec)]);
-      return p;
-    },
-    bytes(resp, rec, orig, args) {
-      const p = apply(orig, resp, args);
-      apply(then, p, [(b) => gotBytes(rec, b), () => lost(rec)]);
-      return p;
-    },
-  };
-
-  if (RP && origText && origClone) {
-    for (const name of ['text', 'json', 'arrayBuffer', 'bytes', 'blob', 'formData']) {
-      const orig = RP[name];
-      if (typeof orig !== 'function') continue;
-      const read = readers[name];
-      RP[name] = {
-        [name]() {
-          const rec = waiting.get(this);
-          if (rec === undefined) return apply(orig, this, arguments);
-          try {
-            reading(this, rec);
-            if (read) return read(this, rec, orig, arguments);
-            readClone(this, rec);
-          } catch (_) { /* the page's read goes on */ }
-          return apply(orig, this, arguments);
-        },
-      }[name];
-    }
-    const body = Object.getOwnPropertyDescriptor(RP, 'body');
-    if (body && body.get && body.configurable) {
-      const get = body.get;
-      Object.defineProperty(RP, 'body', {
-        configurable: true,
-        enumerable: body.enumerable,
-        get: {
-          body() {
-            const rec = waiting.get(this);
-            if (rec !== undefined) {
-              try { readClone(this, rec); } catch (_) { /* ignore */ }
-            }
-            return apply(get, this, []);
-          },
-        }.body,
-      });
-    }
-  }
-
-  // Bodies not read by the page within BODY_WAIT_MS are read from a clone;
-  // a page's read that has not ended within RESPONSE_READ_TIMEOUT_MS is
-  // given up (its entries go with the body marked truncated).
-  function sweep() {
-    sweepTimer = 0;
-    const now = perfNow();
-    const left = [];
-    for (const rec of pending) {
-      if (rec.done) continue;
-      if (rec.resp) {
-        if (now - rec.since >= BODY_WAIT_MS) readClone(rec.resp, rec);
-      } else if (now - rec.since >= RESPONSE_READ_TIMEOUT_MS) lost(rec);
-      if (!rec.done) left.push(rec);
-    }
-    pending = left;
-    if (pending.length) sweepTimer = later(sweep, BODY_WAIT_MS);
-  }
-
-  // Leaving the page: an unread body is read now (the old document still runs
-  // for a while); at pagehide, what is still waiting goes with what is known.
-  G.onLeave((last) => {
-    for (const rec of pending) {
-      if (rec.done) continue;
-      if (last) lost(rec);
-      else if (rec.resp) readClone(rec.resp, rec);
-    }
-  });
 
   function fetchFail(rec, err) {
     const aborted = !!err && err.name === 'AbortError';

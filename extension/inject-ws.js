@@ -1,4 +1,4 @@
-// Gasoline: page-world capture, part 4 of 4 (see inject.js): WebSocket and
+// Gasoline: page-world capture, part 5 of 5 (see inject.js): WebSocket and
 // history.pushState/replaceState. Runs last, so it also takes the shared
 // object off window before any page script can see it.
 (() => {

@@ -1,7 +1,7 @@
-// Gasoline: page-world capture (MAIN world, document_start, top frame), part 1 of 4.
+// Gasoline: page-world capture (MAIN world, document_start, top frame), part 1 of 5.
 //
-// The manifest runs inject.js, inject-console.js, inject-network.js and
-// inject-ws.js in that order, before any page script. They wrap console,
+// The manifest runs inject.js, inject-console.js, inject-bodies.js,
+// inject-network.js and inject-ws.js in that order, before any page script. They wrap console,
 // error/unhandledrejection, fetch, XMLHttpRequest, WebSocket and
 // history.pushState/replaceState and hand what they see to content.js over a
 // private MessageChannel (see PROTOCOL.md).
@@ -61,6 +61,8 @@
     perfNow,
     jsonStringify,
     objectKeys,
+    apply: Reflect.apply,
+    then: Promise.prototype.then, // apply(then, p, [ok, fail]): a page's own Promise.prototype.then is never called
     isArray,
     isView,
     addEL: EventTarget.prototype.addEventListener,

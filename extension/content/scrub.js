@@ -31,22 +31,24 @@
   // A name is split into words at non-alphanumerics and at lower→Upper; secret when a word is in
   // SECRET_WORDS or the words not in SECRET_ALLOW, joined, are not in SECRET_ALLOW either and
   // contain one of SECRET_SUBSTRINGS.
-  // The same few names (headers, JSON keys, URL parameters) come again and again: their answers
-  // are remembered, up to MEMO_MAX names, then forgotten all at once.
-  const MEMO_MAX = 1000;
-  function remembered(fn) {
+  // fn(string) with its answers remembered, up to max strings, then forgotten all at once (also by
+  // .forget()). The same few names (headers, JSON keys, URL parameters) come again and again.
+  function remembered(fn, max) {
     const memo = new Map();
-    return (name) => {
+    const f = (name) => {
       const key = String(name == null ? '' : name);
       let v = memo.get(key);
       if (v === undefined) {
-        if (memo.size >= MEMO_MAX) memo.clear();
+        if (memo.size >= max) memo.clear();
         v = fn(key);
         memo.set(key, v);
       }
       return v;
     };
+    f.forget = () => memo.clear();
+    return f;
   }
+  const MEMO_MAX = 1000;
 
   const isSecretName = remembered((name) => {
     let joined = '';
@@ -63,10 +65,10 @@
       start = end ? i + 1 : i;
     }
     return !ALLOW.has(joined) && containsAny(joined, SUBS);
-  });
+  }, MEMO_MAX);
 
   const asciiLower = (s) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
-  const isSecretHeader = remembered((name) => containsAny(asciiLower(name), HEADER_SUBS) || isSecretName(name));
+  const isSecretHeader = remembered((name) => containsAny(asciiLower(name), HEADER_SUBS) || isSecretName(name), MEMO_MAX);
 
   // A password input, or one whose name, id, autocomplete or selector is a secret name.
   function isSecretField(inputType, ...names) {
@@ -345,7 +347,7 @@
     return d;
   }
 
-  const api = Object.freeze({ isSecretName, isSecretHeader, isSecretField, url, pairs, headers, text, json, multipart, body, event });
+  const api = Object.freeze({ isSecretName, isSecretHeader, isSecretField, url, pairs, headers, text, json, multipart, body, event, remembered });
   if (typeof module === 'object' && module.exports) module.exports = api;
   else root.__gasolineScrub = api;
 })(globalThis, typeof GASOLINE_CONSTANTS !== 'undefined' ? GASOLINE_CONSTANTS : require('../generated/constants.js'));

@@ -68,3 +68,18 @@ test('answers stay right past the remembered names', () => {
   for (const n of v.names.plain) assert.equal(scrub.isSecretName(n), false, n);
   for (const n of v.headers.secret) assert.equal(scrub.isSecretHeader(n), true, n);
 });
+
+test('remembered: each string asked once, at most max kept, all forgotten on forget()', () => {
+  const asked = [];
+  const f = scrub.remembered((s) => { asked.push(s); return s.length; }, 2);
+  assert.equal(f('ab'), 2);
+  assert.equal(f('ab'), 2);
+  assert.deepEqual(asked, ['ab'], 'remembered');
+  f('c');
+  f('d'); // a third string: the two kept are forgotten first
+  f('ab');
+  assert.deepEqual(asked, ['ab', 'c', 'd', 'ab']);
+  f.forget();
+  f('ab');
+  assert.equal(asked.length, 5, 'forgotten');
+});
