@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/coder/websocket"
 )
 
 // TestDeliveryAcrossServerRestart stops the server while the page logs 50
@@ -207,40 +208,102 @@ func TestBufferOverflowIsReported(t *testing.T) {
 	}
 }
 
-// holdingProxy forwards everything (the socket too) to the server on port,
-// except that while hold is set it keeps each POST /logs: it says so on held
-// and forwards it only once released, if its client is still there.
+// holdingProxy forwards everything to the server on port, the worker's
+// socket too, except that while hold is set it keeps each batch of logs (a
+// POST /logs, or an events frame for /logs on the socket): it says so on held
+// and forwards the batch only once released, if its client is still there.
+// A socketless proxy refuses the worker's socket, so its batches are POSTs.
 type holdingProxy struct {
 	url     string
+	port    int
 	hold    atomic.Bool
 	held    chan struct{}
 	release chan struct{}
 }
 
-func newHoldingProxy(t testing.TB, port int) *holdingProxy {
-	p := &holdingProxy{held: make(chan struct{}, 16), release: make(chan struct{})}
+func newHoldingProxy(t testing.TB, port int, socketless bool) *holdingProxy {
+	p := &holdingProxy{port: port, held: make(chan struct{}, 16), release: make(chan struct{})}
 	p.url = proxyTo(t, port, func(w http.ResponseWriter, r *http.Request) bool {
-		if r.URL.Path != "/logs" || !p.hold.Load() {
-			return true
-		}
-		p.held <- struct{}{}
-		select {
-		case <-p.release:
-			return true
-		case <-r.Context().Done():
+		switch {
+		case r.URL.Path == "/ws/extension" && socketless:
+			http.Error(w, "no sockets here", http.StatusNotFound)
 			return false
+		case r.URL.Path == "/ws/extension":
+			p.socket(w, r)
+			return false
+		case r.URL.Path != "/logs" || !p.hold.Load():
+			return true
 		}
+		return p.wait(r.Context())
 	})
 	return p
 }
 
+// wait holds a batch until it is released (true) or its sender is gone.
+func (p *holdingProxy) wait(ctx context.Context) bool {
+	p.held <- struct{}{}
+	select {
+	case <-p.release:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// socket relays the worker's socket frame by frame, holding batches of logs.
+func (p *holdingProxy) socket(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	up, _, err := websocket.Dial(ctx, "ws://127.0.0.1:"+strconv.Itoa(p.port)+"/ws/extension",
+		&websocket.DialOptions{HTTPHeader: http.Header{"Origin": {r.Header.Get("Origin")}}})
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	defer up.CloseNow()
+	up.SetReadLimit(8 << 20)
+	down, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true})
+	if err != nil {
+		return
+	}
+	defer down.CloseNow()
+	down.SetReadLimit(8 << 20)
+	relay := func(from, to *websocket.Conn, gate func([]byte) bool) {
+		defer cancel()
+		for {
+			typ, b, err := from.Read(ctx)
+			if err != nil || !gate(b) || to.Write(ctx, typ, b) != nil {
+				return
+			}
+		}
+	}
+	go relay(up, down, func([]byte) bool { return true })
+	relay(down, up, func(b []byte) bool {
+		head, _, _ := strings.Cut(string(b[:min(len(b), 64)]), "\n")
+		if !strings.HasPrefix(head, "events ") || !strings.HasSuffix(head, " /logs") || !p.hold.Load() {
+			return true
+		}
+		return p.wait(ctx)
+	})
+}
+
 // TestWorkerStoppedMidBatch stops the service worker through CDP while its
-// POST /logs is on the wire: the batch was never answered, so the restarted
-// worker sends it again from its stored queue, and nothing is lost.
+// batch of logs is on the wire, on its socket or as a POST: the batch was
+// never answered, so the restarted worker sends it again from its stored
+// queue, and nothing is lost.
 func TestWorkerStoppedMidBatch(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		socketless bool
+	}{{"socket", false}, {"post", true}} {
+		t.Run(c.name, func(t *testing.T) { workerStoppedMidBatch(t, c.socketless) })
+	}
+}
+
+func workerStoppedMidBatch(t *testing.T, socketless bool) {
 	port := freePort(t)
 	r := &rig{port: port, ai: mcpStdio(t, port, "midbatch-agent"), site: fixtureServer(t)}
-	p := newHoldingProxy(t, port)
+	p := newHoldingProxy(t, port, socketless)
 	r.b = launch(t, extensionFor(t, p.url))
 	r.b.setCapture(t, map[string]any{"log_level": "all"})
 	r.open(t, "/capture.html")
@@ -256,7 +319,7 @@ func TestWorkerStoppedMidBatch(t *testing.T) {
 	select {
 	case <-p.held:
 	case <-time.After(10 * time.Second):
-		t.Fatal("no POST /logs reached the proxy")
+		t.Fatal("no batch of logs reached the proxy")
 	}
 	if c, _ := logCounts(t, r.b); c.queued != 300 {
 		t.Fatalf("the worker holds %d lines, want all 300 (all in the batch on the wire)", c.queued)

@@ -28,7 +28,10 @@
   // Generated from Go (features/capturectl); used only if the worker does not answer.
   const CAPTURE_DEFAULTS = GASOLINE_CONSTANTS.CAPTURE_DEFAULTS;
   const scrub = globalThis.__gasolineScrub;
-  const KINDS = new Set(['log', 'network', 'body', 'ws', 'action']);
+  const KINDS = new Set(['log', 'network', 'request', 'ws', 'action']);
+  // A 'request' is a fetch or XHR with its body (inject-network.js); without network_bodies only its
+  // network entry's fields go.
+  const NETWORK_FIELDS = ['ts', 'method', 'url', 'duration_ms', 'type', 'status', 'size'];
   const BATCH_MS = 200;
   const IDLE_MS = 100;
   const idle = typeof requestIdleCallback === 'function' ? requestIdleCallback : null;
@@ -207,9 +210,8 @@
         if (settings.log_level === 'all') return true;
         return settings.log_level === 'warn' && data.level === 'warn';
       case 'network':
+      case 'request':
         return !isServerURL(data.url);
-      case 'body':
-        return settings.network_bodies === true && !isServerURL(data.url);
       case 'ws':
         if (settings.ws_mode === 'off' || isServerURL(data.url)) return false;
         return data.event !== 'message' || settings.ws_mode === 'messages';
@@ -230,7 +232,11 @@
       return;
     }
     if (!allowed(kind, data)) return;
-    batch.push({ kind, data });
+    if (kind === 'request' && settings.network_bodies !== true) {
+      const n = {};
+      for (const k of NETWORK_FIELDS) if (data[k] !== undefined) n[k] = data[k];
+      batch.push({ kind: 'network', data: n });
+    } else batch.push({ kind, data });
     if (leaving) flushSoon();
     else if (!batchTimer) batchTimer = setTimeout(flushWhenIdle, BATCH_MS);
   }

@@ -36,9 +36,14 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 func writeProblem(w http.ResponseWriter, err error) {
 	p := problem.From(err)
-	status, ok := httpStatus[p.Code]
-	if !ok {
-		status = http.StatusInternalServerError
+	writeJSON(w, statusOf(p), p)
+}
+
+// statusOf is the HTTP status of p, also what an "ack" frame on the
+// extension's socket says in place of one.
+func statusOf(p *problem.Error) int {
+	if status, ok := httpStatus[p.Code]; ok {
+		return status
 	}
-	writeJSON(w, status, p)
+	return http.StatusInternalServerError
 }

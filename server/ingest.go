@@ -47,64 +47,44 @@ func (b *batch[T]) items(key string) []T {
 	return b.Actions
 }
 
-// ingest builds the handler of one capture endpoint: a POST of
+// storeFunc stores one capture batch: the body of a POST to its route, or
+// of an "events" frame on the extension's socket (extension_ws.go). release
+// is called once the batch is decoded, so that its ingest slot may go to the
+// next batch while this one settles.
+type storeFunc func(body []byte, release func()) (ingestReply, error)
+
+// storeBatch builds the storeFunc of one capture route: a batch of
 // {"<key>": [T, ...], "dropped": n} stored through add, n added to the
 // extension's dropped count. The batch is decoded in one pass; only when
 // an entry has a value of the wrong type is it decoded again entry by
-// entry, so that entry alone is rejected. The answer waits until the
-// history has written the batch (see settle).
-func ingest[T any](s *Server, key string, add func([]T) (int, []capture.Rejection)) http.HandlerFunc {
-	slots, lost := s.ingestSlots, &s.extDropped
-	return func(w http.ResponseWriter, r *http.Request) {
-		if !acquire(r.Context(), slots) {
-			writeProblem(w, problem.New(problem.RateLimited, "the server is busy storing other batches; retry"))
-			return
-		}
-		held := true
-		release := func() {
-			if held {
-				held = false
-				<-slots
-			}
-		}
-		defer release()
-		buf := bodies.Get().(*bytes.Buffer)
-		defer func() {
-			if buf.Cap() <= keepBuffer {
-				bodies.Put(buf)
-			}
-		}()
-		buf.Reset()
-		if _, err := buf.ReadFrom(r.Body); err != nil {
-			writeProblem(w, jsonProblem(err))
-			return
-		}
+// entry, so that entry alone is rejected. It returns once the history has
+// written the batch (see settle).
+func storeBatch[T any](s *Server, key string, add func([]T) (int, []capture.Rejection)) storeFunc {
+	lost := &s.extDropped
+	return func(b []byte, release func()) (ingestReply, error) {
 		var body batch[T]
 		var items []T
 		var idx []int // idx[i] is where items[i] was in the batch; nil: in place
 		var rejected []capture.Rejection
-		err := jsonv2.Unmarshal(buf.Bytes(), &body, decodeOpts)
+		err := jsonv2.Unmarshal(b, &body, decodeOpts)
 		var sem *jsonv2.SemanticError
 		switch {
 		case errors.As(err, &sem):
 			var perr error
-			if items, idx, rejected, perr = perEntry[T](buf.Bytes(), key); perr == nil {
+			if items, idx, rejected, body.Dropped, perr = perEntry[T](b, key); perr == nil {
 				err = nil
 			}
 		case err == nil:
 			items = body.items(key)
 		}
 		if err != nil {
-			writeProblem(w, jsonProblem(err))
-			return
+			return ingestReply{}, jsonProblem(err)
 		}
 		if items == nil && idx == nil {
-			writeProblem(w, problem.New(problem.InvalidParam, `missing %q: want {"%s": [...]}`, key, key))
-			return
+			return ingestReply{}, problem.New(problem.InvalidParam, `missing %q: want {"%s": [...]}`, key, key)
 		}
 		if err := batchTooBig(len(items)+len(rejected), capture.MaxBatch); err != nil {
-			writeProblem(w, err)
-			return
+			return ingestReply{}, err
 		}
 		n, rej := add(items)
 		if body.Dropped > 0 {
@@ -119,7 +99,49 @@ func ingest[T any](s *Server, key string, add func([]T) (int, []capture.Rejectio
 			rej = append(rej, rejected...)
 			slices.SortFunc(rej, func(a, b capture.Rejection) int { return a.Index - b.Index })
 		}
-		writeJSON(w, http.StatusOK, ingestReply{Accepted: n, Rejected: rej})
+		return ingestReply{Accepted: n, Rejected: rej}, nil
+	}
+}
+
+// ingest is the handler of a capture endpoint. A batch waits for an ingest
+// slot before its body is read.
+func (s *Server) ingest(store storeFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if !acquire(r.Context(), s.ingestSlots) {
+			writeProblem(w, problem.New(problem.RateLimited, "the server is busy storing other batches; retry"))
+			return
+		}
+		release := s.releaser()
+		defer release()
+		buf := bodies.Get().(*bytes.Buffer)
+		defer func() {
+			if buf.Cap() <= keepBuffer {
+				bodies.Put(buf)
+			}
+		}()
+		buf.Reset()
+		if _, err := buf.ReadFrom(r.Body); err != nil {
+			writeProblem(w, jsonProblem(err))
+			return
+		}
+		reply, err := store(buf.Bytes(), release)
+		if err != nil {
+			writeProblem(w, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, reply)
+	}
+}
+
+// releaser gives back an ingest slot the caller holds, once however often
+// it is called.
+func (s *Server) releaser() func() {
+	held := true
+	return func() {
+		if held {
+			held = false
+			<-s.ingestSlots
+		}
 	}
 }
 
@@ -155,16 +177,17 @@ var bodies = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 const keepBuffer = 256 << 10
 
 // perEntry decodes a batch whose entries do not all have the right types:
-// the well-typed ones, where each was in the batch, and a rejection for
-// each of the others. An error means the batch itself is malformed.
-func perEntry[T any](body []byte, key string) (items []T, idx []int, rejected []capture.Rejection, err error) {
+// the well-typed ones, where each was in the batch, a rejection for each of
+// the others, and the batch's dropped count (the first decode stopped
+// before it). An error means the batch itself is malformed.
+func perEntry[T any](body []byte, key string) (items []T, idx []int, rejected []capture.Rejection, dropped int64, err error) {
 	var raw batch[jsontext.Value]
 	if err := jsonv2.Unmarshal(body, &raw, decodeOpts); err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, 0, err
 	}
 	entries := raw.items(key)
 	if entries == nil {
-		return nil, nil, nil, nil
+		return nil, nil, nil, raw.Dropped, nil
 	}
 	idx = make([]int, 0, len(entries))
 	for i, v := range entries {
@@ -176,7 +199,7 @@ func perEntry[T any](body []byte, key string) (items []T, idx []int, rejected []
 		items = append(items, t)
 		idx = append(idx, i)
 	}
-	return items, idx, rejected, nil
+	return items, idx, rejected, raw.Dropped, nil
 }
 
 func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {

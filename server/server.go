@@ -104,7 +104,8 @@ type Server struct {
 	port    atomic.Int32
 
 	limits      limits
-	ingestSlots chan struct{} // batches being decoded
+	ingestSlots chan struct{}        // batches being decoded
+	batches     map[string]storeFunc // capture route → what stores its batches
 
 	lastContact atomic.Int64           // unix nanos of the extension's last request
 	extDropped  atomic.Int64           // events the extension reported lost from its full buffer
@@ -185,6 +186,14 @@ func New(cfg Config) *Server {
 	s.an = newAnalysis(s.store, s.perf.Latest, cfg.Clock)
 	s.store.Subscribe(s.streams.observe)
 	s.mcp = s.newMCP()
+	s.batches = map[string]storeFunc{
+		"/logs":             storeBatch(s, "entries", s.store.AddLogs),
+		"/network":          storeBatch(s, "entries", s.store.AddNetwork),
+		"/network-bodies":   storeBatch(s, "bodies", s.store.AddBodies),
+		"/websocket-events": storeBatch(s, "events", s.store.AddWSEvents),
+		"/actions":          storeBatch(s, "actions", s.store.AddActions),
+		"/performance":      storeBatch(s, "entries", s.addPerformance),
+	}
 	return s
 }
 
@@ -200,12 +209,9 @@ func (s *Server) Port() int { return int(s.port.Load()) }
 // Handler is every HTTP route behind the security guard.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("POST /logs", ingest(s, "entries", s.store.AddLogs))
-	mux.HandleFunc("POST /network", ingest(s, "entries", s.store.AddNetwork))
-	mux.HandleFunc("POST /network-bodies", ingest(s, "bodies", s.store.AddBodies))
-	mux.HandleFunc("POST /websocket-events", ingest(s, "events", s.store.AddWSEvents))
-	mux.HandleFunc("POST /actions", ingest(s, "actions", s.store.AddActions))
-	mux.HandleFunc("POST /performance", ingest(s, "entries", s.addPerformance))
+	for route, store := range s.batches {
+		mux.HandleFunc("POST "+route, s.ingest(store))
+	}
 	mux.HandleFunc("POST /page", s.handlePage)
 	// The extension polls with POST, the only method on which Chrome sends
 	// its Origin; GET stays for reading the settings.

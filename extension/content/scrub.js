@@ -330,7 +330,7 @@
     if (!d || typeof d !== 'object') return d;
     for (const k of URL_FIELDS) if (typeof d[k] === 'string') d[k] = url(d[k]);
     switch (kind) {
-      case 'body':
+      case 'request':
         headers(d.request_headers);
         headers(d.response_headers);
         d.request_body = body(d.request_body, headerValue(d.request_headers, 'content-type'));

@@ -27,18 +27,35 @@ export function stampEvents(events, sender, now) {
   const out = [];
   if (!Array.isArray(events)) return out;
   const tab = sender && sender.tab;
-  for (const ev of events) {
-    if (!ev || !Object.hasOwn(ROUTES, ev.kind) || !ev.data || typeof ev.data !== 'object' || Array.isArray(ev.data)) continue;
-    const data = ev.data;
+  const stamp = (kind, data) => {
     if (tab) {
       if (typeof tab.id === 'number' && tab.id >= 0) data.tab = tab.id;
       const page = tab.url || sender.url;
       if (page) data.page = page;
     }
     if (typeof data.ts !== 'number') data.ts = now;
-    out.push({ kind: ev.kind, data });
+    out.push({ kind, data });
+  };
+  for (const ev of events) {
+    if (!ev || !ev.data || typeof ev.data !== 'object' || Array.isArray(ev.data)) continue;
+    if (ev.kind === 'request') {
+      const [network, body] = splitRequest(ev.data);
+      stamp('network', network);
+      stamp('body', body);
+    } else if (Object.hasOwn(ROUTES, ev.kind)) stamp(ev.kind, ev.data);
   }
   return out;
+}
+
+/**
+ * A 'request' event (a fetch or XHR with its body, one event on its way from the page: issue 12) as its
+ * network entry and its body entry.
+ */
+export function splitRequest(d) {
+  const { type, size, ...body } = d;
+  const network = { ts: d.ts, method: d.method, url: d.url, duration_ms: d.duration_ms, type, status: d.status, size };
+  for (const k of Object.keys(network)) if (network[k] === undefined) delete network[k];
+  return [network, body];
 }
 
 export class EventQueue {

@@ -24,6 +24,31 @@ test('stampEvents keeps well-formed events and stamps tab, page and time', () =>
   assert.deepEqual(noTab, [{ kind: 'action', data: { type: 'click', ts: 3 } }]);
 });
 
+test('a request event becomes its network entry and its body entry, both stamped', () => {
+  const req = {
+    ts: 9, method: 'POST', url: 'https://api.test/x', status: 201, duration_ms: 3.5, type: 'fetch', size: 12,
+    content_type: 'application/json', request_body: '{"a":1}', response_body: '{"ok":true}',
+    request_headers: { 'content-type': 'application/json' }, has_auth_header: true, truncated: true,
+  };
+  const out = stampEvents([{ kind: 'request', data: req }, { kind: 'body', data: { url: 'u' } }], sender, 1000);
+  const page = { tab: 7, page: 'https://app.test/page' };
+  assert.deepEqual(out, [
+    { kind: 'network', data: { ts: 9, method: 'POST', url: 'https://api.test/x', duration_ms: 3.5, type: 'fetch', status: 201, size: 12, ...page } },
+    {
+      kind: 'body',
+      data: {
+        ts: 9, method: 'POST', url: 'https://api.test/x', status: 201, duration_ms: 3.5, content_type: 'application/json',
+        request_body: '{"a":1}', response_body: '{"ok":true}', request_headers: { 'content-type': 'application/json' },
+        has_auth_header: true, truncated: true, ...page,
+      },
+    },
+    { kind: 'body', data: { url: 'u', ts: 1000, ...page } },
+  ]);
+  // Fields a request did not have are left out of its network entry, not sent as null.
+  const [n] = stampEvents([{ kind: 'request', data: { ts: 1, method: 'GET', url: 'https://api.test/y', type: 'xhr' } }], {}, 2);
+  assert.deepEqual(n.data, { ts: 1, method: 'GET', url: 'https://api.test/y', type: 'xhr' });
+});
+
 test('error logs are exceptions, rejections and console.error', () => {
   assert.equal(isErrorLog({ kind: 'exception' }), true);
   assert.equal(isErrorLog({ kind: 'rejection' }), true);

@@ -34,12 +34,12 @@ test('bodies', () => {
   }
 });
 
-test('events: password-like action values are dropped, body parts scrubbed', () => {
+test('events: password-like action values are dropped, a request’s URL, headers and bodies scrubbed', () => {
   const a = scrub.event('action', { type: 'input', selector: 'input[name="pass"]', input_type: 'text', value: 'hunter2' });
   assert.equal('value' in a, false);
   const kept = scrub.event('action', { type: 'input', selector: '#q', input_type: 'search', value: 'shoes' });
   assert.equal(kept.value, 'shoes');
-  const b = scrub.event('body', {
+  const b = scrub.event('request', {
     url: 'http://a.test/x?token=t1', request_headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'x-forwarded-authorization': 'Bearer b' },
     request_body: 'password=p1', response_body: '{"access_token":"t2"}', content_type: 'application/json',
   });
