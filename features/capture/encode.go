@@ -1,6 +1,8 @@
 package capture
 
 import (
+	"math"
+	"slices"
 	"strconv"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -34,6 +36,107 @@ func (e LogEntry) AppendJSON(b []byte) []byte {
 	b = field(b, "page", e.Page, true)
 	b = field(b, "screenshot", e.Screenshot, true)
 	return append(b, '}')
+}
+
+// AppendJSON appends e as LogEntry.AppendJSON does a console entry: a busy
+// page's requests are the other flood the history encodes before ingest
+// answers (issue 12).
+func (e NetworkEntry) AppendJSON(b []byte) []byte {
+	b = append(b, `{"ts":"`...)
+	b = append(e.TS.UTC().AppendFormat(b, TimeLayout), '"')
+	b = field(b, "method", e.Method, false)
+	b = field(b, "url", e.URL, false)
+	b = intField(b, "status", int64(e.Status))
+	b = appendFloat(append(b, `,"duration_ms":`...), e.DurationMS)
+	b = field(b, "type", e.Type, true)
+	b = intField(b, "size", e.Size)
+	b = boolField(b, "failed", e.Failed)
+	b = boolField(b, "aborted", e.Aborted)
+	b = field(b, "error", e.Error, true)
+	b = intField(b, "tab", int64(e.TabID))
+	b = field(b, "page", e.Page, true)
+	return append(b, '}')
+}
+
+// AppendJSON appends e as LogEntry.AppendJSON does a console entry, its
+// headers in name order.
+func (e NetworkBody) AppendJSON(b []byte) []byte {
+	b = append(b, `{"ts":"`...)
+	b = append(e.TS.UTC().AppendFormat(b, TimeLayout), '"')
+	b = field(b, "method", e.Method, false)
+	b = field(b, "url", e.URL, false)
+	b = intField(b, "status", int64(e.Status))
+	if e.DurationMS != 0 {
+		b = appendFloat(append(b, `,"duration_ms":`...), e.DurationMS)
+	}
+	b = field(b, "content_type", e.ContentType, true)
+	b = field(b, "request_body", e.RequestBody, true)
+	b = field(b, "response_body", e.ResponseBody, true)
+	b = headersField(b, "request_headers", e.RequestHeaders)
+	b = headersField(b, "response_headers", e.ResponseHeaders)
+	b = boolField(b, "truncated", e.Truncated)
+	if e.HasAuthHeader != nil {
+		b = strconv.AppendBool(append(b, `,"has_auth_header":`...), *e.HasAuthHeader)
+	}
+	b = intField(b, "tab", int64(e.TabID))
+	b = field(b, "page", e.Page, true)
+	return append(b, '}')
+}
+
+// intField appends ,"name":v unless v is 0.
+func intField(b []byte, name string, v int64) []byte {
+	if v == 0 {
+		return b
+	}
+	return strconv.AppendInt(append(append(append(b, ',', '"'), name...), '"', ':'), v, 10)
+}
+
+// boolField appends ,"name":true when v is.
+func boolField(b []byte, name string, v bool) []byte {
+	if !v {
+		return b
+	}
+	return append(append(append(b, ',', '"'), name...), `":true`...)
+}
+
+// headersField appends ,"name":{...} in name order, unless h is empty.
+func headersField(b []byte, name string, h map[string]string) []byte {
+	if len(h) == 0 {
+		return b
+	}
+	b = append(append(append(b, ',', '"'), name...), `":{`...)
+	var arr [16]string // a request's headers fit: no allocation to sort them
+	keys := arr[:0]
+	for k := range h {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b, _ = jsontext.AppendQuote(b, k)
+		b = append(b, ':')
+		b, _ = jsontext.AppendQuote(b, h[k])
+	}
+	return append(b, '}')
+}
+
+// appendFloat appends f as JSON numbers are written (ECMAScript's rule):
+// plain digits from 1e-6 to 1e21, an exponent outside.
+func appendFloat(b []byte, f float64) []byte {
+	format := byte('f')
+	if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' { // e-07 → e-7
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
 }
 
 // field appends ,"name":"v", unless v is empty and omitted when empty.

@@ -27,6 +27,43 @@ func TestLogEntryAppendJSONMatchesTheEncoder(t *testing.T) {
 	}
 }
 
+// The same for network entries and bodies (their headers in name order, as
+// json/v2 writes them when deterministic).
+func TestNetworkAppendJSONMatchesTheEncoder(t *testing.T) {
+	opts := jsonv2.JoinOptions(jsontext.AllowInvalidUTF8(true), jsonv1.OmitEmptyWithLegacySemantics(true), jsonv2.Deterministic(true))
+	yes, no := true, false
+	var vals []any
+	for _, e := range []NetworkEntry{
+		{TS: ts(1), Method: "GET", URL: ""},
+		{TS: ts(2), Method: "POST", URL: "https://a.test/x?q=\"é\"", Status: 201, DurationMS: 3.2, Type: "fetch", Size: 12345,
+			Error: "network error", Failed: true, Aborted: true, TabID: 7, Page: "https://a.test/"},
+		{TS: ts(3), Method: "GET", URL: "u", DurationMS: 1e-7, Size: -1, TabID: -2},
+		{TS: ts(4), Method: "GET", URL: "u", DurationMS: 123456789.125},
+		{TS: ts(5), Method: "GET", URL: "u", DurationMS: 2e21},
+	} {
+		vals = append(vals, e)
+	}
+	for _, e := range []NetworkBody{
+		{TS: ts(1), Method: "GET", URL: "u"},
+		{TS: ts(2), Method: "POST", URL: "https://a.test/login", Status: 200, DurationMS: 0.5, ContentType: "application/json",
+			RequestBody: `{"password":"[redacted]"}`, ResponseBody: "bad \xff utf8 \u2028",
+			RequestHeaders:  map[string]string{"content-type": "application/json", "accept": "*/*", "x-b": "\"q\""},
+			ResponseHeaders: map[string]string{"date": "Wed"}, Truncated: true, HasAuthHeader: &yes, TabID: 3, Page: "https://a.test/"},
+		{TS: ts(3), Method: "GET", URL: "u", HasAuthHeader: &no, RequestHeaders: map[string]string{}},
+	} {
+		vals = append(vals, e)
+	}
+	for _, v := range vals {
+		want, err := jsonv2.Marshal(v, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := v.(interface{ AppendJSON([]byte) []byte }).AppendJSON(nil); string(got) != string(want) {
+			t.Errorf("AppendJSON\n%s\nwant\n%s", got, want)
+		}
+	}
+}
+
 func BenchmarkLogEntryEncode(b *testing.B) {
 	e := LogEntry{TS: ts(1), Level: "log", Message: "render list item 7 took 3ms", Args: []string{`{"id":42,"name":"Alice"}`},
 		Source: "http://localhost:3000/static/js/main.js:120:14", TabID: 7, Page: "http://localhost:3000/dashboard"}

@@ -28,6 +28,9 @@ func sanitizeHeaders(h map[string]string) map[string]string {
 	if len(h) == 0 {
 		return nil
 	}
+	if headersInShape(h) { // as the extension sends them: redacted where they are
+		return redact.Headers(h)
+	}
 	out := make(map[string]string, len(h))
 	for k, v := range h {
 		if len(out) >= MaxHeaders {
@@ -36,6 +39,25 @@ func sanitizeHeaders(h map[string]string) map[string]string {
 		out[strings.ToLower(Truncate(k, 100))] = Truncate(v, 500)
 	}
 	return redact.Headers(out)
+}
+
+// headersInShape reports whether h is already within the caps with its
+// names in lower case, as sanitizeHeaders would leave it.
+func headersInShape(h map[string]string) bool {
+	if len(h) > MaxHeaders {
+		return false
+	}
+	for k, v := range h {
+		if len(k) > 100 || len(v) > 500 {
+			return false
+		}
+		for i := 0; i < len(k); i++ {
+			if k[i] >= utf8.RuneSelf || ('A' <= k[i] && k[i] <= 'Z') {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // scrub redacts the secrets of a body already cut at max; a redacted value

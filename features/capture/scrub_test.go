@@ -2,6 +2,8 @@ package capture
 
 import (
 	"encoding/json"
+	"fmt"
+	"maps"
 	"strings"
 	"testing"
 )
@@ -58,5 +60,31 @@ func BenchmarkSanitizeBody(b *testing.B) {
 		c := body
 		c.RequestHeaders = map[string]string{"content-type": "application/json", "authorization": "Bearer x"}
 		c.sanitize()
+	}
+}
+
+// Headers come to the same whether they arrive as the extension sends them
+// (lower-case names within the caps: redacted where they are) or not.
+func TestSanitizeHeaders(t *testing.T) {
+	long := strings.Repeat("v", 600)
+	for _, c := range []struct {
+		in, want map[string]string
+	}{
+		{map[string]string{"accept": "*/*", "x-api-key": "k", "cookie": ""}, map[string]string{"accept": "*/*", "x-api-key": "[redacted]", "cookie": ""}},
+		{map[string]string{"Accept": "*/*", "X-Api-Key": "k"}, map[string]string{"accept": "*/*", "x-api-key": "[redacted]"}},
+		{map[string]string{"x-Ü": "e"}, map[string]string{"x-ü": "e"}},
+		{map[string]string{"x-long": long}, map[string]string{"x-long": long[:500]}},
+		{map[string]string{strings.Repeat("h", 120): "v"}, map[string]string{strings.Repeat("h", 100): "v"}},
+	} {
+		if got := sanitizeHeaders(maps.Clone(c.in)); !maps.Equal(got, c.want) {
+			t.Errorf("sanitizeHeaders(%.60v) = %.60v, want %.60v", c.in, got, c.want)
+		}
+	}
+	many := map[string]string{}
+	for i := range MaxHeaders + 5 {
+		many[fmt.Sprintf("x-h%d", i)] = "v"
+	}
+	if got := sanitizeHeaders(many); len(got) != MaxHeaders {
+		t.Errorf("%d headers kept of %d, want %d", len(got), len(many), MaxHeaders)
 	}
 }
