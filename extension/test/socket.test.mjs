@@ -1,0 +1,91 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+// The worker's batches on its socket (sw/channel.js, sw/delivery.js): an `events` frame per batch, settled by the
+// server's ack; a 4xx ack drops the batch as a 4xx POST answer would; a socket that closes before its ack fails the
+// flush, and the retry goes as a POST while the socket is down. A fake socket and a fake fetch stand in for the
+// browser's.
+test('batches go on the socket, are settled by acks, and fall back to POST when it closes', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 5_000_000 });
+  const sockets = [];
+  globalThis.WebSocket = class {
+    static OPEN = 1;
+    constructor(url) {
+      this.url = url;
+      this.readyState = 0;
+      this.sent = [];
+      sockets.push(this);
+    }
+
+    send(s) { this.sent.push(s); }
+
+    close() { this.readyState = 3; }
+  };
+  const storage = { get: async () => ({}), set: async () => {} };
+  globalThis.chrome = {
+    storage: { sync: storage, local: storage, session: storage },
+    runtime: { getManifest: () => ({ version: '0.1.0' }) },
+  };
+  const posts = [];
+  globalThis.fetch = async (url, init) => {
+    const path = new URL(url).pathname;
+    if (path === '/logs') posts.push(JSON.parse(init.body).entries.map((e) => e.message));
+    return new Response(path === '/settings' ? '{"connected":true}' : '{"accepted":1}', { status: 200 });
+  };
+  const { startChannel } = await import('../sw/channel.js');
+  const { accept, startDelivery, deliveryStats } = await import('../sw/delivery.js');
+  const settle = () => new Promise((r) => setImmediate(r));
+  const advance = async (ms) => {
+    for (let i = 0; i < ms; i += 10) {
+      t.mock.timers.tick(10);
+      await settle();
+    }
+  };
+  const log = (m) => [{ kind: 'log', data: { ts: Date.now(), level: 'error', kind: 'console', message: m } }];
+  const ack = (sock, m) => sock.onmessage({ data: JSON.stringify({ type: 'ack', ...m }) });
+  const frames = (sock) => sock.sent.filter((f) => f.startsWith('events '));
+
+  startChannel({ onQuery() {}, onSettings() {} });
+  const sock = sockets[0];
+  assert.equal(sock.url, 'ws://127.0.0.1:7890/ws/extension');
+  sock.readyState = 1;
+  sock.onopen();
+  startDelivery();
+  await advance(10);
+
+  // A batch is one frame: "events <id> <route>\n" and the body a POST would carry; the ack settles it.
+  accept(log('one'));
+  await advance(210);
+  assert.equal(frames(sock).length, 1);
+  const [head, body] = frames(sock)[0].split('\n');
+  const id = Number(head.split(' ')[1]);
+  assert.equal(head, `events ${id} /logs`);
+  assert.deepEqual(JSON.parse(body).entries.map((e) => e.message), ['one']);
+  assert.equal(deliveryStats().queued, 1, 'held until the ack');
+  ack(sock, { id, status: 200, accepted: 1 });
+  await advance(10);
+  assert.equal(deliveryStats().queued, 0);
+  assert.equal(deliveryStats().counts.log.sent, 1);
+
+  // A 4xx other than 413/429 drops the batch for good, as a POST's would.
+  accept(log('refused'));
+  await advance(1010);
+  const id2 = Number(frames(sock)[1].split(' ')[1]);
+  ack(sock, { id: id2, status: 400, error: 'invalid_param', message: 'bad' });
+  await advance(10);
+  assert.equal(deliveryStats().queued, 0);
+  assert.equal(deliveryStats().counts.log.dropped, 1);
+
+  // The socket closes before the ack: the flush failed; the retry is a POST (the socket is down).
+  accept(log('cut off'));
+  await advance(1010);
+  assert.equal(frames(sock).length, 3);
+  sock.readyState = 3;
+  sock.onclose();
+  await advance(1200); // the retry waits out the backoff and the gap between flushes
+  assert.deepEqual(posts, [['cut off']]);
+  assert.equal(deliveryStats().queued, 0);
+  assert.equal(deliveryStats().counts.log.sent, 2);
+  assert.equal(frames(sock).length, 3, 'nothing more on the closed socket');
+  assert.ok(sockets.length > 1 && sockets.slice(1).every((s) => frames(s).length === 0), 'nor on one not yet open');
+});
