@@ -15,7 +15,9 @@ const WS_BACKOFF_MIN = 100;
 const WS_BACKOFF_MAX = 2000;
 const WS_STABLE_MS = 2000; // a socket open this long counts as a success: backoff starts over
 const QUERY_POLL_MS = 1000;
-const ACK_MS = 10000; // a batch the server has not answered by then failed, as a POST would have
+// A batch the server has not answered by then failed, as a POST that timed out. Longer than the server's
+// wait for an ingest slot (10 s), so that a batch it stores late is not also sent again.
+const ACK_MS = 15000;
 const POLL_MS = 5000;
 
 let handlers = { onQuery() {}, onSettings() {} };
