@@ -58,29 +58,29 @@ func (e NetworkEntry) AppendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
-// AppendJSON appends e as LogEntry.AppendJSON does a console entry, its
+// AppendJSON appends b as LogEntry.AppendJSON does a console entry, its
 // headers in name order.
-func (e NetworkBody) AppendJSON(b []byte) []byte {
-	b = append(b, `{"ts":"`...)
-	b = append(e.TS.UTC().AppendFormat(b, TimeLayout), '"')
-	b = field(b, "method", e.Method, false)
-	b = field(b, "url", e.URL, false)
-	b = intField(b, "status", int64(e.Status))
-	if e.DurationMS != 0 {
-		b = appendFloat(append(b, `,"duration_ms":`...), e.DurationMS)
+func (b NetworkBody) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"ts":"`...)
+	dst = append(b.TS.UTC().AppendFormat(dst, TimeLayout), '"')
+	dst = field(dst, "method", b.Method, false)
+	dst = field(dst, "url", b.URL, false)
+	dst = intField(dst, "status", int64(b.Status))
+	if b.DurationMS != 0 {
+		dst = appendFloat(append(dst, `,"duration_ms":`...), b.DurationMS)
 	}
-	b = field(b, "content_type", e.ContentType, true)
-	b = field(b, "request_body", e.RequestBody, true)
-	b = field(b, "response_body", e.ResponseBody, true)
-	b = headersField(b, "request_headers", e.RequestHeaders)
-	b = headersField(b, "response_headers", e.ResponseHeaders)
-	b = boolField(b, "truncated", e.Truncated)
-	if e.HasAuthHeader != nil {
-		b = strconv.AppendBool(append(b, `,"has_auth_header":`...), *e.HasAuthHeader)
+	dst = field(dst, "content_type", b.ContentType, true)
+	dst = field(dst, "request_body", b.RequestBody, true)
+	dst = field(dst, "response_body", b.ResponseBody, true)
+	dst = headersField(dst, "request_headers", b.RequestHeaders)
+	dst = headersField(dst, "response_headers", b.ResponseHeaders)
+	dst = boolField(dst, "truncated", b.Truncated)
+	if b.HasAuthHeader != nil {
+		dst = strconv.AppendBool(append(dst, `,"has_auth_header":`...), *b.HasAuthHeader)
 	}
-	b = intField(b, "tab", int64(e.TabID))
-	b = field(b, "page", e.Page, true)
-	return append(b, '}')
+	dst = intField(dst, "tab", int64(b.TabID))
+	dst = field(dst, "page", b.Page, true)
+	return append(dst, '}')
 }
 
 // intField appends ,"name":v unless v is 0.
