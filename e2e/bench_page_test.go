@@ -35,7 +35,7 @@ var pagePhases = []string{"console", "errors", "network", "fetch", "websocket", 
 // real server behind it) and one without, rounds alternated in one process.
 // It prints medians and ratios; it asserts no timing.
 //
-// PAGE_BENCH_ROUNDS sets the rounds (default 7, plus one warm-up each side).
+// PAGE_BENCH_ROUNDS sets the rounds (default 11, plus one warm-up each side).
 // The workload starts settleAfterLoad after its page's load, so that what a
 // load sets off is counted once, as the page-load cost;
 // PAGE_BENCH_AT_LOAD=1 starts it as soon as the extension has its settings
@@ -47,7 +47,7 @@ var pagePhases = []string{"console", "errors", "network", "fetch", "websocket", 
 // is how the first figures were taken (every console call then also
 // goes to the CDP client).
 func BenchmarkPageCost(b *testing.B) {
-	rounds := 7
+	rounds := 11
 	if n, err := strconv.Atoi(os.Getenv("PAGE_BENCH_ROUNDS")); err == nil && n > 0 {
 		rounds = n
 	}
@@ -99,12 +99,12 @@ func BenchmarkPageCost(b *testing.B) {
 	} else {
 		mode += fmt.Sprintf(", workload %s after the load", settleAfterLoad)
 	}
-	fmt.Fprintf(&out, "\n%d rounds alternated, %s; medians in ms, [min–max] of the per-round ratio\n", rounds, mode)
+	fmt.Fprintf(&out, "\n%d rounds alternated, %s; medians in ms; ratio of the medians, and the median [quartiles] of the per-round ratios\n", rounds, mode)
 	fmt.Fprintf(&out, "%-10s %10s %10s %7s  %s\n", "phase", "without", "with", "ratio", "per-round ratios")
 	for _, p := range append(slices.Clone(pagePhases), "load", "load-js", "load-js+") {
 		w, x := median(without.samples[p]), median(with.samples[p])
-		lo, hi := ratioRange(without.samples[p], with.samples[p])
-		fmt.Fprintf(&out, "%-10s %10.1f %10.1f %7.2f  [%.2f–%.2f]\n", p, w, x, x/w, lo, hi)
+		q1, q2, q3 := ratioQuartiles(without.samples[p], with.samples[p])
+		fmt.Fprintf(&out, "%-10s %10.1f %10.1f %7.2f  %.2f [%.2f–%.2f]\n", p, w, x, x/w, q2, q1, q3)
 	}
 	// The page-load cost is the script time the extension adds to the load
 	// (its scripts at document_start, its listeners): the wall-clock load
@@ -317,19 +317,19 @@ func median(v []float64) float64 {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
-// ratioRange is the smallest and largest with/without ratio of samples
-// taken in the same round.
-func ratioRange(without, with []float64) (lo, hi float64) {
+// ratioQuartiles are the quartiles of the with/without ratios of samples
+// taken in the same round: the two sides of a round ran seconds apart, so
+// a slow spell of the machine weighs on both.
+func ratioQuartiles(without, with []float64) (q1, q2, q3 float64) {
+	var r []float64
 	for i := range min(len(without), len(with)) {
-		r := with[i] / without[i]
-		if i == 0 || r < lo {
-			lo = r
-		}
-		if i == 0 || r > hi {
-			hi = r
-		}
+		r = append(r, with[i]/without[i])
 	}
-	return lo, hi
+	if len(r) == 0 {
+		return 0, 0, 0
+	}
+	slices.Sort(r)
+	return r[len(r)/4], median(r), r[(3*len(r))/4]
 }
 
 // cpuMS is the CPU time, in ms, that process pid and its descendants have
