@@ -210,19 +210,20 @@ func TestBufferOverflowIsReported(t *testing.T) {
 
 // holdingProxy forwards everything to the server on port, the worker's
 // socket too, except that while hold is set it keeps each batch of logs (a
-// POST /logs, or an events frame for /logs on the socket): it says so on held
-// and forwards the batch only once released, if its client is still there.
+// POST /logs, or an events frame for /logs on the socket): it says how it
+// came ("post", "socket") on held and forwards the batch only once
+// released, if its client is still there.
 // A socketless proxy refuses the worker's socket, so its batches are POSTs.
 type holdingProxy struct {
 	url     string
 	port    int
 	hold    atomic.Bool
-	held    chan struct{}
+	held    chan string
 	release chan struct{}
 }
 
 func newHoldingProxy(t testing.TB, port int, socketless bool) *holdingProxy {
-	p := &holdingProxy{port: port, held: make(chan struct{}, 16), release: make(chan struct{})}
+	p := &holdingProxy{port: port, held: make(chan string, 16), release: make(chan struct{})}
 	p.url = proxyTo(t, port, func(w http.ResponseWriter, r *http.Request) bool {
 		switch {
 		case r.URL.Path == "/ws/extension" && socketless:
@@ -234,14 +235,14 @@ func newHoldingProxy(t testing.TB, port int, socketless bool) *holdingProxy {
 		case r.URL.Path != "/logs" || !p.hold.Load():
 			return true
 		}
-		return p.wait(r.Context())
+		return p.wait(r.Context(), "post")
 	})
 	return p
 }
 
 // wait holds a batch until it is released (true) or its sender is gone.
-func (p *holdingProxy) wait(ctx context.Context) bool {
-	p.held <- struct{}{}
+func (p *holdingProxy) wait(ctx context.Context, via string) bool {
+	p.held <- via
 	select {
 	case <-p.release:
 		return true
@@ -283,7 +284,7 @@ func (p *holdingProxy) socket(w http.ResponseWriter, r *http.Request) {
 		if !strings.HasPrefix(head, "events ") || !strings.HasSuffix(head, " /logs") || !p.hold.Load() {
 			return true
 		}
-		return p.wait(ctx)
+		return p.wait(ctx, "socket")
 	})
 }
 
@@ -296,11 +297,11 @@ func TestWorkerStoppedMidBatch(t *testing.T) {
 		name       string
 		socketless bool
 	}{{"socket", false}, {"post", true}} {
-		t.Run(c.name, func(t *testing.T) { workerStoppedMidBatch(t, c.socketless) })
+		t.Run(c.name, func(t *testing.T) { workerStoppedMidBatch(t, c.name, c.socketless) })
 	}
 }
 
-func workerStoppedMidBatch(t *testing.T, socketless bool) {
+func workerStoppedMidBatch(t *testing.T, via string, socketless bool) {
 	port := freePort(t)
 	r := &rig{port: port, ai: mcpStdio(t, port, "midbatch-agent"), site: fixtureServer(t)}
 	p := newHoldingProxy(t, port, socketless)
@@ -317,7 +318,10 @@ func workerStoppedMidBatch(t *testing.T, socketless bool) {
 	p.hold.Store(true)
 	r.eval(t, `logBurst("mid", 300)`)
 	select {
-	case <-p.held:
+	case got := <-p.held:
+		if got != via {
+			t.Fatalf("the batch came as a %s, want on the %s", got, via)
+		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("no batch of logs reached the proxy")
 	}

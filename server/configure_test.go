@@ -94,6 +94,9 @@ func TestConfigureCaptureEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ws.CloseNow()
+	if _, hello, err := ws.Read(ctx); err != nil || !strings.Contains(string(hello), `"type":"hello"`) {
+		t.Fatalf("the server's first frame: %v %s", err, hello)
+	}
 	waitReachable(t, s)
 
 	out, isErr := callTool(t, a, "configure", map[string]any{"action": "capture", "settings": map[string]any{"ws_mode": "messages", "log_level": "all"}})

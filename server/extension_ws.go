@@ -70,6 +70,12 @@ func (s *Server) handleExtensionSocket(w http.ResponseWriter, r *http.Request) {
 
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
+	// What this server takes on the socket besides answers: capture batches.
+	// A worker sends its batches here only once told, so a newer extension
+	// still delivers to an older server, by POST.
+	if link.write(ctx, serverHello{Type: "hello", Batches: true}) != nil {
+		return
+	}
 	var batchBusy atomic.Bool
 	// The message keeps the MV3 worker alive (control frames do not reach
 	// it); the ping proves the peer is.
@@ -115,6 +121,12 @@ func (s *Server) handleExtensionSocket(w http.ResponseWriter, r *http.Request) {
 // (issue 12: about 0.5 ms of CPU against 5 ms), and the worker sends one
 // batch a flush per kind while its events keep coming.
 var eventsPrefix = []byte("events ")
+
+// serverHello is the server's first frame on the worker's socket.
+type serverHello struct {
+	Type    string `json:"type"`
+	Batches bool   `json:"batches"` // events frames are stored and acked
+}
 
 // ack answers an events frame: its id, the HTTP status the POST would have
 // had, and that POST's answer (what was stored, or the problem).

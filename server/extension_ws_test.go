@@ -12,15 +12,17 @@ import (
 	"github.com/gasoline-dev/gasoline/features/capture"
 )
 
-// ackReader reads a worker socket's frames, keeping the acks by id.
+// ackReader reads a worker socket's frames, keeping the acks and the
+// server's hello.
 type ackReader struct {
-	c    *websocket.Conn
-	acks chan map[string]any
+	c     *websocket.Conn
+	acks  chan map[string]any
+	hello chan map[string]any
 }
 
 func readAcks(t *testing.T, c *websocket.Conn) *ackReader {
 	t.Helper()
-	r := &ackReader{c: c, acks: make(chan map[string]any, 16)}
+	r := &ackReader{c: c, acks: make(chan map[string]any, 16), hello: make(chan map[string]any, 1)}
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	go func() {
@@ -31,8 +33,14 @@ func readAcks(t *testing.T, c *websocket.Conn) *ackReader {
 				return
 			}
 			var m map[string]any
-			if json.Unmarshal(b, &m) == nil && m["type"] == "ack" {
+			if json.Unmarshal(b, &m) != nil {
+				continue
+			}
+			switch m["type"] {
+			case "ack":
 				r.acks <- m
+			case "hello":
+				r.hello <- m
 			}
 		}
 	}()
@@ -66,6 +74,15 @@ func (r *ackReader) next(t *testing.T) map[string]any {
 func TestSocketBatchIsStoredAndAcked(t *testing.T) {
 	s, base := startServer(t)
 	r := readAcks(t, extSocket(t, base))
+	// The server says first that it takes batches: a worker sends them only then.
+	select {
+	case h := <-r.hello:
+		if h["batches"] != true {
+			t.Fatalf("hello %v", h)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no hello from the server")
+	}
 
 	r.send(t, "events 1 /logs\n"+`{"entries":[{"level":"error","message":"on the socket"},{"level":"log","message":7}],"dropped":3}`)
 	a := r.next(t)

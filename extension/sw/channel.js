@@ -32,6 +32,7 @@ let settingsPolling = false;
 let settingsPollAgain = false;
 let settingsPollTimer = 0;
 let batchId = 0;
+let takesBatches = false; // the server said so on the current socket (its hello)
 const acks = new Map(); // batch id → {resolve, reject, timer}
 
 /** Opens the channel; onQuery(q) runs each query the server sends, onSettings(m) each pushed settings frame. */
@@ -86,6 +87,7 @@ function openSocket() {
   };
   sock.onclose = () => {
     if (ws !== sock) return;
+    takesBatches = false;
     dropAcks();
     if (wsOpen && Date.now() - wsOpenedAt >= WS_STABLE_MS) wsBackoff = 0;
     ws = null;
@@ -108,6 +110,7 @@ export function resetSocket() {
   ws = null;
   wsOpen = false;
   wsBackoff = 0;
+  takesBatches = false;
   dropAcks();
   if (old) {
     try { old.close(); } catch (_) { /* ignore */ }
@@ -127,6 +130,7 @@ function onFrame(data) {
   else if (m.type === 'query') handlers.onQuery(m);
   else if (m.type === 'settings') handlers.onSettings(m);
   else if (m.type === 'ack') settleAck(m);
+  else if (m.type === 'hello') takesBatches = m.batches === true;
 }
 
 function sendFrame(m) {
@@ -143,10 +147,11 @@ function sendFrame(m) {
  * Sends one captured batch (the body a POST to route would carry) on the socket, as the frame
  * "events <id> <route>\n<body>". Resolves with the server's answer, {status, accepted, rejected} or
  * {status, error, message}; rejects when the socket closes or ACK_MS pass first. null when the socket
- * is not open: the caller POSTs. A frame costs the browser's processes about a tenth of a request.
+ * is not open or its server has not said it takes batches (an older one): the caller POSTs. A frame
+ * costs the browser's processes about a tenth of a request.
  */
 export function sendBatch(route, body) {
-  if (!wsOpen || !ws || ws.readyState !== WebSocket.OPEN) return null;
+  if (!takesBatches || !wsOpen || !ws || ws.readyState !== WebSocket.OPEN) return null;
   const id = ++batchId;
   try {
     ws.send(`events ${id} ${route}\n${body}`);

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-// The worker's batches on its socket (sw/channel.js, sw/delivery.js): an `events` frame per batch, settled by the
-// server's ack; a 4xx ack drops the batch as a 4xx POST answer would; a socket that closes before its ack fails the
+// The worker's batches on its socket (sw/channel.js, sw/delivery.js): once the server's hello says it takes them,
+// an `events` frame per batch, settled by the server's ack; a 4xx ack drops the batch as a 4xx POST answer would; a socket that closes before its ack fails the
 // flush, and the retry goes as a POST while the socket is down. A fake socket and a fake fetch stand in for the
 // browser's.
 test('batches go on the socket, are settled by acks, and fall back to POST when it closes', async (t) => {
@@ -53,9 +53,16 @@ test('batches go on the socket, are settled by acks, and fall back to POST when 
   startDelivery();
   await advance(10);
 
+  // Until the server says it takes batches on the socket (an older one never does), they are POSTs.
+  accept(log('before hello'));
+  await advance(210);
+  assert.deepEqual(posts, [['before hello']]);
+  assert.equal(frames(sock).length, 0);
+  sock.onmessage({ data: JSON.stringify({ type: 'hello', batches: true }) });
+
   // A batch is one frame: "events <id> <route>\n" and the body a POST would carry; the ack settles it.
   accept(log('one'));
-  await advance(210);
+  await advance(1010);
   assert.equal(frames(sock).length, 1);
   const [head, body] = frames(sock)[0].split('\n');
   const id = Number(head.split(' ')[1]);
@@ -65,7 +72,7 @@ test('batches go on the socket, are settled by acks, and fall back to POST when 
   ack(sock, { id, status: 200, accepted: 1 });
   await advance(10);
   assert.equal(deliveryStats().queued, 0);
-  assert.equal(deliveryStats().counts.log.sent, 1);
+  assert.equal(deliveryStats().counts.log.sent, 2);
 
   // A 4xx other than 413/429 drops the batch for good, as a POST's would.
   accept(log('refused'));
@@ -83,9 +90,9 @@ test('batches go on the socket, are settled by acks, and fall back to POST when 
   sock.readyState = 3;
   sock.onclose();
   await advance(1200); // the retry waits out the backoff and the gap between flushes
-  assert.deepEqual(posts, [['cut off']]);
+  assert.deepEqual(posts, [['before hello'], ['cut off']]);
   assert.equal(deliveryStats().queued, 0);
-  assert.equal(deliveryStats().counts.log.sent, 2);
+  assert.equal(deliveryStats().counts.log.sent, 3);
   assert.equal(frames(sock).length, 3, 'nothing more on the closed socket');
   assert.ok(sockets.length > 1 && sockets.slice(1).every((s) => frames(s).length === 0), 'nor on one not yet open');
 });
