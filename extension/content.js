@@ -30,8 +30,8 @@
   const scrub = globalThis.__gasolineScrub;
   const KINDS = new Set(['log', 'network', 'request', 'ws', 'action']);
   // A 'request' is a fetch or XHR with its body (inject-network.js); without network_bodies only its
-  // network entry's fields go.
-  const NETWORK_FIELDS = ['ts', 'method', 'url', 'duration_ms', 'type', 'status', 'size'];
+  // network entry's fields go (their names are generated from the Go type).
+  const NETWORK_FIELDS = GASOLINE_CONSTANTS.NETWORK_ENTRY_FIELDS;
   const BATCH_MS = 200;
   const IDLE_MS = 100;
   const idle = typeof requestIdleCallback === 'function' ? requestIdleCallback : null;

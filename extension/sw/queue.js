@@ -1,6 +1,8 @@
 // The worker's buffer of captured events, waiting for the server: one FIFO per kind, bounded in total,
 // the oldest event of any kind dropped first and counted. Pure: no chrome.*, so Node tests import it.
 
+import { NETWORK_ENTRY_FIELDS, NETWORK_BODY_FIELDS } from '../generated/constants.mjs';
+
 // kind → route and body key, in delivery order.
 export const ROUTES = Object.freeze({
   log: ['/logs', 'entries'],
@@ -47,15 +49,14 @@ export function stampEvents(events, sender, now) {
   return out;
 }
 
-/**
- * A 'request' event (a fetch or XHR with its body, one event on its way from the page: issue 12) as its
- * network entry and its body entry.
- */
-export function splitRequest(d) {
-  const { type, size, ...body } = d;
-  const network = { ts: d.ts, method: d.method, url: d.url, duration_ms: d.duration_ms, type, status: d.status, size };
-  for (const k of Object.keys(network)) if (network[k] === undefined) delete network[k];
-  return [network, body];
+// A 'request' event (a fetch or XHR with its body, one event on its way from the page: issue 12) as its
+// network entry and its body entry: each the fields its Go type has (generated/constants.mjs).
+const splitRequest = (d) => [pick(d, NETWORK_ENTRY_FIELDS), pick(d, NETWORK_BODY_FIELDS)];
+
+function pick(d, fields) {
+  const out = {};
+  for (const k of fields) if (d[k] !== undefined) out[k] = d[k];
+  return out;
 }
 
 export class EventQueue {
