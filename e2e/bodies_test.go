@@ -121,3 +121,41 @@ func TestFirefoxBodiesAsThePageReadsThem(t *testing.T) {
 	}
 	checkBodies(t, r.ai, got)
 }
+
+// TestNoBodiesWhenBodiesAreOff: with network_bodies off, requests reach the
+// server as network entries and no body leaves the browser — also those a
+// page makes on its first line, which the page script captures whole
+// (it does not know the settings yet) and the content script cuts down to
+// their network entry.
+func TestNoBodiesWhenBodiesAreOff(t *testing.T) {
+	r := newRig(t, "no-bodies-agent", map[string]any{"network_bodies": false})
+	for _, c := range []struct {
+		page string
+		run  string
+		want map[string]string // URL part → type
+	}{
+		{"/capture.html", "", map[string]string{"/api/ok?x=1": "fetch", "/api/fail": "fetch", "/api/xhr": "xhr"}},
+		{"/bodies.html", "runBodies()", map[string]string{"id=json&": "fetch", "id=text&": "fetch", "id=utf8&": "fetch"}},
+	} {
+		r.open(t, c.page)
+		if c.run != "" {
+			if _, err := chromedp.Run(r.b.ctx, chromedp.Evaluate[map[string]any](c.run, chromedp.EvalAwaitPromise)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		waitFor(t, 10*time.Second, c.page+"'s requests at the server, the worker's queue empty", func() bool {
+			net := entries(observe(t, r.ai, map[string]any{"what": "network", "limit": 100}))
+			for part, typ := range c.want {
+				e := findContains(net, "url", part)
+				if e == nil || e["type"] != typ || e["status"] == nil {
+					return false
+				}
+			}
+			q, err := chromedp.Run(r.b.sw, chromedp.Evaluate[float64](`status().queued`))
+			return err == nil && q == 0
+		})
+	}
+	if b := entries(observe(t, r.ai, map[string]any{"what": "network_bodies", "limit": 100})); len(b) != 0 {
+		t.Fatalf("bodies reached the server with network_bodies off: %s", clipJSON(b, 400))
+	}
+}
