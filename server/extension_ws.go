@@ -170,9 +170,8 @@ func (s *Server) ingestFrame(ctx context.Context, link *extLink, b []byte, busy 
 	}
 	go func() {
 		var reply ingestReply
-		var err error = problem.New(problem.RateLimited, "the server is busy storing other batches; retry")
-		if acquire(ctx, s.ingestSlots) {
-			release := s.releaser()
+		release, err := s.ingestSlot(ctx)
+		if err == nil {
 			reply, err = store(body, release)
 			release()
 		}

@@ -107,11 +107,11 @@ func storeBatch[T any](s *Server, key string, add func([]T) (int, []capture.Reje
 // slot before its body is read.
 func (s *Server) ingest(store storeFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if !acquire(r.Context(), s.ingestSlots) {
-			writeProblem(w, problem.New(problem.RateLimited, "the server is busy storing other batches; retry"))
+		release, err := s.ingestSlot(r.Context())
+		if err != nil {
+			writeProblem(w, err)
 			return
 		}
-		release := s.releaser()
 		defer release()
 		buf := bodies.Get().(*bytes.Buffer)
 		defer func() {
@@ -133,16 +133,20 @@ func (s *Server) ingest(store storeFunc) http.HandlerFunc {
 	}
 }
 
-// releaser gives back an ingest slot the caller holds, once however often
-// it is called.
-func (s *Server) releaser() func() {
+// ingestSlot waits for one of the ingest slots (at most slotWait) and
+// returns what gives it back, once however often it is called; or
+// rate_limited.
+func (s *Server) ingestSlot(ctx context.Context) (release func(), err error) {
+	if !acquire(ctx, s.ingestSlots) {
+		return nil, problem.New(problem.RateLimited, "the server is busy storing other batches; retry")
+	}
 	held := true
 	return func() {
 		if held {
 			held = false
 			<-s.ingestSlots
 		}
-	}
+	}, nil
 }
 
 // ingestSlots bounds the batches decoded at once: a 5 MB body decodes to

@@ -137,16 +137,16 @@ async function flushQueues() {
   if (left) scheduleFlush(failed || left < FLUSH_AT ? FLUSH_MS : 0);
 }
 
-// One batch to the server, on the worker's socket while it is open, else with a POST: {status} and,
-// for a 4xx, the problem's {error, message}. The socket saves each batch a request, whose fixed cost
-// (~5 ms of CPU across the browser's processes and the server on this project's test machines) was
-// the largest part of delivering a busy page's events (issue 12).
+// One batch to the server, on the worker's socket while it is open, else with a POST: {via, status}
+// and, for a 4xx, the problem's {error, message}. The socket saves each batch a request, whose fixed
+// cost (~5 ms of CPU across the browser's processes and the server on this project's test machines)
+// was the largest part of delivering a busy page's events (issue 12).
 async function send(route, body) {
   const onSocket = sendBatch(route, body);
-  if (onSocket) return onSocket;
+  if (onSocket) return { via: 'socket', ...(await onSocket) };
   const res = await postJSON(route, body);
-  if (res.ok || res.status < 400 || res.status >= 500) return { status: res.status };
-  return { status: res.status, ...(await problemOf(res)) };
+  const problem = res.status >= 400 && res.status < 500 ? await problemOf(res) : {};
+  return { via: 'POST', status: res.status, ...problem };
 }
 
 // Sends kind's queue batch by batch; throws when the server cannot take it now.
@@ -179,10 +179,10 @@ async function flushKind(kind) {
       }
       // Not retryable (including a single event that is still too large).
       queue.refused(kind, b);
-      setLastError(`POST ${route}: HTTP ${res.status} ${res.message || ''}`.trim());
+      setLastError(`${res.via} ${route}: HTTP ${res.status} ${res.message || ''}`.trim());
       continue;
     }
-    setLastError(`POST ${route}: HTTP ${res.status}`);
-    throw new Error(`POST ${route}: HTTP ${res.status}`);
+    setLastError(`${res.via} ${route}: HTTP ${res.status}`);
+    throw new Error(`${res.via} ${route}: HTTP ${res.status}`);
   }
 }

@@ -34,6 +34,7 @@ test('batches go on the socket, are settled by acks, and fall back to POST when 
   };
   const { startChannel } = await import('../sw/channel.js');
   const { accept, startDelivery, deliveryStats } = await import('../sw/delivery.js');
+  const { lastErrorText } = await import('../sw/link.js');
   const settle = () => new Promise((r) => setImmediate(r));
   const advance = async (ms) => {
     for (let i = 0; i < ms; i += 10) {
@@ -82,6 +83,7 @@ test('batches go on the socket, are settled by acks, and fall back to POST when 
   await advance(10);
   assert.equal(deliveryStats().queued, 0);
   assert.equal(deliveryStats().counts.log.dropped, 1);
+  assert.equal(lastErrorText(), 'socket /logs: HTTP 400 bad', 'the popup says how the batch went');
 
   // The socket closes before the ack: the flush failed; the retry is a POST (the socket is down).
   accept(log('cut off'));

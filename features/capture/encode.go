@@ -30,9 +30,7 @@ func (e LogEntry) AppendJSON(b []byte) []byte {
 	}
 	b = field(b, "stack", e.Stack, true)
 	b = field(b, "source", e.Source, true)
-	if e.TabID != 0 {
-		b = strconv.AppendInt(append(b, `,"tab":`...), int64(e.TabID), 10)
-	}
+	b = intField(b, "tab", int64(e.TabID))
 	b = field(b, "page", e.Page, true)
 	b = field(b, "screenshot", e.Screenshot, true)
 	return append(b, '}')

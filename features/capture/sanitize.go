@@ -22,6 +22,12 @@ const (
 	MaxHeaders      = 50
 )
 
+// A header's name and value are cut at these many bytes.
+const (
+	maxHeaderName  = 100
+	maxHeaderValue = 500
+)
+
 // sanitizeHeaders caps the headers and redacts the values of secret ones
 // (the name stays, so the AI sees that the header was sent).
 func sanitizeHeaders(h map[string]string) map[string]string {
@@ -36,7 +42,7 @@ func sanitizeHeaders(h map[string]string) map[string]string {
 		if len(out) >= MaxHeaders {
 			break
 		}
-		out[strings.ToLower(Truncate(k, 100))] = Truncate(v, 500)
+		out[strings.ToLower(Truncate(k, maxHeaderName))] = Truncate(v, maxHeaderValue)
 	}
 	return redact.Headers(out)
 }
@@ -48,7 +54,7 @@ func headersInShape(h map[string]string) bool {
 		return false
 	}
 	for k, v := range h {
-		if len(k) > 100 || len(v) > 500 {
+		if len(k) > maxHeaderName || len(v) > maxHeaderValue {
 			return false
 		}
 		for i := 0; i < len(k); i++ {
