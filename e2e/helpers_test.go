@@ -146,6 +146,30 @@ func fixtureServer(t testing.TB) string {
 		w.Header().Set("Content-Type", "text/html")
 		fmt.Fprint(w, `<!doctype html><title>Never loads</title><h1 id="h">still loading</h1><script>console.log("still-loading")</script><img src="/hang.png">`)
 	})
+	// pushed.html moves itself with history.pushState before its load.
+	mux.HandleFunc("/pushed.html", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, `<!doctype html><title>Pushed</title><script>history.pushState({}, "", "/pushed.html?step=2")</script><h1>pushed</h1>`)
+	})
+	// early-leave.html logs an error and a line, makes a request, reads its answer and leaves,
+	// long before its load (which never ends).
+	mux.HandleFunc("/early-leave.html", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, `<!doctype html><title>Leaves early</title><script>
+console.error("early-leave-error");
+console.log("early-leave-log");
+fetch("/api/ok?early=1&token=s3cr3t-early").then((r) => r.text()).then(() => { location.href = "/dom.html"; });
+</script><img src="/hang.png">`)
+	})
+	// listening.html records every message event its window gets, from its first line on.
+	mux.HandleFunc("/listening.html", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, `<!doctype html><title>Listening</title><script>
+window.__seen = [];
+addEventListener("message", (e) => __seen.push(JSON.stringify(e.data) + " ports:" + e.ports.length), true);
+console.error("listening-page");
+</script><h1>listening</h1>`)
+	})
 	mux.HandleFunc("/hang.png", func(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-r.Context().Done():

@@ -5,6 +5,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"strings"
 	"testing"
@@ -17,10 +18,10 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// TestCaptureOnAPageThatNeverLoads: the isolated world first talks to the
-// worker at the load event (its bindings cost a page load ~3 ms, issue 12),
-// or a second after its start. A page whose load never ends still has its
-// console lines delivered and answers a DOM query.
+// TestCaptureOnAPageThatNeverLoads: the worker runs the content script at
+// a page's load or a second after its commit (no isolated world before the
+// load, issue 12). A page whose load never ends still has its console lines
+// (held by inject.js until then) delivered and answers a DOM query.
 func TestCaptureOnAPageThatNeverLoads(t *testing.T) {
 	r := newRig(t, "hang-agent", map[string]any{"log_level": "all"})
 	tab := chromedp.FromContext(r.b.ctx).Target
@@ -40,11 +41,12 @@ func TestCaptureOnAPageThatNeverLoads(t *testing.T) {
 	}
 }
 
-// TestPartsRunAfterTheLoad reads Chromium's own timeline (a DevTools trace)
-// of one page load: content.js runs before the load event, and the parts
-// the worker injects (queries.js, pilot.js, perf.js) only after it, so no
-// page pays for them before its load (issue 12).
-func TestPartsRunAfterTheLoad(t *testing.T) {
+// TestContentScriptRunsAfterTheLoad reads Chromium's own timeline (a
+// DevTools trace) of one page load: the page-world capture (inject.js) runs
+// before the load event, and every file of the isolated world's content
+// script only after it, so no page pays for an isolated world before its
+// load (issue 12).
+func TestContentScriptRunsAfterTheLoad(t *testing.T) {
 	r := newRig(t, "parts-agent", map[string]any{})
 	trace := startTrace(t, r.b.ctx)
 	r.open(t, "/capture.html")
@@ -53,33 +55,25 @@ func TestPartsRunAfterTheLoad(t *testing.T) {
 		pages, _ := observe(t, r.ai, map[string]any{"what": "performance", "url_filter": "capture.html"})["pages"].([]any)
 		return len(pages) > 0
 	})
+	events := trace()
+	ran := firstRuns(events)
 	var load float64
-	ran := map[string]float64{} // script file → when it was first evaluated
-	for _, e := range trace() {
+	for _, e := range events {
 		var d struct {
-			URL         string `json:"url"`
-			IsMainFrame bool   `json:"isMainFrame"`
+			IsMainFrame bool `json:"isMainFrame"`
 		}
 		json.Unmarshal(e.Args["data"], &d)
-		switch {
-		case e.Name == "MarkLoad" && d.IsMainFrame:
+		if e.Name == "MarkLoad" && d.IsMainFrame {
 			load = e.TS
-		case e.Name == "EvaluateScript" && strings.HasPrefix(d.URL, "chrome-extension://"):
-			// The first run counts: a part injected again stops at once.
-			if u, err := url.Parse(d.URL); err == nil {
-				if f := strings.TrimPrefix(u.Path, "/"); ran[f] == 0 || e.TS < ran[f] {
-					ran[f] = e.TS
-				}
-			}
 		}
 	}
 	if load == 0 {
 		t.Fatalf("no main-frame load event in the trace; scripts seen: %v", ran)
 	}
-	if at, ok := ran["content.js"]; !ok || at > load {
-		t.Fatalf("content.js was not evaluated before the load (%v, load at %v): the trace proves nothing", ran, load)
+	if at, ok := ran["inject.js"]; !ok || at > load {
+		t.Fatalf("inject.js was not evaluated before the load (%v, load at %v): the trace proves nothing", ran, load)
 	}
-	for _, part := range []string{"content/queries.js", "content/pilot.js", "content/perf.js"} {
+	for _, part := range []string{"generated/constants.js", "content/scrub.js", "content.js", "content/actions.js", "content/queries.js", "content/pilot.js", "content/perf.js"} {
 		at, ok := ran[part]
 		if !ok {
 			t.Errorf("%s never ran (scripts seen: %v)", part, ran)
@@ -87,6 +81,94 @@ func TestPartsRunAfterTheLoad(t *testing.T) {
 			t.Errorf("%s ran %.1f ms before the load event", part, (load-at)/1000)
 		}
 	}
+}
+
+// TestFirstNavigationComesFirst: the page's first navigation is its
+// document's URL, before the pushState it made during its load (which
+// inject.js held until the content script came).
+func TestFirstNavigationComesFirst(t *testing.T) {
+	r := newRig(t, "nav-agent", map[string]any{"action_replay": true})
+	if err := chromedp.Do(r.b.ctx, chromedp.Navigate(r.site+"/pushed.html")); err != nil {
+		t.Fatal(err)
+	}
+	var navs []string
+	waitFor(t, 10*time.Second, "two navigations", func() bool {
+		navs = navs[:0]
+		for _, e := range entries(observe(t, r.ai, map[string]any{"what": "actions"})) {
+			if e["type"] == "navigation" {
+				navs = append([]string{fmt.Sprint(e["url"])}, navs...) // newest first
+			}
+		}
+		return len(navs) >= 2
+	})
+	if len(navs) != 2 || !strings.HasSuffix(navs[0], "/pushed.html") || !strings.HasSuffix(navs[1], "/pushed.html?step=2") {
+		t.Errorf("navigations %q, want the document's URL, then the pushed one: %s", navs, mustJSON(observe(t, r.ai, map[string]any{"what": "actions"})))
+	}
+}
+
+// TestPageLeftBeforeItsContentScript: a page left long before its load has
+// no content.js yet; content/start.js hands what inject.js sent to the
+// worker, which gates it by the settings (a console.log at log_level
+// "error" stays out) and scrubs it (the request's token) as content.js would.
+func TestPageLeftBeforeItsContentScript(t *testing.T) {
+	r := newRig(t, "early-leave-agent", map[string]any{"log_level": "error"})
+	tab := chromedp.FromContext(r.b.ctx).Target
+	if _, err := cdp.Call(r.b.ctx, tab, page.Navigate, page.NavigateParams{URL: r.site + "/early-leave.html"}); err != nil {
+		t.Fatal(err)
+	}
+	var req map[string]any
+	waitFor(t, 10*time.Second, "the left page's error and request", func() bool {
+		req = find(entries(observe(t, r.ai, map[string]any{"what": "network", "url_filter": "early=1"})), "method", "GET")
+		return req != nil && r.captured(t, map[string]any{"what": "errors"}, "message", "early-leave-error")
+	})
+	if u := fmt.Sprint(req["url"]); strings.Contains(u, "s3cr3t") || !strings.Contains(u, "token=[redacted]") && !strings.Contains(u, "token=%5Bredacted%5D") {
+		t.Errorf("the request's URL was not scrubbed: %s", u)
+	}
+	if r.captured(t, map[string]any{"what": "logs"}, "message", "early-leave-log") {
+		t.Error("a console.log at log_level error was stored")
+	}
+}
+
+// TestPageNeverSeesTheHello: the content script hands inject.js its port
+// after the load, when page scripts listen for messages too; inject.js's
+// listener, registered before any page script, takes the hello and stops
+// it, so a page listening from its first line sees no message at all (and
+// its error from before the load still arrives).
+func TestPageNeverSeesTheHello(t *testing.T) {
+	r := newRig(t, "hello-agent", map[string]any{})
+	r.open(t, "/listening.html")
+	waitFor(t, 10*time.Second, "the page's error", func() bool {
+		return r.captured(t, map[string]any{"what": "errors", "url_filter": "listening.html"}, "message", "listening-page")
+	})
+	seen, err := chromedp.Run(r.b.ctx, chromedp.Evaluate[[]string](`__seen`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != 0 {
+		t.Errorf("the page saw %q", seen)
+	}
+}
+
+// firstRuns: when (µs, the trace's clock) each of the extension's script
+// files was first evaluated. The first run counts: a file run again in a
+// document stops at once.
+func firstRuns(events []traceEvent) map[string]float64 {
+	ran := map[string]float64{}
+	for _, e := range events {
+		if e.Name != "EvaluateScript" {
+			continue
+		}
+		var d struct {
+			URL string `json:"url"`
+		}
+		json.Unmarshal(e.Args["data"], &d)
+		if u, err := url.Parse(d.URL); err == nil && u.Scheme == "chrome-extension" {
+			if f := strings.TrimPrefix(u.Path, "/"); ran[f] == 0 || e.TS < ran[f] {
+				ran[f] = e.TS
+			}
+		}
+	}
+	return ran
 }
 
 // traceEvent is one event of a Chromium trace, as much of it as tests read.

@@ -18,7 +18,8 @@ import { runQuery } from './sw/queries.js';
 import { onErrorLog, screenshotStats } from './sw/screenshots.js';
 import { pilotOn, loadPilot, setPilot } from './sw/pilot-switch.js';
 import { clearHighlights } from './sw/pilot.js';
-import { givePartsTo } from './sw/documents.js';
+import { onCommitted, onCompleted } from './sw/documents.js';
+import { passHeld } from './sw/held.js';
 
 const ALARM = 'gasoline-poll';
 
@@ -42,6 +43,8 @@ if (chrome.windows) {
 if (chrome.webNavigation) {
   chrome.webNavigation.onBeforeNavigate.addListener(tabs.onBeforeNavigate);
   chrome.webNavigation.onErrorOccurred.addListener(tabs.onNavigationError);
+  chrome.webNavigation.onCommitted.addListener(onCommitted); // the content script, after the load
+  chrome.webNavigation.onCompleted.addListener(onCompleted);
 }
 
 // The server answers again: deliver at once, and tell it which page is tracked.
@@ -85,6 +88,11 @@ function onMessage(msg, sender, sendResponse) {
       if (loaded) onEvents(msg.events, sender);
       else early.push([msg.events, sender]);
       return false;
+    case 'held':
+      // A page left before its content script came (content/start.js): gated and scrubbed here.
+      if (!Array.isArray(msg.events) || !sender.tab) return false;
+      ready.then(() => onEvents(passHeld(msg.events, effectiveForTab().settings), sender));
+      return false;
     case 'ready':
       tabs.onReady(sender);
       return false;
@@ -92,7 +100,6 @@ function onMessage(msg, sender, sendResponse) {
       ready.then(() => sendResponse(status()));
       return true;
     case 'effective':
-      givePartsTo(sender); // the content script's parts come with its settings
       ready.then(() => sendResponse(effectiveForTab()));
       return true;
     case 'settings':

@@ -1,37 +1,35 @@
-// Gasoline: isolated-world content scripts (document_start, top frame), this one first of its parts.
-//
-// Takes the private port from inject.js (see PROTOCOL.md), gates what arrives on
-// it by the effective settings, scrubs secrets out of every event (content/scrub.js)
-// and forwards them to the service worker in batches: BATCH_MS after the first event,
-// when the page is idle (at most IDLE_MS more). This runs on the page's thread, and each
-// message costs the browser process a round of IPC and a copy of the batch, so a page
-// with steady traffic sends a few messages a second, not one per request (issue 12). The other
-// parts: generated/constants.js and content/scrub.js run before this file at document_start;
-// content/actions.js at document_idle; content/queries.js, content/pilot.js and content/perf.js are
-// run by the worker in this document when this file first asks it for the settings (at the load
-// event, see connect), so no page pays for them before its load (issue 12); until they are there a
-// query waits, as it does for 'ready'. content/actions.js records user actions, content/queries.js tells
-// the worker when the DOM is parsed ('ready') and answers its on-demand 'dom' and
-// 'page_info' queries, content/pilot.js draws the AI Web Pilot's highlighter (the
-// worker checks the pilot switch before it asks). They share one object,
+// Gasoline: the isolated-world content script (top frame). No page pays for an isolated world before
+// its load but content/start.js's (issue 12): the worker runs this file in a document after its load
+// event, or 1 s after its commit if the load takes longer (sw/documents.js, webNavigation), after
+// generated/constants.js, content/scrub.js and content/gate.js and before its parts: content/actions.js records user actions, content/queries.js
+// tells the worker when the DOM is parsed ('ready') and answers its on-demand 'dom' and 'page_info'
+// queries, content/pilot.js draws the AI Web Pilot's highlighter (the worker checks the pilot switch
+// before it asks), content/perf.js samples the page load. They share one object,
 // globalThis.__gasolineContent, in this isolated world only (never the page's).
+//
+// Takes inject.js's private port and what arrived on it so far from content/start.js (see
+// PROTOCOL.md), gates what arrives by the effective settings (content/gate.js), scrubs secrets out of
+// every event (content/scrub.js)
+// and forwards them to the service worker in batches: BATCH_MS after the first event, when the page
+// is idle (at most IDLE_MS more). This runs on the page's thread, and each message costs the browser
+// process a round of IPC and a copy of the batch, so a page with steady traffic sends a few messages
+// a second, not one per request (issue 12).
 (() => {
   'use strict';
 
-  // The worker injects the parts into a tab that has no live copy (a page opened before the
-  // extension was installed or reloaded); never run twice in one document. The other parts see
-  // the live copy's object, which lists them as started, and stop too.
+  // Never run twice in one document (the worker runs these files at the load and again when it adopts
+  // a tab or a query finds no answer). The other parts see the live copy's object, which lists them
+  // as started, and stop too.
   const prior = globalThis.__gasolineContent;
   if (prior && typeof prior.alive === 'function' && prior.alive()) return;
-  const lateStart = document.readyState !== 'loading'; // injected by the worker, not at document_start
 
   // Generated from Go (features/capturectl); used only if the worker does not answer.
   const CAPTURE_DEFAULTS = GASOLINE_CONSTANTS.CAPTURE_DEFAULTS;
   const scrub = globalThis.__gasolineScrub;
-  const KINDS = new Set(['log', 'network', 'request', 'ws', 'action']);
-  // A 'request' is a fetch or XHR with its body (inject-network.js); without network_bodies only its
-  // network entry's fields go (their names are generated from the Go type).
-  const NETWORK_FIELDS = GASOLINE_CONSTANTS.NETWORK_ENTRY_FIELDS;
+  const gate = globalThis.__gasolineGate;
+  // start.js ran at document_start: inject.js's port is there. Absent in a page opened before the
+  // extension was installed or reloaded, which the worker adopts: no page-world capture there.
+  const start = globalThis.__gasolineStart || null;
   const BATCH_MS = 200;
   const IDLE_MS = 100;
   const idle = typeof requestIdleCallback === 'function' ? requestIdleCallback : null;
@@ -40,7 +38,7 @@
   let port = null;
   let nonce = null;
   let settings = null; // effective settings; null until known
-  let serverHosts = new Set();
+  let serverTest = () => false;
   let dead = false;
   const pending = []; // events that arrived before the settings
   let batch = [];
@@ -50,35 +48,34 @@
 
   // A page's requests go to a few URLs again and again: the answer for each is remembered (up to
   // 500 URLs; forgotten whenever the server changes).
-  const isServerURL = scrub.remembered((url) => {
-    try {
-      const u = new URL(url);
-      return serverHosts.has(u.host) || serverHosts.has(`${u.hostname}:${u.port || '80'}`);
-    } catch (_) {
-      return false;
+  const isServerURL = scrub.remembered((url) => serverTest(url), 500);
+
+  // ---- inject.js's port: taken from start.js with the first settings ------------------------
+  // Until then start.js holds what arrives; taking it only once the settings are known (and the
+  // parts, run after this file, are there) keeps the page's order: the initial navigation first.
+
+  function takePort() {
+    if (port || dead || !settings || !start) return;
+    if (!start.port) {
+      start.onPort = takePort; // the hello is not there yet (a page slower than 1 s to parse its head)
+      return;
     }
-  }, 500);
-
-  // ---- handshake: first thing, synchronously at document_start ---------------------
-
-  function onHello(e) {
-    if (e.source !== window) return;
-    const d = e.data;
-    if (!d || typeof d !== 'object' || d.__gasoline !== 'hello' || typeof d.nonce !== 'string' || !e.ports || !e.ports[0]) return;
-    e.stopImmediatePropagation();
-    window.removeEventListener('message', onHello, true);
-    nonce = d.nonce;
-    port = e.ports[0];
+    port = start.port;
+    nonce = start.nonce;
+    const held = start.take();
     port.onmessage = onPortMessage;
     sendSettingsToInject();
+    // The page's first navigation is its document's URL and start, before what inject.js reported
+    // (the pushState calls a page made during its load among it).
+    if (G.firstNavigation) G.firstNavigation();
+    for (const data of held) onPortMessage({ data });
   }
-  window.addEventListener('message', onHello, true);
 
   function onPortMessage(e) {
     const m = e.data;
     if (dead || !m || typeof m !== 'object' || m.nonce !== nonce || !Array.isArray(m.events)) return;
     for (const ev of m.events) {
-      if (!ev || typeof ev !== 'object' || !KINDS.has(ev.kind) || !ev.data || typeof ev.data !== 'object') continue;
+      if (!gate.wellFormed(ev)) continue;
       if (ev.kind === 'action') {
         // inject.js only reports history.pushState/replaceState.
         if (ev.data.type === 'navigation' && G.navigation) G.navigation(ev.data.url, ev.data.ts);
@@ -93,10 +90,11 @@
   function applySettings(s) {
     if (!s || typeof s !== 'object') return;
     settings = Object.assign({}, CAPTURE_DEFAULTS, s);
-    serverHosts = hostsOf(settings.server_url);
+    serverTest = gate.serverTest(settings.server_url);
     isServerURL.forget();
     sendSettingsToInject();
     if (pending.length) for (const ev of pending.splice(0)) accept(ev.kind, ev.data);
+    takePort();
   }
 
   function sendSettingsToInject() {
@@ -148,77 +146,16 @@
     return false;
   }
 
-  // ---- talking to the worker: from the load on --------------------------------------------
-  // The first touch of chrome.runtime in a document builds its extension bindings, ~3 ms of the
-  // page's script time (Chromium 156, issue 12). So this world waits for the load event, or
-  // CONNECT_MAX_MS, or the first error or the page being left, whichever is first; until then
-  // inject.js captures every level and what arrives waits in `pending` for the settings.
-  const CONNECT_MAX_MS = 1000;
-  let connected = false;
-  let connectTimer = 0;
-  const connectHooks = [];
+  // ---- talking to the worker ---------------------------------------------------------------
+  // This runs after the load, so it asks for the settings at once.
 
   function connect() {
-    if (connected || dead) return;
-    connected = true;
-    clearTimeout(connectTimer);
     try {
       chrome.runtime.onMessage.addListener(onWorkerMessage);
       shutdownHooks.push(() => chrome.runtime.onMessage.removeListener(onWorkerMessage));
       askWorker();
     } catch (err) {
       shutdown();
-      return;
-    }
-    for (const fn of connectHooks.splice(0)) {
-      try { fn(); } catch (_) { /* one part's failure is not the others' */ }
-    }
-  }
-
-  // fn runs once this world talks to the worker (at once if it already does).
-  function onConnect(fn) {
-    if (connected) fn();
-    else connectHooks.push(fn);
-  }
-
-  if (document.readyState === 'complete') connect();
-  else {
-    listen(window, 'load', () => setTimeout(connect, 0));
-    listen(window, 'pagehide', connect);
-    connectTimer = setTimeout(connect, CONNECT_MAX_MS);
-  }
-
-  function hostsOf(serverURL) {
-    const hosts = new Set();
-    try {
-      const u = new URL(serverURL);
-      hosts.add(u.host);
-      if (['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname)) {
-        for (const h of ['127.0.0.1', 'localhost', '[::1]']) hosts.add(`${h}:${u.port || '80'}`);
-      }
-    } catch (_) { /* none */ }
-    return hosts;
-  }
-
-  // An uncaught exception, an unhandled rejection or console.error (sw/queue.js has the same rule).
-  const isErrorLog = (d) => d.kind === 'exception' || d.kind === 'rejection' || d.level === 'error';
-
-  function allowed(kind, data) {
-    switch (kind) {
-      case 'log':
-        if (isErrorLog(data)) return true; // captured at every log_level
-        if (settings.log_level === 'all') return true;
-        return settings.log_level === 'warn' && data.level === 'warn';
-      case 'network':
-      case 'request':
-        return !isServerURL(data.url);
-      case 'ws':
-        if (settings.ws_mode === 'off' || isServerURL(data.url)) return false;
-        return data.event !== 'message' || settings.ws_mode === 'messages';
-      case 'action':
-        return settings.action_replay === true;
-      default:
-        return false;
     }
   }
 
@@ -226,17 +163,13 @@
 
   function accept(kind, data) {
     if (dead) return;
-    if (!connected && kind === 'log' && isErrorLog(data)) connect(); // errors do not wait for the load
     if (!settings) {
       if (pending.length < PENDING_MAX) pending.push({ kind, data });
       return;
     }
-    if (!allowed(kind, data)) return;
-    if (kind === 'request' && settings.network_bodies !== true) {
-      const n = {};
-      for (const k of NETWORK_FIELDS) if (data[k] !== undefined) n[k] = data[k];
-      batch.push({ kind: 'network', data: n });
-    } else batch.push({ kind, data });
+    const ev = gate.pass(kind, data, settings, isServerURL);
+    if (!ev) return;
+    batch.push(ev);
     if (leaving) flushSoon();
     else if (!batchTimer) batchTimer = setTimeout(flushWhenIdle, BATCH_MS);
   }
@@ -312,21 +245,21 @@
     listeners.push([target, type, fn]);
   }
 
-  // What the other parts use. They add navigation, selectorFor and clean (actions.js), N and
-  // QueryError (queries.js), pilot (pilot.js).
+  // What the other parts use. They add navigation, firstNavigation, selectorFor and clean
+  // (actions.js), N and QueryError (queries.js), pilot (pilot.js).
   const G = {
     alive: () => !dead && !!(chrome.runtime && chrome.runtime.id),
     parts: new Set(), // the parts of this copy that have started
     dead: () => dead,
     settings: () => settings,
-    lateStart,
+    adopted: !start,
     listen,
     accept,
     flush,
     shutdown,
     invalidated,
     onShutdown: (fn) => shutdownHooks.push(fn),
-    onConnect,
   };
   globalThis.__gasolineContent = G;
+  connect();
 })();

@@ -78,16 +78,20 @@ func TestManifestFilesAreEmbedded(t *testing.T) {
 	}
 }
 
-// The parts the worker runs after a page's load (sw/documents.js) are
-// embedded and are not also content scripts of the manifest, where every
-// page would pay for them before its load (issue 12).
+// The content script's files, which the worker runs after a page's load
+// (sw/documents.js), are embedded and are not also content scripts of the
+// manifest, where every page would pay for them before its load (issue 12):
+// there the isolated world has content/start.js alone.
 func TestPartsRunAfterTheLoadOnly(t *testing.T) {
 	b, err := Files.ReadFile("manifest.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var m struct {
-		ContentScripts []struct{ JS []string } `json:"content_scripts"`
+		ContentScripts []struct {
+			JS    []string
+			World string
+		} `json:"content_scripts"`
 	}
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatal(err)
@@ -96,7 +100,17 @@ func TestPartsRunAfterTheLoadOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, part := range []string{"content/queries.js", "content/pilot.js", "content/perf.js"} {
+	for _, cs := range m.ContentScripts {
+		if cs.World != "MAIN" && !slices.Equal(cs.JS, []string{"content/start.js"}) {
+			t.Errorf("isolated-world content scripts before the load: %v, want content/start.js alone", cs.JS)
+		}
+	}
+	// start.js takes inject.js's port from the first hello: run in a page that has no inject.js
+	// (opened before the extension), the first hello would be the page's.
+	if strings.Contains(string(worker), "'content/start.js'") {
+		t.Error("sw/documents.js runs content/start.js")
+	}
+	for _, part := range []string{"generated/constants.js", "content/scrub.js", "content/gate.js", "content.js", "content/actions.js", "content/queries.js", "content/pilot.js", "content/perf.js"} {
 		if _, err := Files.ReadFile(part); err != nil {
 			t.Errorf("%s is not embedded: %v", part, err)
 		}

@@ -65,7 +65,7 @@ func TestWriteFirefox(t *testing.T) {
 	if m.Gecko.Gecko.ID != GeckoID || m.Gecko.Gecko.MinVersion != "128.0" || m.OptionsUI.Page != "options.html" {
 		t.Errorf("gecko %+v options %+v", m.Gecko, m.OptionsUI)
 	}
-	if len(m.ContentScripts) != 3 || m.ContentScripts[2].World != "MAIN" {
+	if len(m.ContentScripts) != 2 || m.ContentScripts[1].World != "MAIN" {
 		t.Errorf("content scripts: %+v", m.ContentScripts)
 	}
 	if p, _ := os.ReadFile(filepath.Join(dir, "sw", "platform.js")); !bytes.Contains(p, []byte(`BROWSER = "firefox"`)) {

@@ -1,4 +1,4 @@
-// Gasoline content script, part 2 (after content.js): records the user's actions — clicks, typing
+// Gasoline content script, the part after content.js: records the user's actions — clicks, typing
 // (debounced; never the value of a password-like field), submits and navigations — with stable
 // CSS selectors, and hands them to content.js's batch.
 (() => {
@@ -200,7 +200,13 @@
     record({ type: 'navigation', url, ts: typeof ts === 'number' ? ts : Date.now() });
   }
   G.navigation = navigation;
-  if (!G.lateStart) navigation(location.href);
+  // content.js calls this when it takes inject.js's port (a page opened before the extension has no
+  // inject.js and was not navigated under our watch): the document's own URL and start, before the
+  // pushState calls start.js held since then.
+  G.firstNavigation = () => {
+    const nav = performance.getEntriesByType('navigation')[0];
+    navigation(nav && nav.name ? nav.name : location.href, Math.round(performance.timeOrigin));
+  };
   listen(window, 'popstate', () => navigation(location.href));
   listen(window, 'hashchange', () => navigation(location.href));
 

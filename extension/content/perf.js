@@ -1,4 +1,4 @@
-// Gasoline content script, last part (run by the worker with queries.js, normally after the load;
+// Gasoline content script, last part (run by the worker with the rest, after the load;
 // the observers' buffered entries still hold what came before): measures the page load — navigation timing (TTFB,
 // DOMContentLoaded, load), FCP, LCP, CLS, long tasks and a summary of resources by type — and
 // sends one 'performance' event per navigation, SETTLE_MS after the load event (LCP and layout

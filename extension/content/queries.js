@@ -1,7 +1,7 @@
 // Gasoline content script, part 3: answers the worker's on-demand queries (PROTOCOL.md, "On-demand
 // queries": dom, page_info, and pilot through content/pilot.js), and tells the worker when the DOM
-// is parsed ('ready'), the moment from which it may ask. The worker runs it (with pilot.js and
-// perf.js) when content.js first asks for the settings, normally just after the load event.
+// is parsed ('ready'), the moment from which it may ask. The worker runs it with the rest of the
+// content script after the page's load (content.js).
 (() => {
   'use strict';
 
@@ -70,15 +70,12 @@
     return o;
   }
 
-  // Resolves once the DOM is parsed; 'ready' goes to the worker then, or once this world talks to
-  // the worker (content.js: from the load on), whichever is later.
+  // Resolves once the DOM is parsed; 'ready' goes to the worker then.
   let domParsed = document.readyState !== 'loading';
   const parsedWaiters = [];
   const whenParsed = () => (domParsed ? Promise.resolve() : new Promise((r) => parsedWaiters.push(r)));
 
-  const sendReady = () => G.onConnect(sendReadyNow);
-
-  function sendReadyNow() {
+  function sendReady() {
     if (dead()) return;
     if (document.prerendering) return; // sent on activation (prerenderingchange)
     try {
@@ -101,7 +98,7 @@
   if (domParsed) {
     sendReady();
   } else {
-    // Here when content.js connected before the parse ended (an early error, a slow page).
+    // Here when the worker ran this before the parse ended (a load slower than 1 s).
     listen(window, 'DOMContentLoaded', onParsed);
     listen(document, 'readystatechange', onParsed);
   }
@@ -116,10 +113,8 @@
     });
     return true;
   }
-  G.onConnect(() => {
-    chrome.runtime.onMessage.addListener(onRuntimeMessage);
-    G.onShutdown(() => chrome.runtime.onMessage.removeListener(onRuntimeMessage));
-  });
+  chrome.runtime.onMessage.addListener(onRuntimeMessage);
+  G.onShutdown(() => chrome.runtime.onMessage.removeListener(onRuntimeMessage));
 
   function answer(msg) {
     const params = msg.params && typeof msg.params === 'object' && !Array.isArray(msg.params) ? msg.params : {};

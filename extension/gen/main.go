@@ -161,7 +161,8 @@ func Files() map[string][]byte {
 	cs := constants()
 	var classic, module bytes.Buffer
 	classic.WriteString(header + "// Classic script for the content scripts (isolated world); constants.mjs is the same as a module.\n")
-	classic.WriteString("const GASOLINE_CONSTANTS = Object.freeze({\n")
+	// var, not const: the worker may run this file twice in a document, and a const declared again throws.
+	classic.WriteString("var GASOLINE_CONSTANTS = Object.freeze({\n")
 	module.WriteString(header + "// ES module for the service worker and the extension's pages; constants.js is the same as a classic script.\n")
 	for _, c := range cs {
 		fmt.Fprintf(&classic, "  %s: %s,\n", c.name, js(c.value))

@@ -25,7 +25,8 @@ function nextWake(s, job) {
 }
 
 // A tab that has no content script while not navigating: a page opened before the extension was
-// installed or reloaded. Give it one (once per wake-up); pages the extension may not read are not_found.
+// installed or reloaded (no page-world capture either), or one whose load the worker missed. Give it
+// one (once per wake-up); pages the extension may not read are not_found.
 async function adoptTab(tabId, s, job) {
   let t;
   try {
@@ -42,7 +43,7 @@ async function adoptTab(tabId, s, job) {
   if (s.injectedGen === s.gen) return false;
   s.injectedGen = s.gen;
   try {
-    await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, files: isolatedContentScripts() });
+    await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, files: CONTENT_SCRIPTS });
   } catch (err) {
     if (job.done) return false;
     if (NO_ACCESS.test(errText(err))) throw new QueryError('not_found', `tab ${tabId} cannot be read: ${errText(err)}`);
@@ -88,8 +89,8 @@ export async function onDocument(tabId, job, attempt) {
   }
 }
 
-// Only content.js heard the query: the parts that answer it are on their way (givePartsTo) and say
-// 'ready' once there.
+// Only content.js heard the query: the parts that answer it run right after it and say 'ready' once
+// there.
 class PartsPending extends Error {}
 
 /** Asks the tab's content script query q; check, if given, runs before every attempt. */
@@ -121,38 +122,62 @@ export async function navigateTab(tabId, url) {
   else await chrome.tabs.update(tabId, { url });
 }
 
-// The content scripts' parts that answer queries (queries.js, and pilot.js on it) and sample the page
-// load (perf.js). No page pays for them before its load event (issue 12): content.js asks for the
-// settings at the load, and the answer brings these.
-const CONTENT_PARTS = ['content/queries.js', 'content/pilot.js', 'content/perf.js'];
+// The content script (isolated world) but content/start.js, in order. The manifest runs only the
+// page-world capture (inject*.js) and start.js, which holds what inject.js sends, at document_start:
+// no page pays for the rest before its load event (issue 12; content.js alone cost a page ~1 ms of
+// script time there). The worker runs these in a main-frame document at its load
+// (webNavigation.onCompleted), or LOAD_WAIT_MS after its commit if the load takes longer, so a slow
+// page's errors still arrive within about a second. Every file runs once per document however often
+// it is given. Never start.js: in a page opened before the extension there is no inject.js, and the
+// first hello would be the page's.
+const CONTENT_SCRIPTS = [
+  'generated/constants.js', 'content/scrub.js', 'content/gate.js', 'content.js',
+  'content/actions.js', 'content/queries.js', 'content/pilot.js', 'content/perf.js',
+];
+const LOAD_WAIT_MS = 1000;
+const RUN_MAX = 500; // documents remembered as given the content script
 
-/**
- * Runs the parts in the document whose content.js asked for the settings (sender). A part already
- * running there stops at once, so asking twice costs nothing. Firefox's senders carry no documentId:
- * the tab's main frame is then whatever document is there, which runs its own parts only once too.
- */
-export function givePartsTo(sender) {
-  const tabId = mainFrameTab(sender);
-  if (tabId < 0) return;
-  const target = sender.documentId ? { tabId, documentIds: [sender.documentId] } : { tabId, frameIds: [0] };
-  chrome.scripting.executeScript({ target, files: CONTENT_PARTS }).catch(() => {
-    // The document went away first: its successor's content.js asks for them itself.
+// A document's key: its documentId, or in Firefox (no documentIds) its tab.
+const docKey = (d) => d.documentId || `tab ${d.tabId}`;
+const waiting = new Map(); // docKey → timer
+const given = new Set(); // docKeys, oldest first
+
+/** webNavigation.onCommitted: a main-frame document begins; its content script comes at its load at the latest LOAD_WAIT_MS from now. */
+export function onCommitted(d) {
+  if (d.frameId !== 0 || d.tabId < 0 || !trackable(d.url)) return;
+  const key = docKey(d);
+  if (!d.documentId) given.delete(key); // Firefox: the tab's next document
+  if (given.has(key)) return; // back from the back/forward cache
+  clearTimeout(waiting.get(key));
+  waiting.set(key, setTimeout(() => runContentScript(d), LOAD_WAIT_MS));
+}
+
+/** webNavigation.onCompleted: a main-frame document's load event is over. */
+export function onCompleted(d) {
+  if (d.frameId !== 0 || d.tabId < 0 || !trackable(d.url)) return;
+  runContentScript(d);
+}
+
+function runContentScript(d) {
+  const key = docKey(d);
+  clearTimeout(waiting.get(key));
+  waiting.delete(key);
+  if (given.has(key)) return;
+  given.add(key);
+  if (given.size > RUN_MAX) given.delete(given.values().next().value);
+  const target = d.documentId ? { tabId: d.tabId, documentIds: [d.documentId] } : { tabId: d.tabId, frameIds: [0] };
+  chrome.scripting.executeScript({ target, files: CONTENT_SCRIPTS }).catch(() => {
+    // The document went away first, or is one the extension may not script.
   });
 }
 
-// content.js answers but its parts are not there and did not come (the document was prerendering when
-// it asked, or it went away under the injection): run them in the tab's main frame, once per wake-up.
+// content.js answers but its parts are not there (the injection failed part way, or the document went
+// away under it): run the content script in the tab's main frame, once per wake-up.
 // If that is the page being left, its 'ready' ends no wait (tracker.ready) and the next page is asked.
 async function givePartsAgain(tabId, s) {
   if (s.partsGen === s.gen) return;
   s.partsGen = s.gen;
   try {
-    await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, files: CONTENT_PARTS });
+    await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, files: CONTENT_SCRIPTS });
   } catch (_) { /* the wait below ends at the deadline */ }
-}
-
-// The isolated-world content scripts in manifest order (constants, scrubber, core, actions): a tab
-// opened before the extension loaded gets what a new page gets, the parts included (content.js asks).
-function isolatedContentScripts() {
-  return chrome.runtime.getManifest().content_scripts.filter((c) => c.world !== 'MAIN').flatMap((c) => c.js);
 }

@@ -1,0 +1,86 @@
+// Gasoline: the one isolated-world content script at document_start (top frame).
+//
+// A page pays for what runs before its load event (issue 12), so this file does only what cannot
+// wait: it takes inject.js's private port from the first hello (PROTOCOL.md: inject.js posts it before
+// any page script runs, so the page can neither read the port nor forge a hello that comes first) and
+// holds what arrives on it. The rest of the content script (generated/constants.js, content/scrub.js,
+// content/gate.js, content.js and its parts) is run by the worker in this document after its load
+// event, or 1 s after its commit (sw/documents.js); content.js then takes the port and what was held.
+// A page left before that hands what is held to the worker as it is, which gates and scrubs it as
+// content.js would (sw/held.js); this file never touches chrome.runtime otherwise (building a
+// document's extension bindings costs it ~1 ms of script time). The worker never runs this file: in
+// a page opened before the extension there is no inject.js, and a hello there could only be the page's.
+(() => {
+  'use strict';
+
+  if (globalThis.__gasolineStart) return;
+  const HELD_MAX = 2000; // events, as many as content.js keeps waiting for the settings
+
+  // port, nonce: inject.js's; held: its messages until content.js takes them (take()).
+  const S = { port: null, nonce: null, held: [], count: 0, taken: false, onPort: null };
+  globalThis.__gasolineStart = S;
+
+  const offs = [];
+  function on(target, type, fn) {
+    target.addEventListener(type, fn, true);
+    offs.push(() => target.removeEventListener(type, fn, true));
+  }
+
+  function onHello(e) {
+    if (e.source !== window) return;
+    const d = e.data;
+    if (!d || typeof d !== 'object' || d.__gasoline !== 'hello' || typeof d.nonce !== 'string' || !e.ports || !e.ports[0]) return;
+    e.stopImmediatePropagation();
+    window.removeEventListener('message', onHello, true);
+    S.nonce = d.nonce;
+    S.port = e.ports[0];
+    S.port.onmessage = hold;
+    if (S.onPort) S.onPort();
+  }
+  window.addEventListener('message', onHello, true);
+
+  // Until content.js takes the port (it sets its own onmessage then).
+  function hold(e) {
+    const m = e.data;
+    if (S.taken || !m || typeof m !== 'object' || m.nonce !== S.nonce || !Array.isArray(m.events)) return;
+    const room = HELD_MAX - S.count;
+    if (room > 0) {
+      const events = m.events.length > room ? m.events.slice(0, room) : m.events;
+      S.held.push({ nonce: m.nonce, events });
+      S.count += events.length;
+    }
+    if (leaving) send();
+  }
+
+  // The page is being left before content.js came: what is held goes to the worker now, and from
+  // then on each message as it arrives (inject.js posts what it still has between beforeunload and
+  // the next document's commit).
+  let leaving = false;
+  function send() {
+    if (S.taken || !S.held.length) return;
+    const events = [];
+    for (const m of S.held) for (const ev of m.events) events.push(ev);
+    S.held = [];
+    S.count = 0;
+    try {
+      chrome.runtime.sendMessage({ type: 'held', events }).catch(() => { /* the extension was reloaded */ });
+    } catch (_) { /* the extension was reloaded */ }
+  }
+  const leave = () => {
+    leaving = true;
+    send();
+  };
+  on(window, 'beforeunload', leave);
+  on(window, 'pagehide', leave);
+  on(window, 'pageshow', (e) => { if (e.persisted) leaving = false; }); // back from the back/forward cache
+
+  // content.js takes the port and what was held; this file is then done.
+  S.take = () => {
+    S.taken = true;
+    for (const off of offs.splice(0)) off();
+    const held = S.held;
+    S.held = [];
+    S.count = 0;
+    return held;
+  };
+})();
