@@ -220,9 +220,10 @@ func TestQueryDuringNavigation(t *testing.T) {
 	}
 }
 
-// TestQueryGivesMissingParts: the parts content.js asked for never came (the
-// worker's injection failed, as it can for a document that was prerendering
-// when it asked); a query runs them itself rather than wait out its deadline.
+// TestQueryGivesMissingParts: the content script the worker runs at a
+// page's load never came (the injection failed, as it can for a document
+// going away or not yet shown); a query runs it itself rather than wait out
+// its deadline.
 func TestQueryGivesMissingParts(t *testing.T) {
 	r := newRig(t, "parts-agent", map[string]any{})
 	if _, err := chromedp.Run(r.b.sw, chromedp.Evaluate[bool](`(() => {

@@ -139,12 +139,15 @@ const RUN_MAX = 500; // documents remembered as given the content script
 
 // A document's key: its documentId, or in Firefox (no documentIds) its tab.
 const docKey = (d) => d.documentId || `tab ${d.tabId}`;
+// A tab's top document, also one prerendering (its frameId is not 0 until it is shown); not a
+// subframe or a fenced frame. Firefox gives no frameType.
+const topDocument = (d) => d.tabId >= 0 && (d.frameType ? d.frameType === 'outermost_frame' : d.frameId === 0) && trackable(d.url);
 const waiting = new Map(); // docKey → timer
 const given = new Set(); // docKeys, oldest first
 
 /** webNavigation.onCommitted: a main-frame document begins; its content script comes at its load at the latest LOAD_WAIT_MS from now. */
 export function onCommitted(d) {
-  if (d.frameId !== 0 || d.tabId < 0 || !trackable(d.url)) return;
+  if (!topDocument(d)) return;
   const key = docKey(d);
   if (!d.documentId) given.delete(key); // Firefox: the tab's next document
   if (given.has(key)) return; // back from the back/forward cache
@@ -154,7 +157,7 @@ export function onCommitted(d) {
 
 /** webNavigation.onCompleted: a main-frame document's load event is over. */
 export function onCompleted(d) {
-  if (d.frameId !== 0 || d.tabId < 0 || !trackable(d.url)) return;
+  if (!topDocument(d)) return;
   runContentScript(d);
 }
 
