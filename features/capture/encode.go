@@ -40,30 +40,20 @@ func (e LogEntry) AppendJSON(b []byte) []byte {
 // page's requests are the other flood the history encodes before ingest
 // answers (issue 12).
 func (e NetworkEntry) AppendJSON(b []byte) []byte {
-	b = append(b, `{"ts":"`...)
-	b = append(e.TS.UTC().AppendFormat(b, TimeLayout), '"')
-	b = field(b, "method", e.Method, false)
-	b = field(b, "url", e.URL, false)
-	b = intField(b, "status", int64(e.Status))
+	b = requestHead(b, e.TS, e.Method, e.URL, e.Status)
 	b = appendFloat(append(b, `,"duration_ms":`...), e.DurationMS)
 	b = field(b, "type", e.Type, true)
 	b = intField(b, "size", e.Size)
 	b = boolField(b, "failed", e.Failed)
 	b = boolField(b, "aborted", e.Aborted)
 	b = field(b, "error", e.Error, true)
-	b = intField(b, "tab", int64(e.TabID))
-	b = field(b, "page", e.Page, true)
-	return append(b, '}')
+	return requestTail(b, e.TabID, e.Page)
 }
 
 // AppendJSON appends b as LogEntry.AppendJSON does a console entry, its
 // headers in name order.
 func (b NetworkBody) AppendJSON(dst []byte) []byte {
-	dst = append(dst, `{"ts":"`...)
-	dst = append(b.TS.UTC().AppendFormat(dst, TimeLayout), '"')
-	dst = field(dst, "method", b.Method, false)
-	dst = field(dst, "url", b.URL, false)
-	dst = intField(dst, "status", int64(b.Status))
+	dst = requestHead(dst, b.TS, b.Method, b.URL, b.Status)
 	if b.DurationMS != 0 {
 		dst = appendFloat(append(dst, `,"duration_ms":`...), b.DurationMS)
 	}
@@ -76,9 +66,25 @@ func (b NetworkBody) AppendJSON(dst []byte) []byte {
 	if b.HasAuthHeader != nil {
 		dst = strconv.AppendBool(append(dst, `,"has_auth_header":`...), *b.HasAuthHeader)
 	}
-	dst = intField(dst, "tab", int64(b.TabID))
-	dst = field(dst, "page", b.Page, true)
-	return append(dst, '}')
+	return requestTail(dst, b.TabID, b.Page)
+}
+
+// requestHead opens a network entry or body: its time, method, URL and
+// status (left out when 0), the fields both types start with.
+func requestHead(b []byte, ts Time, method, url string, status int) []byte {
+	b = append(b, `{"ts":"`...)
+	b = append(ts.UTC().AppendFormat(b, TimeLayout), '"')
+	b = field(b, "method", method, false)
+	b = field(b, "url", url, false)
+	return intField(b, "status", int64(status))
+}
+
+// requestTail closes a network entry or body with the tab and page the
+// extension stamped (each left out when empty).
+func requestTail(b []byte, tab int, page string) []byte {
+	b = intField(b, "tab", int64(tab))
+	b = field(b, "page", page, true)
+	return append(b, '}')
 }
 
 // intField appends ,"name":v unless v is 0.
