@@ -15,7 +15,7 @@
   /** Whether ev is {kind, data} as inject.js posts it. */
   const wellFormed = (ev) => !!ev && typeof ev === 'object' && KINDS.has(ev.kind) && !!ev.data && typeof ev.data === 'object';
 
-  /** The Gasoline server's host:port under every loopback name it answers to. */
+  // The Gasoline server's host:port under every loopback name it answers to.
   function hostsOf(serverURL) {
     const hosts = new Set();
     try {
@@ -41,7 +41,7 @@
     };
   }
 
-  /** An uncaught exception, an unhandled rejection or console.error (sw/queue.js has the same rule). */
+  // An uncaught exception, an unhandled rejection or console.error (sw/queue.js has the same rule).
   const isErrorLog = (d) => d.kind === 'exception' || d.kind === 'rejection' || d.level === 'error';
 
   function allowed(kind, data, s, isServerURL) {
@@ -74,7 +74,7 @@
     return { kind, data };
   }
 
-  const api = Object.freeze({ wellFormed, hostsOf, serverTest, isErrorLog, pass });
+  const api = Object.freeze({ wellFormed, serverTest, pass });
   if (typeof module === 'object' && module.exports) module.exports = api;
   else root.__gasolineGate = api;
 })(globalThis, typeof GASOLINE_CONSTANTS !== 'undefined' ? GASOLINE_CONSTANTS : require('../generated/constants.js'));
