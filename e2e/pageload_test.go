@@ -223,3 +223,35 @@ func startTrace(t *testing.T, ctx context.Context) func() []traceEvent {
 		return out.TraceEvents
 	}
 }
+
+// TestContentScriptForADocumentTheWorkerMissed: the worker's run of the
+// content script at a page's load fails (here refused once, as it is missed
+// when the worker was not running yet at the load, as on the extension's
+// first start); content/start.js asks for it three seconds into the
+// document, and the page's first-line error, held until then, arrives.
+func TestContentScriptForADocumentTheWorkerMissed(t *testing.T) {
+	r := newRig(t, "missed-agent", map[string]any{})
+	refuse := `(() => {
+		const run = chrome.scripting.executeScript;
+		globalThis.__refused = 0;
+		chrome.scripting.executeScript = function (o) {
+			if (globalThis.__refused === 0) {
+				globalThis.__refused++;
+				return Promise.reject(new Error('refused by the test'));
+			}
+			return run.apply(this, arguments);
+		};
+		return true; })()`
+	if _, err := chromedp.Run(r.b.sw, chromedp.Evaluate[bool](refuse)); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(r.b.ctx, chromedp.Navigate(r.site+"/capture.html")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 15*time.Second, "the page's first-line error", func() bool {
+		return findContains(entries(observe(t, r.ai, map[string]any{"what": "errors"})), "message", "first-line boom") != nil
+	})
+	if n, err := chromedp.Run(r.b.sw, chromedp.Evaluate[int](`globalThis.__refused`)); err != nil || n != 1 {
+		t.Fatalf("the worker's run at the load was not the one refused (%d, %v): the test proves nothing", n, err)
+	}
+}

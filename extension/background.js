@@ -18,7 +18,7 @@ import { runQuery } from './sw/queries.js';
 import { onErrorLog, screenshotStats } from './sw/screenshots.js';
 import { pilotOn, loadPilot, setPilot } from './sw/pilot-switch.js';
 import { clearHighlights } from './sw/pilot.js';
-import { onCommitted, onCompleted } from './sw/documents.js';
+import { onCommitted, onCompleted, runMissed } from './sw/documents.js';
 import { passHeld } from './sw/held.js';
 
 const ALARM = 'gasoline-poll';
@@ -92,6 +92,10 @@ function onMessage(msg, sender, sendResponse) {
       // A page left before its content script came (content/start.js): gated and scrubbed here.
       if (!Array.isArray(msg.events) || !sender.tab) return false;
       ready.then(() => onEvents(passHeld(msg.events, effectiveForTab().settings), sender));
+      return false;
+    case 'missed':
+      // content/start.js: the rest of the content script never came to this document.
+      if (sender.tab && sender.frameId === 0) runMissed(sender);
       return false;
     case 'ready':
       tabs.onReady(sender);

@@ -161,6 +161,14 @@ export function onCompleted(d) {
   runContentScript(d);
 }
 
+/** A document's start.js says the content script never came (the worker missed its load): run it now. */
+export function runMissed(sender) {
+  const d = { tabId: sender.tab.id, documentId: sender.documentId, frameId: 0, url: sender.url };
+  if (!trackable(d.url)) return;
+  given.delete(docKey(d));
+  runContentScript(d);
+}
+
 function runContentScript(d) {
   const key = docKey(d);
   clearTimeout(waiting.get(key));
