@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -58,5 +59,35 @@ func TestBurstBeyondTheQueueBound(t *testing.T) {
 	}
 	if more, _ := res["more"].(float64); len(seen)+int(more) != 1000 {
 		t.Fatalf("%d entries and %v more, want 1000", len(seen), res["more"])
+	}
+}
+
+// TestPoisonedToJSONAndDeepStacks: inject.js hands its events over as one
+// JSON string, unless the page gave a built-in prototype a toJSON (which
+// JSON.stringify would call on our entries): this page does, and its error
+// still arrives whole. The error's stack, 40 frames deep, is cut to its
+// first 25 lines.
+func TestPoisonedToJSONAndDeepStacks(t *testing.T) {
+	r := newRig(t, "tojson-agent", map[string]any{})
+	r.open(t, "/capture.html")
+	if _, err := chromedp.Run(r.b.ctx, chromedp.Evaluate[bool](`(() => {
+		Error.stackTraceLimit = 50;
+		Object.prototype.toJSON = function () { return 'poisoned'; };
+		const deep = (n) => (n === 0 ? new Error('deep-poisoned') : deep(n - 1));
+		console.error('poisoned-page', deep(40));
+		return true; })()`)); err != nil {
+		t.Fatal(err)
+	}
+	var e map[string]any
+	waitFor(t, 10*time.Second, "the poisoned page's error", func() bool {
+		e = find(entries(observe(t, r.ai, map[string]any{"what": "errors"})), "message", "poisoned-page")
+		return e != nil
+	})
+	stack, _ := e["stack"].(string)
+	if lines := strings.Split(stack, "\n"); len(lines) != 25 || lines[0] != "Error: deep-poisoned" || !strings.Contains(lines[24], "deep") {
+		t.Errorf("stack of %d lines, want the first 25 (the message, then the deep frames):\n%s", len(lines), stack)
+	}
+	if args := fmt.Sprint(e["args"]); !strings.Contains(args, "Error: deep-poisoned") {
+		t.Errorf("args %s", args)
 	}
 }

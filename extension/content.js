@@ -73,8 +73,8 @@
 
   function onPortMessage(e) {
     const m = e.data;
-    if (dead || !m || typeof m !== 'object' || m.nonce !== nonce || !Array.isArray(m.events)) return;
-    for (const ev of m.events) {
+    if (dead || !m || typeof m !== 'object' || m.nonce !== nonce) return;
+    for (const ev of start.events(m) || []) {
       if (!gate.wellFormed(ev)) continue;
       if (ev.kind === 'action') {
         // inject.js only reports history.pushState/replaceState.

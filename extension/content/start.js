@@ -40,18 +40,34 @@
   }
   window.addEventListener('message', onHello, true);
 
-  // Until content.js takes the port (it sets its own onmessage then).
+  // Until content.js takes the port (it sets its own onmessage then). A message is held as it came
+  // (its events as one JSON string, n of them, or as an array) and parsed only to be cut at the bound.
   function hold(e) {
     const m = e.data;
-    if (S.taken || !m || typeof m !== 'object' || m.nonce !== S.nonce || !Array.isArray(m.events)) return;
+    if (S.taken || !m || typeof m !== 'object' || m.nonce !== S.nonce) return;
+    const n = typeof m.json === 'string' ? m.n : Array.isArray(m.events) ? m.events.length : -1;
+    if (typeof n !== 'number' || n < 0) return;
     const room = HELD_MAX - S.count;
     if (room > 0) {
-      const events = m.events.length > room ? m.events.slice(0, room) : m.events;
-      S.held.push({ nonce: m.nonce, events });
-      S.count += events.length;
+      if (n > room) {
+        const events = S.events(m);
+        if (events) S.held.push({ nonce: m.nonce, events: events.slice(0, room) });
+      } else S.held.push(m);
+      S.count += Math.min(n, room);
     }
     if (leaving) send();
   }
+
+  // A port message's events: [{kind, data}], or null if it carries none.
+  S.events = (m) => {
+    if (typeof m.json !== 'string') return Array.isArray(m.events) ? m.events : null;
+    try {
+      const events = JSON.parse(m.json);
+      return Array.isArray(events) ? events : null;
+    } catch (_) {
+      return null;
+    }
+  };
 
   // The page is being left before content.js came: what is held goes to the worker now, and from
   // then on each message as it arrives (inject.js posts what it still has between beforeunload and
@@ -60,7 +76,7 @@
   function send() {
     if (S.taken || !S.held.length) return;
     const events = [];
-    for (const m of S.held) for (const ev of m.events) events.push(ev);
+    for (const m of S.held) for (const ev of S.events(m) || []) events.push(ev);
     S.held = [];
     S.count = 0;
     try {
