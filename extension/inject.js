@@ -129,12 +129,28 @@
     port.onmessage = (e) => {
       const m = e.data;
       if (!m || m.nonce !== nonce || m.type !== 'settings' || !m.settings) return;
+      heard = true;
       applySettings(m.settings);
     };
     W.postMessage({ __gasoline: 'hello', nonce }, '*', [channel.port2]);
   } catch (_) {
     post = null;
   }
+
+  // The worker runs the content script at the load, or 1 s after the commit; with no settings from it
+  // MISSED_MS into the document, it missed this one: content/start.js is told, and asks for it (up to
+  // ASKS_MAX times, MISSED_MS apart).
+  const MISSED_MS = 3000;
+  const ASKS_MAX = 3;
+  let heard = false;
+  let asks = 0;
+  const askIfMissed = () => {
+    if (heard || !post || asks >= ASKS_MAX) return;
+    asks++;
+    later(askIfMissed, MISSED_MS);
+    try { post({ nonce, type: 'missed' }); } catch (_) { /* ignore */ }
+  };
+  later(askIfMissed, MISSED_MS);
 
   // ---- the queue -----------------------------------------------------------------
   // Flat triples (kind, build, raw): build(raw) makes the entry at flush

@@ -10,7 +10,7 @@
 // content.js would (sw/held.js); this file never touches chrome.runtime otherwise (building a
 // document's extension bindings costs it ~1 ms of script time). The worker never runs this file: in
 // a page opened before the extension there is no inject.js, and a hello there could only be the page's.
-// If the rest has not come 3 s after the document began, this file asks the worker for it.
+// If the rest has not come 3 s after the document began (inject.js says so), this file asks the worker for it.
 (() => {
   'use strict';
 
@@ -45,6 +45,10 @@
   function hold(e) {
     const m = e.data;
     if (S.taken || !m || typeof m !== 'object' || m.nonce !== S.nonce) return;
+    if (m.type === 'missed') {
+      askWorker();
+      return;
+    }
     const n = typeof m.json === 'string' ? m.n : Array.isArray(m.events) ? m.events.length : -1;
     if (typeof n !== 'number' || n < 0) return;
     const room = HELD_MAX - S.count;
@@ -56,6 +60,17 @@
       S.count += Math.min(n, room);
     }
     if (leaving) send();
+  }
+
+  // inject.js has had no settings 3 s into the document: the worker missed it (it was not running
+  // yet when the page loaded, as on the extension's first start, or its run failed). Ask it for the
+  // rest. inject.js keeps the time (a timer here would cost the load: its binding is built for this
+  // world on first use).
+  function askWorker() {
+    if (globalThis.__gasolineContent) return;
+    try {
+      chrome.runtime.sendMessage({ type: 'missed' }).catch(() => { /* not listening yet: inject.js asks again */ });
+    } catch (_) { /* the extension was reloaded */ }
   }
 
   // A port message's events: [{kind, data}], or null if it carries none.
@@ -90,23 +105,6 @@
   on(window, 'beforeunload', leave);
   on(window, 'pagehide', leave);
   on(window, 'pageshow', (e) => { if (e.persisted) leaving = false; }); // back from the back/forward cache
-
-  // The worker runs the rest at the load or 1 s after the commit. If it has not come MISSED_MS after
-  // this document began, the worker missed this document (it was not running yet when the page
-  // loaded, as on the extension's first start, or its run failed): ask it, up to ASKS_MAX times.
-  // Only then does this world touch chrome.runtime.
-  const MISSED_MS = 3000;
-  const ASKS_MAX = 3;
-  let asks = 0;
-  function askIfMissed() {
-    if (globalThis.__gasolineContent || asks >= ASKS_MAX) return;
-    asks++;
-    setTimeout(askIfMissed, MISSED_MS);
-    try {
-      chrome.runtime.sendMessage({ type: 'missed' }).catch(() => { /* not listening yet: asked again */ });
-    } catch (_) { /* the extension was reloaded */ }
-  }
-  setTimeout(askIfMissed, MISSED_MS);
 
   // content.js takes the port and what was held; this file is then done.
   S.take = () => {
