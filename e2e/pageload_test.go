@@ -227,8 +227,9 @@ func startTrace(t *testing.T, ctx context.Context) func() []traceEvent {
 // TestContentScriptForADocumentTheWorkerMissed: the worker's run of the
 // content script at a page's load fails (here refused once, as it is missed
 // when the worker was not running yet at the load, as on the extension's
-// first start); content/start.js asks for it three seconds into the
-// document, and the page's first-line error, held until then, arrives.
+// first start); three seconds after its first record inject.js has had no
+// settings and has content/start.js ask for it, and the page's first-line
+// error, held until then, arrives.
 func TestContentScriptForADocumentTheWorkerMissed(t *testing.T) {
 	r := newRig(t, "missed-agent", map[string]any{})
 	refuse := `(() => {

@@ -10,7 +10,7 @@
 // content.js would (sw/held.js); this file never touches chrome.runtime otherwise (building a
 // document's extension bindings costs it ~1 ms of script time). The worker never runs this file: in
 // a page opened before the extension there is no inject.js, and a hello there could only be the page's.
-// If the rest has not come 3 s after the document began (inject.js says so), this file asks the worker for it.
+// If the rest has not come 3 s after inject.js's first record (inject.js says so), this file asks the worker for it.
 (() => {
   'use strict';
 
@@ -62,7 +62,7 @@
     if (leaving) send();
   }
 
-  // inject.js has had no settings 3 s into the document: the worker missed it (it was not running
+  // inject.js has had no settings 3 s after its first record: the worker missed it (it was not running
   // yet when the page loaded, as on the extension's first start, or its run failed). Ask it for the
   // rest. inject.js keeps the time (a timer here would cost the load: its binding is built for this
   // world on first use).
