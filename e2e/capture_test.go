@@ -177,3 +177,32 @@ func awaitConsoleLevels(t testing.TB, ai *client.Client) map[string]any {
 	})
 	return logs
 }
+
+// TestServerTrafficIsNotCaptured: a page's requests to the Gasoline server
+// itself, under another loopback name than the extension's address, are
+// dropped (inject.js is told the server's hosts by the content script, which
+// gates by the same list); the page's next request is captured.
+func TestServerTrafficIsNotCaptured(t *testing.T) {
+	r := newRig(t, "self-agent", map[string]any{})
+	r.open(t, "/capture.html")
+	// Its first-line error at the server: the content script has the port
+	// and has told inject.js the settings.
+	waitFor(t, 10*time.Second, "the page's first-line error", func() bool {
+		return findContains(entries(observe(t, r.ai, map[string]any{"what": "errors"})), "message", "first-line boom") != nil
+	})
+	port := strconv.Itoa(r.port)
+	if _, err := chromedp.Run(r.b.ctx, chromedp.Evaluate[bool](`(async () => {
+		for (const host of ['localhost', '127.0.0.1']) {
+			try { await fetch('http://' + host + ':`+port+`/health?from=page'); } catch (_) { /* refused: a web page */ }
+		}
+		await fetch('/api/ok?after-self=1');
+		return true; })()`, chromedp.EvalAwaitPromise)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 10*time.Second, "the page's next request", func() bool {
+		return len(entries(observe(t, r.ai, map[string]any{"what": "network", "url_filter": "after-self=1"}))) > 0
+	})
+	if got := entries(observe(t, r.ai, map[string]any{"what": "network", "url_filter": "from=page"})); len(got) > 0 {
+		t.Errorf("the server's own traffic was captured: %s", mustJSON(got))
+	}
+}

@@ -107,7 +107,7 @@
           log_level: settings.log_level,
           ws_mode: settings.ws_mode,
           network_bodies: settings.network_bodies,
-          server_url: settings.server_url || '',
+          server_hosts: [...gate.hostsOf(settings.server_url)],
         },
       });
     } catch (_) { /* ignore */ }

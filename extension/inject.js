@@ -118,7 +118,7 @@
     G.bodies = s.network_bodies !== false;
     G.wsLifecycle = s.ws_mode !== 'off';
     G.wsMessages = s.ws_mode === 'messages';
-    G.serverHosts = hostsOf(s.server_url);
+    G.serverHosts = new Set(isArray(s.server_hosts) ? s.server_hosts : []); // content/gate.js's list
     forgetResolved();
   }
 
@@ -253,20 +253,6 @@
   } catch (_) { /* ignore */ }
 
   // ---- URLs ------------------------------------------------------------------------
-
-  // The Gasoline server's host:port under every loopback name it answers to.
-  function hostsOf(serverURL) {
-    const hosts = new Set();
-    try {
-      const u = new URLCtor(serverURL);
-      hosts.add(u.host);
-      if (['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname)) {
-        const port = u.port || '80';
-        for (const h of ['127.0.0.1', 'localhost', '[::1]']) hosts.add(`${h}:${port}`);
-      }
-    } catch (_) { /* no server known yet */ }
-    return hosts;
-  }
 
   // resolve parses url against the page; ignored is true for the server's
   // own traffic and the extension's. A page asks for the same few URLs again

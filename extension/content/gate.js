@@ -15,7 +15,8 @@
   /** Whether ev is {kind, data} as inject.js posts it. */
   const wellFormed = (ev) => !!ev && typeof ev === 'object' && KINDS.has(ev.kind) && !!ev.data && typeof ev.data === 'object';
 
-  // The Gasoline server's host:port under every loopback name it answers to.
+  /** The Gasoline server's host:port under every loopback name it answers to (also what inject.js
+   * is told, so that the page world drops the server's traffic without a copy of this). */
   function hostsOf(serverURL) {
     const hosts = new Set();
     try {
@@ -74,7 +75,7 @@
     return { kind, data };
   }
 
-  const api = Object.freeze({ wellFormed, serverTest, pass });
+  const api = Object.freeze({ wellFormed, hostsOf, serverTest, pass });
   if (typeof module === 'object' && module.exports) module.exports = api;
   else root.__gasolineGate = api;
 })(globalThis, typeof GASOLINE_CONSTANTS !== 'undefined' ? GASOLINE_CONSTANTS : require('../generated/constants.js'));
