@@ -21,7 +21,7 @@ import (
 // TestCaptureOnAPageThatNeverLoads: the worker runs the content script at
 // a page's load or a second after its commit (no isolated world before the
 // load, issue 12). A page whose load never ends still has its console lines
-// (held by inject.js until then) delivered and answers a DOM query.
+// (held by content/start.js until then) delivered and answers a DOM query.
 func TestCaptureOnAPageThatNeverLoads(t *testing.T) {
 	r := newRig(t, "hang-agent", map[string]any{"log_level": "all"})
 	tab := chromedp.FromContext(r.b.ctx).Target
@@ -129,11 +129,10 @@ func TestPageLeftBeforeItsContentScript(t *testing.T) {
 	}
 }
 
-// TestPageNeverSeesTheHello: the content script hands inject.js its port
-// after the load, when page scripts listen for messages too; inject.js's
-// listener, registered before any page script, takes the hello and stops
-// it, so a page listening from its first line sees no message at all (and
-// its error from before the load still arrives).
+// TestPageNeverSeesTheHello: inject.js posts its port in a hello on the
+// page's window; content/start.js, listening before any page script, takes
+// the hello and stops it, so a page listening from its first line sees no
+// message at all (and its error from before the load still arrives).
 func TestPageNeverSeesTheHello(t *testing.T) {
 	r := newRig(t, "hello-agent", map[string]any{})
 	r.open(t, "/listening.html")
