@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -31,8 +32,12 @@ var pagePhases = []string{"console", "errors", "network", "fetch", "websocket", 
 // BenchmarkPageCost is issue 12's page benchmark: the workload page (10,000
 // console.log, 1,000 console.error with an Error, 200 POST fetches then 500
 // WebSocket echoes) and a page load with 50 resources, timed inside the page
-// in two headless Chromiums, one with the extension (default settings, the
-// real server behind it) and one without, rounds alternated in one process.
+// in three headless Chromiums, one with the extension (default settings, the
+// real server behind it), one without any extension and a control with a
+// do-nothing extension, rounds rotated in one process. The control says how
+// far apart two Chromiums read when neither runs anything in the page (with
+// extensions on, Chromium runs some paths differently): a with/without ratio
+// within the control's distance from 1 is this machine's noise, not a cost.
 // Each round also runs each phase on its own and reads the CPU time every
 // process spent on it, a steadier figure than a phase's wall time on a
 // small machine. It prints medians and ratios; it asserts no timing.
@@ -68,6 +73,7 @@ func BenchmarkPageCost(b *testing.B) {
 	ai := mcpStdio(b, port, "bench-agent") // reads what reached the server
 	sides := []*pageSide{
 		{name: "without", ctx: startChromium(b, "")},
+		{name: "control", ctx: startChromium(b, controlExtension(b))},
 		{name: "with", ctx: startChromium(b, extensionFor(b, "http://127.0.0.1:"+strconv.Itoa(port))), ai: ai, server: srv.Process.Pid},
 	}
 	for _, s := range sides {
@@ -81,16 +87,13 @@ func BenchmarkPageCost(b *testing.B) {
 		}
 	}
 	for round := 0; round <= rounds; round++ {
-		order := sides
-		if round%2 == 1 {
-			order = []*pageSide{sides[1], sides[0]}
-		}
-		for _, s := range order {
-			s.run(b, site, round > 0) // round 0 warms both up and is not counted
+		k := round % len(sides) // each side first, second and last in turn
+		for _, s := range append(slices.Clone(sides[k:]), sides[:k]...) {
+			s.run(b, site, round > 0) // round 0 warms each up and is not counted
 		}
 	}
 
-	without, with := sides[0], sides[1]
+	without, control, with := sides[0], sides[1], sides[2]
 	var out strings.Builder
 	mode := "no DevTools client on the tab"
 	if devtools {
@@ -101,12 +104,13 @@ func BenchmarkPageCost(b *testing.B) {
 	} else {
 		mode += fmt.Sprintf(", workload %s after the load", settleAfterLoad)
 	}
-	fmt.Fprintf(&out, "\n%d rounds alternated, %s; medians in ms; ratio of the medians, and the median [quartiles] of the per-round ratios\n", rounds, mode)
-	fmt.Fprintf(&out, "%-10s %10s %10s %7s  %s\n", "phase", "without", "with", "ratio", "per-round ratios")
+	fmt.Fprintf(&out, "\n%d rounds rotated, %s; medians in ms; ratio of the medians to without's, and the median [quartiles] of the per-round ratios\n", rounds, mode)
+	fmt.Fprintf(&out, "%-10s %10s %10s %10s %7s  %-20s %7s  %s\n", "phase", "without", "control", "with", "with", "per round", "control", "per round")
 	for _, p := range append(slices.Clone(pagePhases), "load", "load-js", "load-js+") {
-		w, x := median(without.samples[p]), median(with.samples[p])
+		w, c, x := median(without.samples[p]), median(control.samples[p]), median(with.samples[p])
 		q1, q2, q3 := ratioQuartiles(without.samples[p], with.samples[p])
-		fmt.Fprintf(&out, "%-10s %10.1f %10.1f %7.2f  %.2f [%.2f–%.2f]\n", p, w, x, x/w, q2, q1, q3)
+		c1, c2, c3 := ratioQuartiles(without.samples[p], control.samples[p])
+		fmt.Fprintf(&out, "%-10s %10.1f %10.1f %10.1f %7.2f  %.2f [%.2f–%.2f]   %7.2f  %.2f [%.2f–%.2f]\n", p, w, c, x, x/w, q2, q1, q3, c/w, c2, c1, c3)
 	}
 	// The page-load cost is the script time the extension adds to the load
 	// (its scripts at document_start, its listeners): the wall-clock load
@@ -115,6 +119,8 @@ func BenchmarkPageCost(b *testing.B) {
 	loadCost := diff("load-js")
 	fmt.Fprintf(&out, "page-load cost (script time added to a load) %.2f ms; with what runs in the %s after the load event (load-js+) %.2f ms\n",
 		loadCost, settleAfterLoad, diff("load-js+"))
+	fmt.Fprintf(&out, "  (the control's: %.2f ms, %.2f ms)\n",
+		median(control.samples["load-js"])-median(without.samples["load-js"]), median(control.samples["load-js+"])-median(without.samples["load-js+"]))
 	fmt.Fprintf(&out, "during the call, vs an unwrapped console: console.debug (level not captured) %.2f µs, captured console.error %.2f µs\n",
 		median(with.samples["call-debug"]), median(with.samples["call-error"]))
 	fmt.Fprintf(&out, "  (the same on the page without the extension: %.2f µs, %.2f µs)\n",
@@ -125,14 +131,15 @@ func BenchmarkPageCost(b *testing.B) {
 		fmt.Fprintf(&out, " %s %.0f → %.0f;", k, median(without.samples["cpu-"+k]), median(with.samples["cpu-"+k]))
 	}
 	fmt.Fprintln(&out)
-	fmt.Fprintf(&out, "CPU time of each phase run alone (and the %s after it), medians in ms without → with: all processes (the server's included) | the page's renderer\n", phaseSettle)
+	fmt.Fprintf(&out, "CPU time of each phase run alone (and the %s after it), medians in ms without → with (control): all processes (the server's included) | the page's renderer\n", phaseSettle)
 	for _, p := range cpuPhases {
-		a0, a1 := median(without.samples["cpu-all-"+p]), median(with.samples["cpu-all-"+p])
-		p0, p1 := median(without.samples["cpu-page-"+p]), median(with.samples["cpu-page-"+p])
-		fmt.Fprintf(&out, "%-10s %7.1f → %7.1f (%.2f) | %7.1f → %7.1f (%.2f)\n", p, a0, a1, a1/a0, p0, p1, p1/p0)
+		a0, a1, ac := median(without.samples["cpu-all-"+p]), median(with.samples["cpu-all-"+p]), median(control.samples["cpu-all-"+p])
+		p0, p1, pc := median(without.samples["cpu-page-"+p]), median(with.samples["cpu-page-"+p]), median(control.samples["cpu-page-"+p])
+		fmt.Fprintf(&out, "%-10s %7.1f → %7.1f (%.2f; control %.2f) | %7.1f → %7.1f (%.2f; control %.2f)\n", p, a0, a1, a1/a0, ac/a0, p0, p1, p1/p0, pc/p0)
 	}
 	fmt.Print(out.String()) // b.Log would cut a benchmark's log at ten lines
 	b.ReportMetric(median(with.samples["whole"])/median(without.samples["whole"]), "whole-ratio")
+	b.ReportMetric(median(control.samples["whole"])/median(without.samples["whole"]), "control-whole-ratio")
 	b.ReportMetric(loadCost, "load-ms")
 	b.ReportMetric(diff("load-js+"), "load-settled-ms")
 	b.ReportMetric(median(with.samples["call-debug"]), "debug-call-us")
@@ -468,4 +475,20 @@ func schedNS(pid int) (float64, bool) {
 		sum += ns
 	}
 	return sum, true
+}
+
+// controlExtension writes the control's extension: a service worker that does
+// nothing, and nothing in any page.
+func controlExtension(b *testing.B) string {
+	dir := b.TempDir()
+	files := map[string]string{
+		"manifest.json": `{"manifest_version": 3, "name": "page benchmark control", "version": "1.0", "background": {"service_worker": "worker.js"}}`,
+		"worker.js":     "// The page benchmark's control: an extension that runs nothing.\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return dir
 }
