@@ -160,7 +160,9 @@ func TestHistorySurvivesDashboardQuit(t *testing.T) {
 	if h["restored"].(float64) < float64(held) || h["previous"] != "quit" || h["from_pid"] == nil {
 		t.Fatalf("the relay's history: %v (the dashboard held %d errors)", h, held)
 	}
-	again := startDashboard(t, port, "history-again")
+	// Wide enough for the whole notice line: in 120 columns a problem notice
+	// (no MCP client set up on this machine) shortens the history's to a count.
+	again := startDashboardSized(t, 240, 30, port, "history-again")
 	again.await(10*time.Second, "attached to a running server",
 		fmt.Sprintf("history restored: %v entries from pid %v (quit)", h["restored"], h["from_pid"]))
 	t.Logf("quit at 3 s with %d errors held, relay took over: %d of %d readable; it restored %v entries",
