@@ -274,12 +274,13 @@
     return r;
   };
   const forgetResolved = () => { resolved = new Map(); };
+  // ignored: content/gate.js's serverTest against the list it sent (server_hosts).
   function parse(url, base) {
     try {
       const u = new URLCtor(url, base);
       const hosts = G.serverHosts;
-      const ignored = u.protocol === 'chrome-extension:' || (hosts.size > 0 && (hosts.has(u.host) ||
-        hosts.has(`${u.hostname}:${u.port || (u.protocol === 'https:' || u.protocol === 'wss:' ? '443' : '80')}`)));
+      const ignored = u.protocol === 'chrome-extension:' ||
+        (hosts.size > 0 && hosts.has(`${u.hostname}:${u.port || (u.protocol === 'https:' || u.protocol === 'wss:' ? '443' : '80')}`));
       return { url: u.href, ignored };
     } catch (_) {
       return { url: String(url), ignored: false };

@@ -15,15 +15,19 @@
   /** Whether ev is {kind, data} as inject.js posts it. */
   const wellFormed = (ev) => !!ev && typeof ev === 'object' && KINDS.has(ev.kind) && !!ev.data && typeof ev.data === 'object';
 
-  /** The Gasoline server's host:port under every loopback name it answers to (also what inject.js
-   * is told, so that the page world drops the server's traffic without a copy of this). */
+  // A URL's port, its scheme's default when it names none.
+  const portOf = (u) => u.port || (u.protocol === 'https:' || u.protocol === 'wss:' ? '443' : '80');
+
+  /** The Gasoline server's hostname:port (the port always named) under every loopback name it
+   * answers to. inject.js is told this list, so that the page world drops the server's traffic
+   * without a copy of it, and tests a URL against it as serverTest does (it cannot load this file). */
   function hostsOf(serverURL) {
     const hosts = new Set();
     try {
       const u = new URL(serverURL);
-      hosts.add(u.host);
+      hosts.add(`${u.hostname}:${portOf(u)}`);
       if (['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname)) {
-        for (const h of ['127.0.0.1', 'localhost', '[::1]']) hosts.add(`${h}:${u.port || '80'}`);
+        for (const h of ['127.0.0.1', 'localhost', '[::1]']) hosts.add(`${h}:${portOf(u)}`);
       }
     } catch (_) { /* none */ }
     return hosts;
@@ -35,7 +39,7 @@
     return (url) => {
       try {
         const u = new URL(url);
-        return hosts.has(u.host) || hosts.has(`${u.hostname}:${u.port || '80'}`);
+        return hosts.has(`${u.hostname}:${portOf(u)}`);
       } catch (_) {
         return false;
       }
