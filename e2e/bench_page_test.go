@@ -115,12 +115,13 @@ func BenchmarkPageCost(b *testing.B) {
 	// The page-load cost is the script time the extension adds to the load
 	// (its scripts at document_start, its listeners): the wall-clock load
 	// time, printed above, varies by far more than that between loads.
-	diff := func(p string) float64 { return median(with.samples[p]) - median(without.samples[p]) }
+	over := func(s *pageSide, p string) float64 { return median(s.samples[p]) - median(without.samples[p]) }
+	diff := func(p string) float64 { return over(with, p) }
 	loadCost := diff("load-js")
 	fmt.Fprintf(&out, "page-load cost (script time added to a load) %.2f ms; with what runs in the %s after the load event (load-js+) %.2f ms\n",
 		loadCost, settleAfterLoad, diff("load-js+"))
 	fmt.Fprintf(&out, "  (the control's: %.2f ms, %.2f ms)\n",
-		median(control.samples["load-js"])-median(without.samples["load-js"]), median(control.samples["load-js+"])-median(without.samples["load-js+"]))
+		over(control, "load-js"), over(control, "load-js+"))
 	fmt.Fprintf(&out, "during the call, vs an unwrapped console: console.debug (level not captured) %.2f µs, captured console.error %.2f µs\n",
 		median(with.samples["call-debug"]), median(with.samples["call-error"]))
 	fmt.Fprintf(&out, "  (the same on the page without the extension: %.2f µs, %.2f µs)\n",
