@@ -18,6 +18,11 @@ func (r *foxRig) setPilot(t testing.TB, on bool) {
 	t.Helper()
 	popup := r.f.openExtensionPage(t, "popup.html")
 	defer r.f.closeTab(t, popup)
+	// The switch is enabled once the worker told the popup its state.
+	waitFor(t, 5*time.Second, "the popup's pilot toggle", func() bool {
+		v, err := r.f.eval(popup, `document.querySelector('#pilot')?.disabled === false`)
+		return err == nil && v == true
+	})
 	state := func() bool {
 		v, _ := r.f.eval(popup, `document.querySelector('#pilot').checked`)
 		return v == true

@@ -24,8 +24,9 @@ func (r *rig) setPilot(t testing.TB, on bool) {
 	if err := chromedp.Do(popup, chromedp.Navigate(server.ExtensionOrigin+"/popup.html")); err != nil {
 		t.Fatal(err)
 	}
+	// The switch is enabled once the worker told the popup its state.
 	waitFor(t, 5*time.Second, "the popup's pilot toggle", func() bool {
-		ok, err := chromedp.Run(popup, chromedp.Evaluate[bool](`!!document.querySelector('#pilot')`))
+		ok, err := chromedp.Run(popup, chromedp.Evaluate[bool](`document.querySelector('#pilot')?.disabled === false`))
 		return err == nil && ok
 	})
 	state := func() bool {

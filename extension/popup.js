@@ -56,6 +56,9 @@ async function refresh() {
   } catch (err) {
     render({ connected: false, last_error: String(err && err.message || err) });
   }
+  // The switch starts disabled: a click before the worker's first answer would read an unchecked box
+  // that only meant "not known yet".
+  if (!pilotBusy) $('pilot').disabled = false;
 }
 
 // ---- AI Web Pilot: the box shows only what the worker confirmed -------------------------------
