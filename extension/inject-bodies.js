@@ -106,6 +106,7 @@
   let sweepTimer = 0;
 
   G.awaitBody = (resp, rec, whenRead) => {
+    G.arm(); // what waits here is sent when the page is left
     rec.whenRead = whenRead;
     if (pending.length >= WAITING_MAX || !origText) {
       readClone(resp, rec);

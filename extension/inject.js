@@ -139,9 +139,10 @@
 
   // The worker runs the content script at the load, or 1 s after the commit; with no settings from it
   // MISSED_MS after the first record, it missed this document: content/start.js is told, and asks for
-  // it (up to ASKS_MAX times, MISSED_MS apart). Armed by the first record, not at document_start: a
-  // document's first timer costs it ~0.2 ms (measured on Chromium 156, issue 12), which the queue's
-  // own timer pays then anyway; a document with nothing to capture has nothing to lose.
+  // it (up to ASKS_MAX times, MISSED_MS apart). Armed by the first record (G.arm, with the leave
+  // listeners below), not at document_start: a document's first timer costs it ~0.2 ms (measured on
+  // Chromium 156, issue 12), which the queue's own timer pays then anyway; a document with nothing to
+  // capture has nothing to lose.
   const MISSED_MS = 3000;
   const ASKS_MAX = 3;
   let heard = false;
@@ -202,8 +203,11 @@
   // call on our entries: then the structured clone, which runs no page code.
   const PROTOS = [Object.prototype, Array.prototype, String.prototype, Number.prototype, Boolean.prototype];
   function portMessage(events) {
-    for (const p of PROTOS) if (p.toJSON !== undefined) return { nonce, events };
-    return { nonce, n: events.length, json: jsonStringify(events) };
+    let m = null;
+    for (const p of PROTOS) if (p.toJSON !== undefined) m = { nonce, events };
+    if (!m) m = { nonce, n: events.length, json: jsonStringify(events) };
+    if (G.leaving) m.leaving = true; // content/start.js hands what it holds to the worker then
+    return m;
   }
 
   // Records gather for COALESCE_MS (each message content.js sends the worker
@@ -213,10 +217,7 @@
 
   G.enqueue = (kind, build, raw) => {
     if (!post) return;
-    if (!armed) {
-      armed = true;
-      later(askIfMissed, MISSED_MS);
-    }
+    if (!armed) G.arm();
     queue.push(kind, build, raw);
     if (queue.length >= QUEUE_MAX * 3) flushAll(); // bounded
     else if (!scheduled) {
@@ -232,10 +233,13 @@
   // Leaving the page. Port messages are delivered in a later task, which the
   // old document still runs between beforeunload and the new document's
   // commit, not after pagehide: so at beforeunload the other parts finish
-  // what they wait for (G.onLeave) and, from then on, records are posted at
-  // the end of the task that queued them. pagehide (also a page leaving without
-  // beforeunload) is a last try. A page back from the back/forward cache is
-  // not being left any more (one whose beforeunload was cancelled still is).
+  // what they wait for (G.onLeave), what is queued is posted, and from then
+  // on records are posted at the end of the task that queued them, each
+  // message marked leaving (content/start.js, if content.js has not come,
+  // hands what it holds to the worker then). pagehide (also a page leaving
+  // without beforeunload) is a last try. A page back from the back/forward
+  // cache is not being left any more (one whose beforeunload was cancelled
+  // still is).
   const leaveHooks = [];
   G.onLeave = (fn) => leaveHooks.push(fn);
   G.leaving = false;
@@ -246,11 +250,21 @@
     }
     flushAll();
   };
-  try {
-    G.addEL.call(W, 'beforeunload', () => leave(false), true);
-    G.addEL.call(W, 'pagehide', () => leave(true), true);
-    G.addEL.call(W, 'pageshow', (e) => { if (e.persisted) G.leaving = false; }, true);
-  } catch (_) { /* ignore */ }
+
+  // G.arm is called by the first record (a queued entry, a response whose body is awaited). The leave
+  // listeners wait for it too: a document's first beforeunload listener costs its load ~0.1–0.3 ms
+  // (the browser is told the frame has one; measured on Chromium 156, issue 12), and a document that
+  // recorded nothing has nothing to send.
+  G.arm = () => {
+    if (armed || !post) return;
+    armed = true;
+    later(askIfMissed, MISSED_MS);
+    try {
+      G.addEL.call(W, 'beforeunload', () => leave(false), true);
+      G.addEL.call(W, 'pagehide', () => leave(true), true);
+      G.addEL.call(W, 'pageshow', (e) => { if (e.persisted) G.leaving = false; }, true);
+    } catch (_) { /* ignore */ }
+  };
 
   // ---- URLs ------------------------------------------------------------------------
 

@@ -21,12 +21,6 @@
   const S = { port: null, nonce: null, held: [], count: 0, taken: false, onPort: null };
   globalThis.__gasolineStart = S;
 
-  const offs = [];
-  function on(target, type, fn) {
-    target.addEventListener(type, fn, true);
-    offs.push(() => target.removeEventListener(type, fn, true));
-  }
-
   function onHello(e) {
     if (e.source !== window) return;
     const d = e.data;
@@ -59,6 +53,7 @@
       } else S.held.push(m);
       S.count += Math.min(n, room);
     }
+    if (m.leaving === true) leaving = true;
     if (leaving) send();
   }
 
@@ -84,9 +79,12 @@
     }
   };
 
-  // The page is being left before content.js came: what is held goes to the worker now, and from
-  // then on each message as it arrives (inject.js posts what it still has between beforeunload and
-  // the next document's commit).
+  // The page is being left before content.js came: inject.js marks what it posts from then on
+  // (leaving: true), and what is held goes to the worker then, and from then on each
+  // message as it arrives (inject.js posts what it records between beforeunload and the next
+  // document's commit). No beforeunload listener of this world's own: a document's first costs its
+  // load (inject.js adds its own at its first record, when there is something to lose). pagehide is
+  // the last try, for a page whose port messages were not delivered before it went.
   let leaving = false;
   function send() {
     if (S.taken || !S.held.length) return;
@@ -98,18 +96,17 @@
       chrome.runtime.sendMessage({ type: 'held', events }).catch(() => { /* the extension was reloaded */ });
     } catch (_) { /* the extension was reloaded */ }
   }
-  const leave = () => {
+
+  const onPagehide = () => {
     leaving = true;
     send();
   };
-  on(window, 'beforeunload', leave);
-  on(window, 'pagehide', leave);
-  on(window, 'pageshow', (e) => { if (e.persisted) leaving = false; }); // back from the back/forward cache
+  window.addEventListener('pagehide', onPagehide, true);
 
   // content.js takes the port and what was held; this file is then done.
   S.take = () => {
     S.taken = true;
-    for (const off of offs.splice(0)) off();
+    window.removeEventListener('pagehide', onPagehide, true);
     const held = S.held;
     S.held = [];
     S.count = 0;
