@@ -202,10 +202,12 @@
   // Chromium 156, issue 12). Unless the page gave a prototype a toJSON, which JSON.stringify would
   // call on our entries: then the structured clone, which runs no page code.
   const PROTOS = [Object.prototype, Array.prototype, String.prototype, Number.prototype, Boolean.prototype];
+  const toJSONGiven = () => {
+    for (const p of PROTOS) if (p.toJSON !== undefined) return true;
+    return false;
+  };
   function portMessage(events) {
-    let m = null;
-    for (const p of PROTOS) if (p.toJSON !== undefined) m = { nonce, events };
-    if (!m) m = { nonce, n: events.length, json: jsonStringify(events) };
+    const m = toJSONGiven() ? { nonce, events } : { nonce, n: events.length, json: jsonStringify(events) };
     if (G.leaving) m.leaving = true; // content/start.js hands what it holds to the worker then
     return m;
   }
@@ -236,10 +238,10 @@
   // what they wait for (G.onLeave), what is queued is posted, and from then
   // on records are posted at the end of the task that queued them, each
   // message marked leaving (content/start.js, if content.js has not come,
-  // hands what it holds to the worker then). pagehide (also a page leaving
-  // without beforeunload) is a last try. A page back from the back/forward
-  // cache is not being left any more (one whose beforeunload was cancelled
-  // still is).
+  // hands what it holds to the worker with it). pagehide
+  // (also a page leaving without beforeunload) is a last try. A page back
+  // from the back/forward cache is not being left any more (one whose
+  // beforeunload was cancelled still is).
   const leaveHooks = [];
   G.onLeave = (fn) => leaveHooks.push(fn);
   G.leaving = false;
