@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"fmt"
 	"strconv"
 	"testing"
 	"time"
@@ -36,4 +37,46 @@ func TestPopupShowsConnectionAndCounts(t *testing.T) {
 		n, _ := strconv.Atoi(got["logs"])
 		return got["state"] == "Connected" && got["server"] == "http://127.0.0.1:"+itoa(port) && n >= 5
 	})
+}
+
+// TestPopupPilotSwitchWaitsForTheWorker: until the worker has said whether
+// the AI Web Pilot is on, the popup's switch cannot be clicked (an
+// unchecked box then only means "not known yet", and a click would flip
+// from a state the human never saw). The worker is kept busy while the
+// popup opens, so its first answer comes late.
+func TestPopupPilotSwitchWaitsForTheWorker(t *testing.T) {
+	r := newRig(t, "popup-pilot-agent", map[string]any{})
+	const busyMS = 3000
+	if _, err := chromedp.Run(r.b.sw, chromedp.Evaluate[bool](fmt.Sprintf(
+		`setTimeout(() => { const end = Date.now() + %d; while (Date.now() < end) {} }, 0); true`, busyMS))); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	popup, cancel := chromedp.NewContext(r.b.ctx)
+	defer cancel()
+	if err := chromedp.Do(popup, chromedp.Navigate(server.ExtensionOrigin+"/popup.html")); err != nil {
+		t.Fatal(err)
+	}
+	sw, err := chromedp.Run(popup, chromedp.Evaluate[map[string]bool](`(() => {
+		const box = document.querySelector('#pilot');
+		const shown = { disabled: box.disabled, checked: box.checked };
+		box.click(); // on a disabled box, nothing
+		return shown;
+	})()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if time.Since(start) >= busyMS*time.Millisecond {
+		t.Skip("the popup took longer to open than the worker was kept busy: nothing was shown before its answer")
+	}
+	if !sw["disabled"] || sw["checked"] {
+		t.Fatalf("before the worker's first answer the switch is %v, want disabled and unchecked", sw)
+	}
+	waitFor(t, 10*time.Second, "the switch enabled once the worker answered", func() bool {
+		ok, err := chromedp.Run(popup, chromedp.Evaluate[bool](`document.querySelector('#pilot').disabled === false && !document.querySelector('#pilot').checked`))
+		return err == nil && ok
+	})
+	if on, err := chromedp.Run(r.b.sw, chromedp.Evaluate[bool](`globalThis.status().pilot`)); err != nil || on {
+		t.Fatalf("the pilot after the click on the disabled switch: %v %v, want off", on, err)
+	}
 }
