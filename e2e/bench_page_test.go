@@ -331,29 +331,9 @@ func (s *pageSide) settled(b testing.TB) {
 	}
 	ctx, cancel := context.WithTimeout(s.ctx, 20*time.Second)
 	defer cancel()
-	tab := chromedp.FromContext(ctx).Target
-	created := cdp.Events(ctx, tab, runtime.ExecutionContextCreated)
-	if _, err := cdp.Call(ctx, tab, runtime.Enable, cdp.Empty{}); err != nil {
-		b.Fatalf("%s: runtime: %v", s.name, err)
-	}
-	var id runtime.ExecutionContextID
-	for ev, err := range created {
-		if err != nil {
-			b.Fatalf("%s: no content-script world: %v", s.name, err)
-		}
-		if ev.Context != nil && ev.Context.Name == "Gasoline" {
-			id = ev.Context.ID
-			break
-		}
-	}
-	if _, err := cdp.Call(ctx, tab, runtime.Disable, cdp.Empty{}); err != nil {
-		b.Fatalf("%s: runtime: %v", s.name, err)
-	}
+	id := contentWorld(b, ctx)
 	waitFor(b, 10*time.Second, "the content script's settings", func() bool {
-		r, err := cdp.Call(ctx, tab, runtime.Evaluate, runtime.EvaluateParams{
-			Expression: `!!(globalThis.__gasolineContent && globalThis.__gasolineContent.settings())`, ContextID: id, ReturnByValue: new(true),
-		})
-		return err == nil && r.Result != nil && string(r.Result.Value) == "true"
+		return inWorld(ctx, id, `!!(globalThis.__gasolineContent && globalThis.__gasolineContent.settings())`)
 	})
 }
 

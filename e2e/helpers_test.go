@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/coder/websocket"
@@ -546,4 +547,45 @@ func newRig(t testing.TB, agent string, settings map[string]any) *rig {
 	r.b = launch(t, extensionFor(t, "http://127.0.0.1:"+strconv.Itoa(r.port)))
 	r.b.setCapture(t, settings)
 	return r
+}
+
+// contentWorld is the extension's isolated world in the tab's document (the
+// one content/start.js and content.js run in), found through the Runtime
+// domain: turned off and on again so that it reports the contexts there
+// are, and left off (quietTab's state; chromedp's actions do without it).
+func contentWorld(t testing.TB, ctx context.Context) runtime.ExecutionContextID {
+	t.Helper()
+	tab := chromedp.FromContext(ctx).Target
+	if _, err := cdp.Call(ctx, tab, runtime.Disable, cdp.Empty{}); err != nil {
+		t.Fatalf("runtime: %v", err)
+	}
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	created := cdp.Events(wctx, tab, runtime.ExecutionContextCreated)
+	if _, err := cdp.Call(ctx, tab, runtime.Enable, cdp.Empty{}); err != nil {
+		t.Fatalf("runtime: %v", err)
+	}
+	var id runtime.ExecutionContextID
+	for ev, err := range created {
+		if err != nil {
+			t.Fatalf("no content-script world: %v", err)
+		}
+		if ev.Context != nil && ev.Context.Name == "Gasoline" {
+			id = ev.Context.ID
+			break
+		}
+	}
+	if _, err := cdp.Call(ctx, tab, runtime.Disable, cdp.Empty{}); err != nil {
+		t.Fatalf("runtime: %v", err)
+	}
+	return id
+}
+
+// inWorld reports whether expr is true in the execution context id of the
+// tab's document.
+func inWorld(ctx context.Context, id runtime.ExecutionContextID, expr string) bool {
+	r, err := cdp.Call(ctx, chromedp.FromContext(ctx).Target, runtime.Evaluate, runtime.EvaluateParams{
+		Expression: expr, ContextID: id, ReturnByValue: new(true),
+	})
+	return err == nil && r.Result != nil && string(r.Result.Value) == "true"
 }
