@@ -162,12 +162,13 @@ console.log("early-leave-log");
 fetch("/api/ok?early=1&token=s3cr3t-early").then((r) => r.text()).then(() => { location.href = "/dom.html"; });
 </script><img src="/hang.png">`)
 	})
-	// listening.html records every message event its window gets, from its first line on.
+	// listening.html records every message event and hello its window gets, from its first line on.
 	mux.HandleFunc("/listening.html", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		fmt.Fprint(w, `<!doctype html><title>Listening</title><script>
 window.__seen = [];
 addEventListener("message", (e) => __seen.push(JSON.stringify(e.data) + " ports:" + e.ports.length), true);
+addEventListener("gasoline-hello", (e) => __seen.push("hello " + String(e.relatedTarget)), true);
 console.error("listening-page");
 </script><h1>listening</h1>`)
 	})

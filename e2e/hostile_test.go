@@ -11,7 +11,8 @@ import (
 )
 
 // TestHostilePageIsRefused: a page on another origin tries to write to and
-// read from the server, and to forge the extension's in-page channel.
+// read from the server, and to forge the extension's in-page link (a second
+// hello, with a link of its own, and events on it).
 func TestHostilePageIsRefused(t *testing.T) {
 	r := newRig(t, "hostile-agent", map[string]any{"log_level": "all"})
 	ai, site, b, port := r.ai, r.site, r.b, r.port
@@ -38,7 +39,7 @@ func TestHostilePageIsRefused(t *testing.T) {
 		return findContains(entries(observe(t, ai, map[string]any{"what": "errors"})), "message", "hostile-page-real-error") != nil
 	})
 	all := mustJSON(observe(t, ai, map[string]any{"what": "logs", "limit": 500}))
-	for _, forged := range []string{"forged-by-page", "forged-via-port", "forged-via-post"} {
+	for _, forged := range []string{"forged-by-page", "forged-via-port", "forged-via-post", "forged-via-link"} {
 		if strings.Contains(all, forged) {
 			t.Errorf("forged event %q was stored", forged)
 		}

@@ -172,10 +172,11 @@ func TestLeavingMessageHandsOverWhatIsHeld(t *testing.T) {
 	})
 }
 
-// TestPageNeverSeesTheHello: inject.js posts its port in a hello on the
-// page's window; content/start.js, listening before any page script, takes
-// the hello and stops it, so a page listening from its first line sees no
-// message at all (and its error from before the load still arrives).
+// TestPageNeverSeesTheHello: inject.js hands its link to content/start.js
+// in a hello dispatched on the page's window before any page script runs,
+// and posts nothing on the window, so a page listening from its first line
+// sees neither a hello nor a message (and its error from before the load
+// still arrives).
 func TestPageNeverSeesTheHello(t *testing.T) {
 	r := newRig(t, "hello-agent", map[string]any{})
 	r.open(t, "/listening.html")

@@ -7,7 +7,7 @@
 // before it asks), content/perf.js samples the page load. They share one object,
 // globalThis.__gasolineContent, in this isolated world only (never the page's).
 //
-// Takes inject.js's private port and what arrived on it so far from content/start.js (see
+// Takes inject.js's private link and what arrived on it so far from content/start.js (see
 // PROTOCOL.md), gates what arrives by the effective settings (content/gate.js), scrubs secrets out of
 // every event (content/scrub.js)
 // and forwards them to the service worker in batches: BATCH_MS after the first event, when the page
@@ -27,7 +27,7 @@
   const CAPTURE_DEFAULTS = GASOLINE_CONSTANTS.CAPTURE_DEFAULTS;
   const scrub = globalThis.__gasolineScrub;
   const gate = globalThis.__gasolineGate;
-  // start.js ran at document_start: inject.js's port is there. Absent in a page opened before the
+  // start.js ran at document_start: inject.js's link is there. Absent in a page opened before the
   // extension was installed or reloaded, which the worker adopts: no page-world capture there.
   const start = globalThis.__gasolineStart || null;
   const BATCH_MS = 200;
@@ -35,8 +35,7 @@
   const idle = typeof requestIdleCallback === 'function' ? requestIdleCallback : null;
   const PENDING_MAX = 2000;
 
-  let port = null;
-  let nonce = null;
+  let link = null;
   let settings = null; // effective settings; null until known
   let serverTest = () => false;
   let dead = false;
@@ -50,30 +49,30 @@
   // 500 URLs; forgotten whenever the server changes).
   const isServerURL = scrub.remembered((url) => serverTest(url), 500);
 
-  // ---- inject.js's port: taken from start.js with the first settings ------------------------
+  // ---- inject.js's link: taken from start.js with the first settings ------------------------
   // Until then start.js holds what arrives; taking it only once the settings are known (and the
   // parts, run after this file, are there) keeps the page's order: the initial navigation first.
 
-  function takePort() {
-    if (port || dead || !settings || !start) return;
-    if (!start.port) {
-      start.onPort = takePort; // the hello is not there yet (a page slower than 1 s to parse its head)
+  function takeLink() {
+    if (link || dead || !settings || !start) return;
+    if (!start.link) {
+      start.onLink = takeLink; // the hello is not there yet (a page slower than 1 s to parse its head)
       return;
     }
-    port = start.port;
-    nonce = start.nonce;
+    link = start.link;
     const held = start.take();
-    port.onmessage = onPortMessage;
+    link.addEventListener('gasoline', onLinkEvent);
     sendSettingsToInject();
     // The page's first navigation is its document's URL and start, before what inject.js reported
     // (the pushState calls a page made during its load among it).
     if (G.firstNavigation) G.firstNavigation();
-    for (const data of held) onPortMessage({ data });
+    for (const m of held) onLinkMessage(m);
   }
 
-  function onPortMessage(e) {
-    const m = e.data;
-    if (dead || !m || typeof m !== 'object' || m.nonce !== nonce) return;
+  const onLinkEvent = (e) => onLinkMessage(e.detail);
+
+  function onLinkMessage(m) {
+    if (dead || !m || typeof m !== 'object') return;
     for (const ev of start.events(m) || []) {
       if (!gate.wellFormed(ev)) continue;
       if (ev.kind === 'action') {
@@ -94,22 +93,22 @@
     isServerURL.forget();
     sendSettingsToInject();
     if (pending.length) for (const ev of pending.splice(0)) accept(ev.kind, ev.data);
-    takePort();
+    takeLink();
   }
 
+  // As JSON text: an object made in this world reaches the page's world as a copy in Chromium, and
+  // in Firefox not at all without cloneInto.
   function sendSettingsToInject() {
-    if (!port || !settings || dead) return;
+    if (!link || !settings || dead) return;
     try {
-      port.postMessage({
-        nonce,
-        type: 'settings',
-        settings: {
+      link.dispatchEvent(new CustomEvent('gasoline-settings', {
+        detail: JSON.stringify({
           log_level: settings.log_level,
           ws_mode: settings.ws_mode,
           network_bodies: settings.network_bodies,
           server_hosts: [...gate.hostsOf(settings.server_url)],
-        },
-      });
+        }),
+      }));
     } catch (_) { /* ignore */ }
   }
 
@@ -233,7 +232,7 @@
     dead = true;
     batch = [];
     pending.length = 0;
-    try { if (port) port.close(); } catch (_) { /* ignore */ }
+    try { if (link) link.removeEventListener('gasoline', onLinkEvent); } catch (_) { /* ignore */ }
     for (const [target, type, fn] of listeners) target.removeEventListener(type, fn, true);
     for (const fn of shutdownHooks) {
       try { fn(); } catch (_) { /* ignore */ }

@@ -4,10 +4,10 @@
 // inject-network.js and inject-ws.js in that order, before any page script. They wrap console,
 // error/unhandledrejection, fetch, XMLHttpRequest, WebSocket and
 // history.pushState/replaceState and hand what they see to content.js over a
-// private MessageChannel (see PROTOCOL.md).
+// private EventTarget (see PROTOCOL.md).
 //
 // This file holds what the others share: our own references to built-ins,
-// the channel, the settings gates and the queue. The others find it under
+// the link, the settings gates and the queue. The others find it under
 // SHARED on window; the last file deletes that property, so nothing of ours
 // is left where the page can reach it.
 //
@@ -84,7 +84,7 @@
     busy: false,
   };
 
-  // ---- channel to content.js -------------------------------------------------
+  // ---- link to content.js ----------------------------------------------------
 
   function uuid() {
     try {
@@ -110,10 +110,19 @@
     return n;
   };
 
-  // The port is private (content/start.js takes the hello before any page listener sees it), so the
-  // nonce is a check, not a secret: a document's first use of the crypto generator costs its load
-  // ~0.1–0.4 ms (measured on Chromium 156, issue 12), Math.random next to nothing.
-  const nonce = `${dateNow().toString(36)}-${Math.random().toString(36).slice(2)}`;
+  // The link to the isolated world is an EventTarget of our own, handed to content/start.js in one
+  // event dispatched on window now, before any page script runs (start.js, run before this file,
+  // takes it and stops the event; PROTOCOL.md). The page holds no reference to it, so it can neither
+  // listen on it nor post to it. Messages on it are delivered at once, in the poster's task: a
+  // MessageChannel, the link before this one, cost each load ~0.5 ms of script time (creating and
+  // starting the ports, posting the hello with its port) and a task for the hello (measured on
+  // Chromium 156, issue 12), and each message a round through the browser's message pipes.
+  // A detail crosses between the worlds by copy; the settings come as JSON text, which both
+  // browsers pass between worlds as it is.
+  const CustomEventCtor = W.CustomEvent;
+  const dispatch = EventTarget.prototype.dispatchEvent;
+  const detailOf = Object.getOwnPropertyDescriptor(CustomEventCtor.prototype, 'detail').get;
+  const jsonParse = JSON.parse;
   let post = null;
 
   function applySettings(s) {
@@ -126,16 +135,19 @@
   }
 
   try {
-    const channel = new MessageChannel();
-    const port = channel.port1;
-    post = port.postMessage.bind(port);
-    port.onmessage = (e) => {
-      const m = e.data;
-      if (!m || m.nonce !== nonce || m.type !== 'settings' || !m.settings) return;
+    const link = new EventTarget();
+    G.addEL.call(link, 'gasoline-settings', (e) => {
+      let s = null;
+      try { s = jsonParse(G.apply(detailOf, e, [])); } catch (_) { return; }
+      if (!s || typeof s !== 'object') return;
       heard = true;
-      applySettings(m.settings);
-    };
-    W.postMessage({ __gasoline: 'hello', nonce }, '*', [channel.port2]);
+      applySettings(s);
+    });
+    const hello = new W.FocusEvent('gasoline-hello', { relatedTarget: link, cancelable: true });
+    // Not taken: no start.js in this document, and nothing to post to.
+    if (!G.apply(dispatch, W, [hello])) {
+      post = (m) => G.apply(dispatch, link, [new CustomEventCtor('gasoline', { detail: m })]);
+    }
   } catch (_) {
     post = null;
   }
@@ -155,7 +167,7 @@
     if (heard || !post || asks >= ASKS_MAX) return;
     asks++;
     later(askIfMissed, MISSED_MS);
-    try { post({ nonce, type: 'missed' }); } catch (_) { /* ignore */ }
+    try { post({ type: 'missed' }); } catch (_) { /* ignore */ }
   };
 
   // ---- the queue -----------------------------------------------------------------
@@ -196,21 +208,21 @@
     }
     if (!events.length || !post) return;
     try {
-      post(portMessage(events));
+      post(linkMessage(events));
     } catch (_) { /* never throw into the page */ }
   }
 
-  // The events go as one JSON string: cloning a string costs the two worlds next to nothing, where
-  // the structured clone of the entries cost ~6 µs an event, six times JSON.stringify (measured on
-  // Chromium 156, issue 12). Unless the page gave a prototype a toJSON, which JSON.stringify would
+  // The events go as one JSON string: copying a string into the other world costs next to nothing,
+  // where the structured clone of the entries cost ~6 µs an event, six times JSON.stringify (measured
+  // on Chromium 156, issue 12). Unless the page gave a prototype a toJSON, which JSON.stringify would
   // call on our entries: then the structured clone, which runs no page code.
   const PROTOS = [Object.prototype, Array.prototype, String.prototype, Number.prototype, Boolean.prototype];
   const toJSONGiven = () => {
     for (const p of PROTOS) if (p.toJSON !== undefined) return true;
     return false;
   };
-  function portMessage(events) {
-    const m = toJSONGiven() ? { nonce, events } : { nonce, n: events.length, json: jsonStringify(events) };
+  function linkMessage(events) {
+    const m = toJSONGiven() ? { events } : { n: events.length, json: jsonStringify(events) };
     if (G.leaving) m.leaving = true; // content/start.js hands what it holds to the worker then
     return m;
   }
@@ -235,16 +247,16 @@
   const ready = (data) => data;
   G.emit = (kind, data) => G.enqueue(kind, ready, data); // data already built
 
-  // Leaving the page. Port messages are delivered in a later task, which the
-  // old document still runs between beforeunload and the new document's
-  // commit, not after pagehide: so at beforeunload the other parts finish
-  // what they wait for (G.onLeave), what is queued is posted, and from then
-  // on records are posted at the end of the task that queued them, each
-  // message marked leaving (content/start.js, if content.js has not come,
-  // hands what it holds to the worker with it). pagehide
-  // (also a page leaving without beforeunload) is a last try. A page back
-  // from the back/forward cache is not being left any more (one whose
-  // beforeunload was cancelled still is).
+  // Leaving the page. At beforeunload the other parts finish what they wait
+  // for (G.onLeave) and what is queued is posted; from then on records are
+  // posted at the end of the task that queued them, each message marked
+  // leaving (content/start.js, if content.js has not come, hands what it
+  // holds to the worker with it): the content script's message to the
+  // worker still leaves between beforeunload and the next document's
+  // commit, not always after pagehide. pagehide (also a page leaving
+  // without beforeunload) is a last try. A page back from the back/forward
+  // cache is not being left any more (one whose beforeunload was cancelled
+  // still is).
   const leaveHooks = [];
   G.onLeave = (fn) => leaveHooks.push(fn);
   G.leaving = false;

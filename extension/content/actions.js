@@ -200,7 +200,7 @@
     record({ type: 'navigation', url, ts: typeof ts === 'number' ? ts : Date.now() });
   }
   G.navigation = navigation;
-  // content.js calls this when it takes inject.js's port (a page opened before the extension has no
+  // content.js calls this when it takes inject.js's link (a page opened before the extension has no
   // inject.js and was not navigated under our watch): the document's own URL and start, before the
   // pushState calls start.js held since then.
   G.firstNavigation = () => {

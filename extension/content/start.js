@@ -1,44 +1,46 @@
 // Gasoline: the one isolated-world content script at document_start (top frame).
 //
 // A page pays for what runs before its load event (issue 12), so this file does only what cannot
-// wait: it takes inject.js's private port from the first hello (PROTOCOL.md: inject.js posts it before
-// any page script runs, so the page can neither read the port nor forge a hello that comes first) and
-// holds what arrives on it. The rest of the content script (generated/constants.js, content/scrub.js,
-// content/gate.js, content.js and its parts) is run by the worker in this document after its load
-// event, or 1 s after its commit (sw/documents.js); content.js then takes the port and what was held.
-// A page left before that hands what is held to the worker as it is, which gates and scrubs it as
-// content.js would (sw/held.js); this file never touches chrome.runtime otherwise (building a
-// document's extension bindings costs it ~1 ms of script time). The worker never runs this file: in
-// a page opened before the extension there is no inject.js, and a hello there could only be the page's.
-// If the rest has not come 3 s after inject.js's first record (inject.js says so), this file asks the worker for it.
+// wait: it takes inject.js's private link (an EventTarget) from the first hello (PROTOCOL.md:
+// inject.js dispatches it before any page script runs, so the page can neither reach the link nor
+// forge a hello that comes first) and holds what arrives on it. The rest of the content script
+// (generated/constants.js, content/scrub.js, content/gate.js, content.js and its parts) is run by the
+// worker in this document after its load event, or 1 s after its commit (sw/documents.js); content.js
+// then takes the link and what was held. A page left before that hands what is held to the worker as
+// it is, which gates and scrubs it as content.js would (sw/held.js); this file never touches
+// chrome.runtime otherwise (building a document's extension bindings costs it ~1 ms of script time).
+// The worker never runs this file: in a page opened before the extension there is no inject.js, and a
+// hello there could only be the page's. If the rest has not come 3 s after inject.js's first record
+// (inject.js says so), this file asks the worker for it.
 (() => {
   'use strict';
 
   if (globalThis.__gasolineStart) return;
   const HELD_MAX = 2000; // events, as many as content.js keeps waiting for the settings
 
-  // port, nonce: inject.js's; held: its messages until content.js takes them (take()).
-  const S = { port: null, nonce: null, held: [], count: 0, taken: false, onPort: null };
+  // link: inject.js's; held: its messages until content.js takes them (take()).
+  const S = { link: null, held: [], count: 0, taken: false, onLink: null };
   globalThis.__gasolineStart = S;
 
+  // The hello is dispatched on window during inject.js's run (a FocusEvent, whose relatedTarget is the
+  // link): taken, stopped, and marked taken (preventDefault) for inject.js, which posts nothing if not.
   function onHello(e) {
-    if (e.source !== window) return;
-    const d = e.data;
-    if (!d || typeof d !== 'object' || d.__gasoline !== 'hello' || typeof d.nonce !== 'string' || !e.ports || !e.ports[0]) return;
+    const link = e.relatedTarget;
+    if (e.target !== window || !link || typeof link.addEventListener !== 'function') return;
     e.stopImmediatePropagation();
-    window.removeEventListener('message', onHello, true);
-    S.nonce = d.nonce;
-    S.port = e.ports[0];
-    S.port.onmessage = hold;
-    if (S.onPort) S.onPort();
+    e.preventDefault();
+    window.removeEventListener('gasoline-hello', onHello, true);
+    S.link = link;
+    link.addEventListener('gasoline', hold);
+    if (S.onLink) S.onLink();
   }
-  window.addEventListener('message', onHello, true);
+  window.addEventListener('gasoline-hello', onHello, true);
 
-  // Until content.js takes the port (it sets its own onmessage then). A message is held as it came
+  // Until content.js takes the link (it adds its own listener then). A message is held as it came
   // (its events as one JSON string, n of them, or as an array) and parsed only to be cut at the bound.
   function hold(e) {
-    const m = e.data;
-    if (S.taken || !m || typeof m !== 'object' || m.nonce !== S.nonce) return;
+    const m = e.detail;
+    if (S.taken || !m || typeof m !== 'object') return;
     if (m.type === 'missed') {
       askWorker();
       return;
@@ -49,7 +51,7 @@
     if (room > 0) {
       if (n > room) {
         const events = S.events(m);
-        if (events) S.held.push({ nonce: m.nonce, events: events.slice(0, room) });
+        if (events) S.held.push({ events: events.slice(0, room) });
       } else S.held.push(m);
       S.count += Math.min(n, room);
     }
@@ -67,7 +69,7 @@
     } catch (_) { /* the extension was reloaded */ }
   }
 
-  // A port message's events: [{kind, data}], or null if it carries none.
+  // A link message's events: [{kind, data}], or null if it carries none.
   S.events = (m) => {
     if (typeof m.json !== 'string') return Array.isArray(m.events) ? m.events : null;
     try {
@@ -97,9 +99,10 @@
 
   window.addEventListener('pagehide', send, true);
 
-  // content.js takes the port and what was held; this file is then done.
+  // content.js takes the link and what was held; this file is then done.
   S.take = () => {
     S.taken = true;
+    S.link.removeEventListener('gasoline', hold);
     window.removeEventListener('pagehide', send, true);
     const held = S.held;
     S.held = [];
