@@ -590,3 +590,14 @@ func inWorld(ctx context.Context, id runtime.ExecutionContextID, expr string) bo
 	})
 	return err == nil && r.Result != nil && string(r.Result.Value) == "true"
 }
+
+// keepWorkerBusy keeps the extension's service worker busy for d from its next
+// task on, so it answers nothing meanwhile (no message, no content-script
+// run): the condition some tests need, not a wait.
+func (b *browser) keepWorkerBusy(t testing.TB, d time.Duration) {
+	t.Helper()
+	if _, err := chromedp.Run(b.sw, chromedp.Evaluate[bool](fmt.Sprintf(
+		`setTimeout(() => { const end = Date.now() + %d; while (Date.now() < end) {} }, 0); true`, d.Milliseconds()))); err != nil {
+		t.Fatal(err)
+	}
+}

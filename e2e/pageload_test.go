@@ -140,10 +140,7 @@ func TestPageLeftBeforeItsContentScript(t *testing.T) {
 func TestLeavingMessageHandsOverWhatIsHeld(t *testing.T) {
 	r := newRig(t, "leaving-agent", map[string]any{"log_level": "error"})
 	const busy = 5 * time.Second
-	if _, err := chromedp.Run(r.b.sw, chromedp.Evaluate[bool](fmt.Sprintf(
-		`setTimeout(() => { const end = Date.now() + %d; while (Date.now() < end) {} }, 0); true`, busy.Milliseconds()))); err != nil {
-		t.Fatal(err)
-	}
+	r.b.keepWorkerBusy(t, busy)
 	start := time.Now()
 	tab := chromedp.FromContext(r.b.ctx).Target
 	if _, err := cdp.Call(r.b.ctx, tab, page.Navigate, page.NavigateParams{URL: r.site + "/hang.html"}); err != nil {

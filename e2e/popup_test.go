@@ -3,7 +3,6 @@
 package e2e
 
 import (
-	"fmt"
 	"strconv"
 	"testing"
 	"time"
@@ -46,11 +45,8 @@ func TestPopupShowsConnectionAndCounts(t *testing.T) {
 // popup opens, so its first answer comes late.
 func TestPopupPilotSwitchWaitsForTheWorker(t *testing.T) {
 	r := newRig(t, "popup-pilot-agent", map[string]any{})
-	const busyMS = 3000
-	if _, err := chromedp.Run(r.b.sw, chromedp.Evaluate[bool](fmt.Sprintf(
-		`setTimeout(() => { const end = Date.now() + %d; while (Date.now() < end) {} }, 0); true`, busyMS))); err != nil {
-		t.Fatal(err)
-	}
+	const busy = 3 * time.Second
+	r.b.keepWorkerBusy(t, busy)
 	start := time.Now()
 	popup, cancel := chromedp.NewContext(r.b.ctx)
 	defer cancel()
@@ -66,7 +62,7 @@ func TestPopupPilotSwitchWaitsForTheWorker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if time.Since(start) >= busyMS*time.Millisecond {
+	if time.Since(start) >= busy {
 		t.Skip("the popup took longer to open than the worker was kept busy: nothing was shown before its answer")
 	}
 	if !sw["disabled"] || sw["checked"] {

@@ -56,7 +56,7 @@
   function takeLink() {
     if (link || dead || !settings || !start) return;
     if (!start.link) {
-      start.onLink = takeLink; // the hello is not there yet (a page slower than 1 s to parse its head)
+      start.onLink = takeLink; // no hello yet: the page's first bytes came over 1 s after its commit
       return;
     }
     link = start.link;

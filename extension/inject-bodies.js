@@ -23,7 +23,7 @@
 
   const G = window.__gasolineInject;
   if (!G) return;
-  const { W, perfNow, apply, then } = G;
+  const { W, perfNow, apply, then, jsonParse } = G;
   const TextDecoderCtor = W.TextDecoder;
   const later = setTimeout.bind(W);
   const cancelLater = clearTimeout.bind(W);
@@ -98,7 +98,6 @@
   const BODY_WAIT_MS = 1000;
   const WAITING_MAX = 500;
   const RP = W.Response && W.Response.prototype;
-  const jsonParse = JSON.parse;
   const origText = RP && RP.text;
   const origClone = RP && RP.clone;
   const waiting = new WeakMap(); // Response → its rec, until a read of its body starts

@@ -46,6 +46,7 @@
   const dateNow = Date.now.bind(Date);
   const perfNow = performance.now.bind(performance);
   const jsonStringify = JSON.stringify;
+  const jsonParse = JSON.parse;
   const objectKeys = Object.keys;
   const isArray = Array.isArray;
   const isView = ArrayBuffer.isView;
@@ -60,6 +61,7 @@
     dateNow,
     perfNow,
     jsonStringify,
+    jsonParse,
     objectKeys,
     apply: Reflect.apply,
     then: Promise.prototype.then, // apply(then, p, [ok, fail]): a page's own Promise.prototype.then is never called
@@ -83,8 +85,6 @@
     // Re-entrancy guard: our own work (a getter run while previewing) is not captured.
     busy: false,
   };
-
-  // ---- link to content.js ----------------------------------------------------
 
   function uuid() {
     try {
@@ -110,6 +110,8 @@
     return n;
   };
 
+  // ---- link to content.js ----------------------------------------------------
+
   // The link to the isolated world is an EventTarget of our own, handed to content/start.js in one
   // event dispatched on window now, before any page script runs (start.js, run before this file,
   // takes it and stops the event; PROTOCOL.md). The page holds no reference to it, so it can neither
@@ -122,7 +124,6 @@
   const CustomEventCtor = W.CustomEvent;
   const dispatch = EventTarget.prototype.dispatchEvent;
   const detailOf = Object.getOwnPropertyDescriptor(CustomEventCtor.prototype, 'detail').get;
-  const jsonParse = JSON.parse;
   let post = null;
 
   function applySettings(s) {
