@@ -32,19 +32,21 @@ var pagePhases = []string{"console", "errors", "network", "fetch", "websocket", 
 // BenchmarkPageCost is issue 12's page benchmark: the workload page (10,000
 // console.log, 1,000 console.error with an Error, 200 POST fetches then 500
 // WebSocket echoes) and a page load with 50 resources, timed inside the page
-// in three headless Chromiums, one with the extension (default settings, the
-// real server behind it), one without any extension and a control with a
-// do-nothing extension, rounds rotated in one process. The control says how
-// far apart two Chromiums read when neither runs anything in the page (with
-// extensions on, Chromium runs some paths differently): a with/without ratio
-// within the control's distance from 1 is this machine's noise, not a cost.
+// in headless Chromium on three sides: with the extension (default settings,
+// the real server behind it), without any extension and a control with a
+// do-nothing extension. Each round starts a fresh Chromium for each side in
+// turn, the sides' order rotated, and ends it before the next (pageSide.open
+// says why). The control says how far apart two sides read when neither runs
+// anything in the page (with extensions on, Chromium runs some paths
+// differently): a with/without ratio within the control's distance from 1
+// is this machine's noise, not a cost.
 // Each round also runs each phase on its own and reads its time and the CPU
 // time every process spent on it, a steadier figure than a phase's wall time
 // on a small machine; in the workload, what a phase leaves to do in the
 // background (the errors' batched delivery) lands on the next phase. It
 // prints medians and ratios; it asserts no timing.
 //
-// PAGE_BENCH_ROUNDS sets the rounds (default 11, plus one warm-up each side).
+// PAGE_BENCH_ROUNDS sets the rounds (default 11).
 // The workload starts settleAfterLoad after its page's load, so that what a
 // load sets off is counted once, as the page-load cost;
 // PAGE_BENCH_AT_LOAD=1 starts it as soon as the extension has its settings
@@ -74,24 +76,21 @@ func BenchmarkPageCost(b *testing.B) {
 
 	ai := mcpStdio(b, port, "bench-agent") // reads what reached the server
 	sides := []*pageSide{
-		{name: "without", ctx: startChromium(b, "")},
-		{name: "control", ctx: startChromium(b, controlExtension(b))},
-		{name: "with", ctx: startChromium(b, extensionFor(b, "http://127.0.0.1:"+strconv.Itoa(port))), ai: ai, server: srv.Process.Pid},
+		{name: "without"},
+		{name: "control", ext: controlExtension(b)},
+		{name: "with", ext: extensionFor(b, "http://127.0.0.1:"+strconv.Itoa(port)), ai: ai, server: srv.Process.Pid, port: port},
 	}
 	for _, s := range sides {
 		s.samples = map[string][]float64{}
 		s.atLoad = atLoad
-		if !devtools {
-			quietTab(b, s.ctx)
-		}
-		if _, err := cdp.Call(s.ctx, chromedp.FromContext(s.ctx).Target, performance.Enable, performance.EnableParams{}); err != nil {
-			b.Fatal(err)
-		}
+		s.devtools = devtools
 	}
-	for round := 0; round <= rounds; round++ {
+	for round := range rounds {
 		k := round % len(sides) // each side first, second and last in turn
 		for _, s := range append(slices.Clone(sides[k:]), sides[:k]...) {
-			s.run(b, site, round > 0) // round 0 warms each up and is not counted
+			s.open(b, site)
+			s.run(b, site)
+			s.close()
 		}
 	}
 
@@ -106,7 +105,7 @@ func BenchmarkPageCost(b *testing.B) {
 	} else {
 		mode += fmt.Sprintf(", workload %s after the load", settleAfterLoad)
 	}
-	fmt.Fprintf(&out, "\n%d rounds rotated, %s; medians in ms; ratio of the medians to without's, and the median [quartiles] of the per-round ratios\n", rounds, mode)
+	fmt.Fprintf(&out, "\n%d rounds, a fresh Chromium a side each, %s; medians in ms; ratio of the medians to without's, and the median [quartiles] of the per-round ratios\n", rounds, mode)
 	fmt.Fprintf(&out, "%-10s %10s %10s %10s %7s  %-20s %7s  %s\n", "phase", "without", "control", "with", "with", "per round", "control", "per round")
 	row := func(label, key string) {
 		w, c, x := median(without.samples[key]), median(control.samples[key]), median(with.samples[key])
@@ -182,15 +181,64 @@ const phaseSettle = 2 * time.Second
 // performance sample a second after the load) is over by then.
 const settleAfterLoad = 1500 * time.Millisecond
 
-// pageSide is one Chromium and what was measured in it.
+// pageSide is one side of the comparison: the extension its Chromiums load,
+// the Chromium of the round and what was measured in them all.
 type pageSide struct {
-	name    string
-	ctx     context.Context
-	ai      *client.Client // with the extension: an MCP client of its server
-	server  int            // with the extension: the server's pid
-	atLoad  bool           // the workload starts as soon as the settings are known
-	samples map[string][]float64
-	rounds  int
+	name     string
+	ext      string         // the extension's directory; "" for none
+	ai       *client.Client // with the extension: an MCP client of its server
+	server   int            // with the extension: the server's pid
+	port     int            // with the extension: the server's port
+	atLoad   bool           // the workload starts as soon as the settings are known
+	devtools bool           // chromedp's DevTools domains stay on
+	samples  map[string][]float64
+	rounds   int
+
+	ctx   context.Context // the round's Chromium
+	close func()
+}
+
+// open starts the round's Chromium for this side, alone on the machine, and
+// warms it up: the workload once and the load page once, not counted, so the
+// round measures compiled code and cached pages as a browser in use has
+// them.
+//
+// Each round has Chromiums of its own, started one at a time. Identical
+// Chromiums kept for a whole run read apart by up to 15 % on the network
+// phase, one of them fastest all run long (five without any extension,
+// 10 rounds, measured twice); a do-nothing extension once read 0.91. A
+// run on one Chromium a side measured those instances, not the extension.
+func (s *pageSide) open(b *testing.B, site string) {
+	s.ctx, s.close = openChromium(b, s.ext)
+	b.Cleanup(s.close) // a failure before the round's end
+	// A page opened before the extension's worker has registered its listeners would have no
+	// content script: the worker's socket to the server says it has.
+	if s.ext != "" {
+		waitFor(b, 15*time.Second, s.name+": the extension's worker", func() bool { return extensionWorker(s.ctx) })
+	}
+	if s.port != 0 {
+		waitFor(b, 15*time.Second, s.name+": the worker's socket to the server", func() bool {
+			ext, _ := health(s.port)["extension"].(map[string]any)
+			n, _ := ext["sockets"].(float64)
+			return n > 0
+		})
+	}
+	if !s.devtools {
+		quietTab(b, s.ctx)
+	}
+	if _, err := cdp.Call(s.ctx, chromedp.FromContext(s.ctx).Target, performance.Enable, performance.EnableParams{}); err != nil {
+		b.Fatal(err)
+	}
+	if err := chromedp.Do(s.ctx, chromedp.Navigate(site+"/bench.html")); err != nil {
+		b.Fatalf("%s: open bench page: %v", s.name, err)
+	}
+	s.settled(b)
+	if _, err := chromedp.Run(s.ctx, chromedp.Evaluate[map[string]float64](`runWorkload()`, chromedp.EvalAwaitPromise)); err != nil {
+		b.Fatalf("%s: warm-up workload: %v", s.name, err)
+	}
+	if err := chromedp.Do(s.ctx, chromedp.Navigate(site+"/bench-load.html")); err != nil {
+		b.Fatalf("%s: warm-up load: %v", s.name, err)
+	}
 }
 
 // run times the workload on a fresh page, then three loads of the
@@ -198,7 +246,7 @@ type pageSide struct {
 // time for the document, every world included ("load-js", from CDP's
 // Performance domain), at the load event and settleAfterLoad later
 // ("load-js+").
-func (s *pageSide) run(b *testing.B, site string, keep bool) {
+func (s *pageSide) run(b *testing.B, site string) {
 	if err := chromedp.Do(s.ctx, chromedp.Navigate(site+"/bench.html")); err != nil {
 		b.Fatalf("%s: open bench page: %v", s.name, err)
 	}
@@ -216,10 +264,8 @@ func (s *pageSide) run(b *testing.B, site string, keep bool) {
 	if err != nil {
 		b.Fatalf("%s: workload: %v", s.name, err)
 	}
-	if keep {
-		for k, v := range s.cpu() {
-			s.samples["cpu-"+k] = append(s.samples["cpu-"+k], v-cpu0[k])
-		}
+	for k, v := range s.cpu() {
+		s.samples["cpu-"+k] = append(s.samples["cpu-"+k], v-cpu0[k])
 	}
 	calls, err := chromedp.Run(s.ctx, chromedp.Evaluate[map[string]float64](`perCall()`))
 	if err != nil {
@@ -246,12 +292,10 @@ func (s *pageSide) run(b *testing.B, site string, keep bool) {
 		})
 	}
 	burst := s.scriptMS(b) - before
-	if keep {
-		s.samples["call-debug"] = append(s.samples["call-debug"], calls["debug"])
-		s.samples["call-error"] = append(s.samples["call-error"], calls["error"])
-		s.samples["call-fetch"] = append(s.samples["call-fetch"], perFetch)
-		s.samples["error-js"] = append(s.samples["error-js"], burst)
-	}
+	s.samples["call-debug"] = append(s.samples["call-debug"], calls["debug"])
+	s.samples["call-error"] = append(s.samples["call-error"], calls["error"])
+	s.samples["call-fetch"] = append(s.samples["call-fetch"], perFetch)
+	s.samples["error-js"] = append(s.samples["error-js"], burst)
 	for i := 0; i < 3; i++ {
 		if err := chromedp.Do(s.ctx, chromedp.Navigate(site+"/bench-load.html")); err != nil {
 			b.Fatalf("%s: open load page: %v", s.name, err)
@@ -265,11 +309,9 @@ func (s *pageSide) run(b *testing.B, site string, keep bool) {
 		// for the load: the same figure taken once the page has settled.
 		time.Sleep(settleAfterLoad)
 		settled := s.scriptMS(b)
-		if keep {
-			s.samples["load"] = append(s.samples["load"], ms)
-			s.samples["load-js"] = append(s.samples["load-js"], script)
-			s.samples["load-js+"] = append(s.samples["load-js+"], settled)
-		}
+		s.samples["load"] = append(s.samples["load"], ms)
+		s.samples["load-js"] = append(s.samples["load-js"], script)
+		s.samples["load-js+"] = append(s.samples["load-js+"], settled)
 	}
 	// Each phase again on its own, for the CPU every process spends on it
 	// (deferred work included): on this kind of machine the phases' wall
@@ -286,21 +328,16 @@ func (s *pageSide) run(b *testing.B, site string, keep bool) {
 			b.Fatalf("%s: phase %s: %v", s.name, p, err)
 		}
 		time.Sleep(phaseSettle)
-		if keep {
-			for k, v := range alone {
-				s.samples["alone-"+k] = append(s.samples["alone-"+k], v)
-			}
-			var all float64
-			cpu1 := s.cpu()
-			for k, v := range cpu1 {
-				all += v - cpu0[k]
-			}
-			s.samples["cpu-all-"+p] = append(s.samples["cpu-all-"+p], all)
-			s.samples["cpu-page-"+p] = append(s.samples["cpu-page-"+p], cpu1["page"]-cpu0["page"])
+		for k, v := range alone {
+			s.samples["alone-"+k] = append(s.samples["alone-"+k], v)
 		}
-	}
-	if !keep {
-		return
+		var all float64
+		cpu1 := s.cpu()
+		for k, v := range cpu1 {
+			all += v - cpu0[k]
+		}
+		s.samples["cpu-all-"+p] = append(s.samples["cpu-all-"+p], all)
+		s.samples["cpu-page-"+p] = append(s.samples["cpu-page-"+p], cpu1["page"]-cpu0["page"])
 	}
 	for _, p := range pagePhases {
 		v, ok := res[p]
@@ -486,6 +523,21 @@ func schedNS(pid int) (float64, bool) {
 		sum += ns
 	}
 	return sum, true
+}
+
+// extensionWorker says whether an extension's service worker runs in the
+// Chromium of ctx.
+func extensionWorker(ctx context.Context) bool {
+	targets, err := chromedp.Targets(ctx)
+	if err != nil {
+		return false
+	}
+	for _, ti := range targets {
+		if ti.Type == "service_worker" && strings.HasPrefix(ti.URL, "chrome-extension://") {
+			return true
+		}
+	}
+	return false
 }
 
 // controlExtension writes the control's extension: a service worker that does

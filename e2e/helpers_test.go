@@ -286,6 +286,20 @@ func chromiumPath() string {
 // extension in extDir loaded unless extDir is empty.
 func startChromium(t testing.TB, extDir string) context.Context {
 	t.Helper()
+	ctx, cancel := openChromium(t, extDir)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// openChromium starts a headless Chromium with the extension in extDir
+// loaded ("" for none) and a fresh profile, on about:blank; cancel ends it
+// and removes the profile.
+func openChromium(t testing.TB, extDir string) (ctx context.Context, cancel func()) {
+	t.Helper()
+	profile, err := os.MkdirTemp("", "gasoline-chromium-")
+	if err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(chromiumPath()),
 		chromedp.Flag("headless", "new"),
@@ -294,7 +308,7 @@ func startChromium(t testing.TB, extDir string) context.Context {
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(profile),
 	)
 	if extDir != "" {
 		opts = append(opts,
@@ -306,11 +320,12 @@ func startChromium(t testing.TB, extDir string) context.Context {
 	}
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelB := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancelB(); cancelA() })
+	cancel = func() { cancelB(); cancelA(); os.RemoveAll(profile) } // the allocator's cancel waits for the browser to exit
 	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+		cancel()
 		t.Fatalf("start chromium: %v", err)
 	}
-	return ctx
+	return ctx, cancel
 }
 
 func launch(t testing.TB, extDir string) *browser {
