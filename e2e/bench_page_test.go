@@ -212,10 +212,8 @@ func (s *pageSide) open(b *testing.B, site string) {
 	s.ctx, s.close = openChromium(b, s.ext)
 	b.Cleanup(s.close) // a failure before the round's end
 	// A page opened before the extension's worker has registered its listeners would have no
-	// content script: the worker's socket to the server says it has.
-	if s.ext != "" {
-		waitFor(b, 15*time.Second, s.name+": the extension's worker", func() bool { return extensionWorker(s.ctx) })
-	}
+	// content script: the worker's socket to the server says it has. (The control runs nothing in
+	// a page, so nothing waits for its worker.)
 	if s.port != 0 {
 		waitFor(b, 15*time.Second, s.name+": the worker's socket to the server", func() bool {
 			ext, _ := health(s.port)["extension"].(map[string]any)
@@ -523,21 +521,6 @@ func schedNS(pid int) (float64, bool) {
 		sum += ns
 	}
 	return sum, true
-}
-
-// extensionWorker says whether an extension's service worker runs in the
-// Chromium of ctx.
-func extensionWorker(ctx context.Context) bool {
-	targets, err := chromedp.Targets(ctx)
-	if err != nil {
-		return false
-	}
-	for _, ti := range targets {
-		if ti.Type == "service_worker" && strings.HasPrefix(ti.URL, "chrome-extension://") {
-			return true
-		}
-	}
-	return false
 }
 
 // controlExtension writes the control's extension: a service worker that does
