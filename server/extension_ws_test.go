@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -152,5 +153,62 @@ func TestSocketBatchesOneAtATime(t *testing.T) {
 	}
 	if strings.Join(got, ",") != "next,waited" {
 		t.Fatalf("stored %v", got)
+	}
+}
+
+// A worker that holds events back while a page is busy says so; the AI's
+// next read asks for them first and finds them (issue 12: delivery waits
+// for a quiet page, what the AI reads does not).
+func TestReadAsksForWhatTheWorkerHolds(t *testing.T) {
+	s, base := startServer(t)
+	c := mcpClient(t, s)
+	conn := extSocket(t, base)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	var flushes atomic.Int32
+	go func() { // the worker: a flush delivers one held event, waits for its ack, then answers
+		for {
+			_, b, err := conn.Read(ctx)
+			if err != nil {
+				return
+			}
+			var m map[string]any
+			if json.Unmarshal(b, &m) != nil || m["type"] != "query" || m["kind"] != "flush" {
+				continue
+			}
+			flushes.Add(1)
+			conn.Write(ctx, websocket.MessageText, []byte("events 1 /logs\n"+`{"entries":[{"level":"error","message":"held back"}]}`))
+			for {
+				if _, b, err = conn.Read(ctx); err != nil {
+					return
+				}
+				if strings.Contains(string(b), `"ack"`) {
+					break
+				}
+			}
+			out, _ := json.Marshal(map[string]any{"type": "result", "id": m["id"], "result": map[string]any{"queued": 0}})
+			conn.Write(ctx, websocket.MessageText, out)
+		}
+	}()
+	waitReachable(t, s)
+	errorsRead := func() string {
+		out, isErr := callTool(t, c, "observe", map[string]any{"what": "errors"})
+		if isErr {
+			t.Fatalf("observe: %v", out)
+		}
+		return mustJSON(out)
+	}
+
+	if got := errorsRead(); strings.Contains(got, "held back") || flushes.Load() != 0 {
+		t.Fatalf("a worker holding nothing was asked (%d): %s", flushes.Load(), got)
+	}
+	conn.Write(ctx, websocket.MessageText, []byte(`{"type":"holding"}`))
+	eventually(t, "the holding frame read", s.extHolding.Load)
+	if got := errorsRead(); !strings.Contains(got, "held back") || flushes.Load() != 1 {
+		t.Fatalf("after holding: %d flushes, read %s", flushes.Load(), got)
+	}
+	errorsRead()
+	if n := flushes.Load(); n != 1 {
+		t.Fatalf("asked %d times for one holding", n)
 	}
 }

@@ -15,7 +15,7 @@ func (s *Server) generateTool() tool {
 		hints:    additive,
 		selector: newParam[string]("format", ""),
 		params:   []declared{filterParam, testNameParam, baseURLParam, mockParam, shotsParam},
-		modes:    []mode{{"sarif", s.generateSARIF}, {"test", s.generateTest}, {"har", s.generateHAR}},
+		modes:    []mode{{"sarif", s.generateSARIF}, {"test", s.afterHeld(s.generateTest)}, {"har", s.afterHeld(s.generateHAR)}},
 	}
 }
 

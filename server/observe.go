@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"math"
 	"slices"
+	"time"
 
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/problem"
+	"github.com/gasoline-dev/gasoline/features/query"
 )
 
 // maxTabID is the largest Chrome tab id; 0 means the tracked tab.
@@ -90,9 +92,10 @@ func (s *Server) observeModes() []mode {
 		{"pilot", func(context.Context, args) (any, error) { return s.PilotStatus(), nil }},
 		{"health", func(context.Context, args) (any, error) { return s.Health(), nil }},
 	}
-	// Alerts about capture changes ride along with whatever the AI observes next.
+	// What the worker holds back is delivered first; alerts about capture
+	// changes ride along with whatever the AI observes next.
 	for i, m := range modes {
-		run := m.run
+		run := s.afterHeld(m.run)
 		modes[i].run = func(ctx context.Context, a args) (any, error) {
 			v, err := run(ctx, a)
 			if err != nil {
@@ -182,4 +185,28 @@ type pageOverride struct {
 	Value     any    `json:"value"`
 	Default   any    `json:"default"`
 	ChangedAt string `json:"changed_at"`
+}
+
+// heldWait bounds how long a read waits for the events the worker holds:
+// past it, the AI reads what is stored.
+const heldWait = time.Second
+
+// deliverHeld asks the worker for the events it holds back while a page is
+// busy (it delivers once the page is quiet, or 2 s after the first: issue
+// 12), when it said it holds some, so that the AI reads everything captured
+// up to its call. It returns once they are stored, or after heldWait.
+func (s *Server) deliverHeld(ctx context.Context) {
+	if !s.extHolding.Swap(false) {
+		return
+	}
+	_, _ = s.queries.Ask(ctx, query.KindFlush, 0, nil, heldWait) // a failure leaves the read as it was
+}
+
+// afterHeld runs a mode that reads what was captured once the worker has
+// delivered what it holds (deliverHeld).
+func (s *Server) afterHeld(run func(context.Context, args) (any, error)) func(context.Context, args) (any, error) {
+	return func(ctx context.Context, a args) (any, error) {
+		s.deliverHeld(ctx)
+		return run(ctx, a)
+	}
 }

@@ -167,6 +167,15 @@ export function sendBatch(route, body) {
   });
 }
 
+/**
+ * Tells the server that events wait in the worker because the page keeps producing them (the
+ * delivery rules hold a flush until it is quiet): before the AI reads what was captured, the server
+ * then asks for them (a 'flush' query). Whether it was told.
+ */
+export function tellHolding() {
+  return takesBatches && sendFrame({ type: 'holding' });
+}
+
 function settleAck(m) {
   const a = acks.get(m.id);
   if (!a) return;

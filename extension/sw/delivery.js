@@ -1,26 +1,34 @@
-// Delivery of captured events to the server, in order: queued per kind (queue.js), flushed every
-// FLUSH_MS (or at once at FLUSH_AT queued), retried with backoff while the server is away.
+// Delivery of captured events to the server, in order: queued per kind (queue.js), flushed once no
+// event has come for FLUSH_MS (or WAIT_MAX_MS after the first waiting one, or at once at FLUSH_AT
+// queued), retried with backoff while the server is away.
 //
 // The queue is written to chrome.storage.session only while it is at risk: while the server is
 // away (every message, at once) and when a flush has been on the wire for SLOW_MS. A healthy
 // flush is not written at all: each write copies the whole queue through the browser process,
 // and on a busy page that was the largest part of the extension's cost (issue 12: ~40 % of its
-// CPU during 200 fetches). What that leaves unguarded is an event younger than FLUSH_MS + SLOW_MS
-// when the browser kills a worker that is answering messages, which MV3 does not do (it stops
+// CPU during 200 fetches). What that leaves unguarded is an event younger than WAIT_MAX_MS +
+// SLOW_MS when the browser kills a worker that is answering messages, which MV3 does not do (it stops
 // workers idle for 30 s); a stopped worker whose server was slow or away loses nothing.
 import { EventQueue, KINDS, ROUTES, BATCH_MAX, isErrorLog, stampEvents } from './queue.js';
 import { nextBackoff } from './backoff.js';
 import { postJSON, problemOf, failure, setConnected, isConnected, setLastError } from './link.js';
-import { sendBatch } from './channel.js';
+import { sendBatch, tellHolding } from './channel.js';
 import { saveSoon } from './session.js';
 
-const FLUSH_MS = 200;
-// While events keep coming, flushes start at most this often: each POST costs the browser's network
-// service CPU whatever its size, on the cores the page runs on (issue 12: in the page benchmark's
-// workload, 200 ms flushes cost the network service 8–16 ms of CPU against none). A first event after
-// a quiet spell still goes after FLUSH_MS.
+// A flush waits until no event has come for FLUSH_MS, at most WAIT_MAX_MS after the first event it
+// carries: a delivery costs the browser's processes and the server CPU on the cores the page runs on,
+// so it goes once the page has stopped producing events, not in the middle of its work (issue 12: in
+// the page benchmark, delivering 1,000 errors while the page's fetches ran made them ~7 % slower).
+// FLUSH_MS is longer than a content script's batching (200 ms, then up to 100 ms of idle wait), so
+// a page whose events keep coming is not taken for a quiet one between two of its batches.
+const FLUSH_MS = 400;
+const WAIT_MAX_MS = 2000;
+// And flushes start at most this often: each costs the browser's network service CPU whatever its
+// size (issue 12: in the page benchmark's workload, 200 ms flushes cost the network service 8–16 ms
+// of CPU against none).
 const FLUSH_GAP_MS = 1000;
-const FLUSH_AT = 500;
+// At once with this many queued, so that what comes while the flush runs still fits under QUEUE_MAX.
+const FLUSH_AT = 1500;
 const BACKOFF_MIN = 250;
 const BACKOFF_MAX = 2000;
 const SLOW_MS = 500; // a flush on the wire this long has its queue written down
@@ -32,10 +40,13 @@ let started = false; // flushes wait for start(): the stored queue must be read 
 let flushing = false;
 let flushTimer = 0;
 let flushDue = 0;
+let flushQuiet = false; // the flush due waits for the events to stop
 let backoff = 0;
 let flushRun = null; // the flush in progress
 let lastFlush = 0; // when the last flush started
 let stored = 0; // events in the queue as last written (0: nothing to guard or clear)
+let waitingSince = 0; // when the first event no flush has taken yet came (0: none)
+let toldHolding = false; // the server was told this flush is being put off (tellHolding)
 
 /**
  * Queues the events of a content script's message. Returns the error logs among them as
@@ -50,8 +61,29 @@ export function accept(events, sender) {
   // While the server is away the next flush waits out the backoff, seconds in which a stopped
   // worker would lose what only memory holds: write now (writes coalesce within a tick).
   if (backoff > 0) save();
-  scheduleFlush(queue.total() >= FLUSH_AT ? 0 : FLUSH_MS);
+  const now = Date.now();
+  if (!waitingSince) waitingSince = now;
+  if (queue.total() >= FLUSH_AT) scheduleFlush(0);
+  else {
+    // A quiet flush already due is put off by these events: the server is told once, so that what
+    // the AI reads meanwhile asks for them first (deliverHeld).
+    if (flushTimer && flushQuiet && !toldHolding) toldHolding = tellHolding();
+    scheduleFlush(Math.max(0, Math.min(FLUSH_MS, waitingSince + WAIT_MAX_MS - now)), true);
+  }
   return errors;
+}
+
+/**
+ * Delivers everything queued now, whatever the timing rules, and resolves with what is left queued
+ * (0 unless the server refused or went away): the server asks before the AI reads what was captured,
+ * so holding events while a page is busy never hides them from it.
+ */
+export async function deliverHeld() {
+  if (started) {
+    await flush();
+    if (queue.total()) await flush(); // what came while the flush in progress ran
+  }
+  return { queued: queue.total() };
 }
 
 /** Per-kind {sent, dropped, queued}, the total queued and how many of them are written down, for the popup. */
@@ -91,14 +123,16 @@ function save() {
 }
 
 // Flushes in `delay` ms (never sooner than the current backoff, nor, unless delay is 0, than
-// FLUSH_GAP_MS after the last flush began), keeping an earlier flush if one is already due.
-export function scheduleFlush(delay) {
+// FLUSH_GAP_MS after the last flush began), keeping an earlier flush if one is already due, unless
+// both are `quiet`: new events then put it off (accept() caps that at WAIT_MAX_MS after the first).
+export function scheduleFlush(delay, quiet = false) {
   if (!started || flushing) return; // flush() reschedules itself when it ends
   const now = Date.now();
   const due = Math.max(now + Math.max(delay, backoff), delay > 0 ? lastFlush + FLUSH_GAP_MS : 0);
-  if (flushTimer && flushDue <= due) return;
+  if (flushTimer && flushDue <= due && !(quiet && flushQuiet)) return;
   clearTimeout(flushTimer);
   flushDue = due;
+  flushQuiet = quiet;
   flushTimer = setTimeout(flush, Math.max(0, due - Date.now()));
 }
 
@@ -118,6 +152,8 @@ export async function deliverLogsThrough(seq) {
 async function flushQueues() {
   if (flushing) return;
   flushing = true;
+  waitingSince = 0; // what comes from now on waits for the next flush
+  toldHolding = false;
   if (queue.total()) lastFlush = Date.now(); // a flush with nothing to send does not hold up the next
   const slow = setTimeout(save, SLOW_MS); // the server is slow to take it: guard it
   let failed = false;

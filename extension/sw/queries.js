@@ -1,5 +1,5 @@
 // One on-demand query, from the server's frame to its answer: dom and page_info asked of the content
-// script, a11y audits, pilot actions; each bounded by its deadline.
+// script, a11y audits, pilot actions, a flush of what the worker holds; each bounded by its deadline.
 
 import { resolveTab, tabURL } from './tabs.js';
 import { askContent } from './documents.js';
@@ -8,8 +8,9 @@ import { runPilot } from './pilot.js';
 import { scriptTimeout } from './serialize.js';
 import { sendResult } from './channel.js';
 import { QueryError, errText } from './errors.js';
+import { deliverHeld } from './delivery.js';
 
-const QUERY_KINDS = new Set(['dom', 'page_info', 'a11y', 'pilot']);
+const QUERY_KINDS = new Set(['dom', 'page_info', 'a11y', 'pilot', 'flush']);
 const QUERY_DEFAULT_MS = { dom: 10000, page_info: 10000, a11y: 30000, pilot: 10000 };
 const QUERY_MAX_MS = 120000;
 
@@ -37,7 +38,9 @@ export async function runQuery(q) {
     if (!QUERY_KINDS.has(q.kind)) throw new QueryError('invalid_param', `unknown query kind ${JSON.stringify(q.kind)}`);
     const params = q.params && typeof q.params === 'object' && !Array.isArray(q.params) ? q.params : {};
     let out;
-    if (q.kind === 'pilot') {
+    if (q.kind === 'flush') {
+      out = { result: await deliverHeld() }; // no tab: the server reads next
+    } else if (q.kind === 'pilot') {
       out = await runPilot(q, params, job);
     } else {
       job.tab = await resolveTab(q.tab);

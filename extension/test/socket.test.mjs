@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { fakeBrowser, clock } from './fake-browser.mjs';
 
 // The worker's batches on its socket (sw/channel.js, sw/delivery.js): once the server's hello says it takes them,
 // an `events` frame per batch, settled by the server's ack; a 4xx ack drops the batch as a 4xx POST answer would; a socket that closes before its ack fails the
@@ -7,25 +8,7 @@ import assert from 'node:assert/strict';
 // browser's.
 test('batches go on the socket, are settled by acks, and fall back to POST when it closes', async (t) => {
   t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 5_000_000 });
-  const sockets = [];
-  globalThis.WebSocket = class {
-    static OPEN = 1;
-    constructor(url) {
-      this.url = url;
-      this.readyState = 0;
-      this.sent = [];
-      sockets.push(this);
-    }
-
-    send(s) { this.sent.push(s); }
-
-    close() { this.readyState = 3; }
-  };
-  const storage = { get: async () => ({}), set: async () => {} };
-  globalThis.chrome = {
-    storage: { sync: storage, local: storage, session: storage },
-    runtime: { getManifest: () => ({ version: '0.1.0' }) },
-  };
+  const sockets = fakeBrowser();
   const posts = [];
   globalThis.fetch = async (url, init) => {
     const path = new URL(url).pathname;
@@ -35,13 +18,7 @@ test('batches go on the socket, are settled by acks, and fall back to POST when 
   const { startChannel } = await import('../sw/channel.js');
   const { accept, startDelivery, deliveryStats } = await import('../sw/delivery.js');
   const { lastErrorText } = await import('../sw/link.js');
-  const settle = () => new Promise((r) => setImmediate(r));
-  const advance = async (ms) => {
-    for (let i = 0; i < ms; i += 10) {
-      t.mock.timers.tick(10);
-      await settle();
-    }
-  };
+  const { advance } = clock(t);
   const log = (m) => [{ kind: 'log', data: { ts: Date.now(), level: 'error', kind: 'console', message: m } }];
   const ack = (sock, m) => sock.onmessage({ data: JSON.stringify({ type: 'ack', ...m }) });
   const frames = (sock) => sock.sent.filter((f) => f.startsWith('events '));
@@ -56,7 +33,7 @@ test('batches go on the socket, are settled by acks, and fall back to POST when 
 
   // Until the server says it takes batches on the socket (an older one never does), they are POSTs.
   accept(log('before hello'));
-  await advance(210);
+  await advance(410);
   assert.deepEqual(posts, [['before hello']]);
   assert.equal(frames(sock).length, 0);
   sock.onmessage({ data: JSON.stringify({ type: 'hello', batches: true }) });

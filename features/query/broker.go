@@ -20,6 +20,9 @@ const (
 	KindPageInfo = "page_info"
 	KindA11y     = "a11y"
 	KindPilot    = "pilot"
+	// KindFlush asks the worker to deliver the events it holds back while a
+	// page is busy; it answers once they are stored.
+	KindFlush = "flush"
 )
 
 // PollFresh is how recent a fallback poll must be for the extension to count
