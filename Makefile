@@ -79,7 +79,7 @@ clean:
 # Issue 12's page benchmark: the workload page and a 50-resource page load in
 # headless Chromium with the extension, without any and with a do-nothing
 # control extension (the machine's noise), each round a fresh Chromium a
-# side, sides rotated; ~70 s a round, ~13 min.
+# side, sides rotated; ~75 s a round, ~14 min.
 # PAGE_BENCH_ROUNDS=n for more rounds (11 by default), PAGE_BENCH_DEVTOOLS=1
 # to keep a DevTools client listening on the tab.
 bench-page: $(AXE)
