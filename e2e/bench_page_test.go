@@ -169,9 +169,10 @@ func BenchmarkPageCost(b *testing.B) {
 // time, the network first: what the errors leave to do would land on it as
 // in the workload. phaseSettle is how long after one its deferred work is
 // still counted, and when the next starts: a phase's last event reaches the
-// server ~1 s after the phase (the page queues for 50 ms and idle time, the
-// content script and the worker each wait until no event has come for
-// 400 ms, the worker delivers at most once a second).
+// server up to ~1 s after the phase (the page queues for 50 ms and idle
+// time, the content script for 200 ms and idle time, the worker delivers
+// once no event has come for 400 ms, at most once a second), and none waits
+// more than ~2.5 s (the worker delivers 2 s after the first event waiting).
 var cpuPhases = []string{"network", "console", "errors"}
 
 const phaseSettle = 3 * time.Second

@@ -20,7 +20,6 @@ import { pilotOn, loadPilot, setPilot } from './sw/pilot-switch.js';
 import { clearHighlights } from './sw/pilot.js';
 import { onCommitted, onCompleted, runMissed } from './sw/documents.js';
 import { passHeld } from './sw/held.js';
-import { noteHolding, setEventsHandler } from './sw/holding.js';
 
 const ALARM = 'gasoline-poll';
 
@@ -78,7 +77,6 @@ globalThis.status = status;
 function onEvents(events, sender) {
   for (const e of accept(events, sender)) onErrorLog(sender.tab, e.data, e.seq);
 }
-setEventsHandler((events, sender) => ready.then(() => onEvents(events, sender)));
 
 // Messages from content scripts, the popup and the options page.
 function onMessage(msg, sender, sendResponse) {
@@ -98,10 +96,6 @@ function onMessage(msg, sender, sendResponse) {
     case 'missed':
       // content/start.js: the rest of the content script never came to this document.
       if (sender.tab && sender.frameId === 0) runMissed(sender);
-      return false;
-    case 'holding':
-      // A busy page's content script holds its events back: the server asks for them before the AI reads.
-      if (sender.tab) noteHolding(sender);
       return false;
     case 'ready':
       tabs.onReady(sender);

@@ -10,10 +10,10 @@
 // Takes inject.js's private link and what arrived on it so far from content/start.js (see
 // PROTOCOL.md), gates what arrives by the effective settings (content/gate.js), scrubs secrets out of
 // every event (content/scrub.js)
-// and forwards them to the service worker in batches, once the page has produced none for QUIET_MS
-// (at most HOLD_MAX_MS after the first) and is idle (at most IDLE_MS more). This runs on the page's
-// thread, and each message costs the browser process a round of IPC and a copy of the batch, so a busy
-// page sends one message when its burst of work is over, not one in the middle of it (issue 12).
+// and forwards them to the service worker in batches: BATCH_MS after the first event, when the page
+// is idle (at most IDLE_MS more). This runs on the page's thread, and each message costs the browser
+// process a round of IPC and a copy of the batch, so a page with steady traffic sends a few messages
+// a second, not one per request (issue 12).
 (() => {
   'use strict';
 
@@ -30,8 +30,7 @@
   // start.js ran at document_start: inject.js's link is there. Absent in a page opened before the
   // extension was installed or reloaded, which the worker adopts: no page-world capture there.
   const start = globalThis.__gasolineStart || null;
-  const QUIET_MS = 400;
-  const HOLD_MAX_MS = 2000;
+  const BATCH_MS = 200;
   const IDLE_MS = 100;
   const idle = typeof requestIdleCallback === 'function' ? requestIdleCallback : null;
   const PENDING_MAX = 2000;
@@ -43,9 +42,6 @@
   const pending = []; // events that arrived before the settings
   let batch = [];
   let batchTimer = 0;
-  let batchSince = 0; // when the batch's first event came (0: empty)
-  let lastEventAt = 0;
-  let toldHolding = false; // the worker was told this batch is held back
   const listeners = []; // [target, type, fn] registered with capture, removed on shutdown
   const shutdownHooks = [];
 
@@ -143,12 +139,9 @@
     else if (!settings) applySettings(CAPTURE_DEFAULTS);
   }
 
-  // The worker's pushes: the settings in force, and a request for the batch held back (answered with
-  // it, so that it reaches the worker before the worker delivers to the server).
-  function onWorkerMessage(msg, sender, sendResponse) {
-    if (dead || !msg || typeof msg !== 'object' || sender.id !== chrome.runtime.id || sender.tab) return false;
-    if (msg.type === 'effective') fromWorker(msg.settings, msg.rev);
-    else if (msg.type === 'flush') sendResponse({ events: take() });
+  function onWorkerMessage(msg, sender) {
+    if (dead || !msg || typeof msg !== 'object' || msg.type !== 'effective' || sender.id !== chrome.runtime.id || sender.tab) return false;
+    fromWorker(msg.settings, msg.rev);
     return false;
   }
 
@@ -176,36 +169,8 @@
     const ev = gate.pass(kind, data, settings, isServerURL);
     if (!ev) return;
     batch.push(ev);
-    if (leaving) {
-      flushSoon();
-      return;
-    }
-    lastEventAt = Date.now();
-    if (!batchSince) batchSince = lastEventAt;
-    if (!batchTimer) batchTimer = setTimeout(batchDue, QUIET_MS);
-  }
-
-  // The batch goes once no event has come for QUIET_MS, at most HOLD_MAX_MS after its first: each
-  // message to the worker costs this page's thread, the browser and the worker CPU, so a busy page's
-  // events wait for it to stop (issue 12: in the page benchmark's workload, sending the errors' events
-  // while the fetches ran made them ~10 % slower). One timer a batch, re-armed for what is left of the
-  // wait, not one per event. A batch held back is announced to the worker once ({type: 'holding'}):
-  // before the AI reads, the server has the worker ask for it ({type: 'flush'}, onWorkerMessage).
-  function batchDue() {
-    batchTimer = 0;
-    if (dead || !batch.length) return;
-    const wait = Math.min(lastEventAt + QUIET_MS, batchSince + HOLD_MAX_MS) - Date.now();
-    if (wait <= 0) {
-      flushWhenIdle();
-      return;
-    }
-    if (!toldHolding) {
-      toldHolding = true;
-      try {
-        chrome.runtime.sendMessage({ type: 'holding' }).catch(() => { /* the worker asks no one then */ });
-      } catch (_) { /* the extension was reloaded */ }
-    }
-    batchTimer = setTimeout(batchDue, wait);
+    if (leaving) flushSoon();
+    else if (!batchTimer) batchTimer = setTimeout(flushWhenIdle, BATCH_MS);
   }
 
   // Leaving the page: the batch goes now, and from then on what arrives goes at the end of its task
@@ -233,12 +198,10 @@
     else flush();
   }
 
-  // The batch, scrubbed, and a new one started.
-  function take() {
+  function flush() {
     if (batchTimer) clearTimeout(batchTimer);
     batchTimer = 0;
-    batchSince = 0;
-    toldHolding = false;
+    if (dead || !batch.length) return;
     const events = [];
     for (const ev of batch) {
       try {
@@ -247,12 +210,6 @@
       } catch (_) { /* an event that cannot be scrubbed is not sent */ }
     }
     batch = [];
-    return events;
-  }
-
-  function flush() {
-    if (dead || !batch.length) return;
-    const events = take();
     if (!events.length) return;
     try {
       if (!chrome.runtime || !chrome.runtime.id) return shutdown();

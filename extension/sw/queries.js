@@ -9,7 +9,6 @@ import { scriptTimeout } from './serialize.js';
 import { sendResult } from './channel.js';
 import { QueryError, errText } from './errors.js';
 import { deliverHeld } from './delivery.js';
-import { gatherHeld } from './holding.js';
 
 const QUERY_KINDS = new Set(['dom', 'page_info', 'a11y', 'pilot', 'flush']);
 const QUERY_DEFAULT_MS = { dom: 10000, page_info: 10000, a11y: 30000, pilot: 10000 };
@@ -40,8 +39,7 @@ export async function runQuery(q) {
     const params = q.params && typeof q.params === 'object' && !Array.isArray(q.params) ? q.params : {};
     let out;
     if (q.kind === 'flush') {
-      await gatherHeld(); // what content scripts hold, then all the worker holds; no tab: the server reads next
-      out = { result: await deliverHeld() };
+      out = { result: await deliverHeld() }; // no tab: the server reads next
     } else if (q.kind === 'pilot') {
       out = await runPilot(q, params, job);
     } else {

@@ -60,33 +60,3 @@ test('a held flush is announced once, and deliverHeld sends it at once', async (
   }
   assert.equal(holding(sock), 2);
 });
-
-// The tabs whose content scripts said they hold events are asked for them, once each; what a tab
-// answers is queued with its sender; a tab that does not answer within 500 ms is given up.
-test('gatherHeld asks each holding tab once and queues its answer', async (t) => {
-  t.mock.timers.enable({ apis: ['setTimeout'] });
-  const { noteHolding, gatherHeld, setEventsHandler } = await import('../sw/holding.js');
-  const asked = [];
-  globalThis.chrome.tabs = {
-    sendMessage(tab, msg, opts) {
-      asked.push([tab, msg.type, opts.frameId]);
-      if (tab === 3) return new Promise(() => {}); // never answers
-      return Promise.resolve({ events: [{ kind: 'log', data: { message: `from ${tab}` } }] });
-    },
-  };
-  const got = [];
-  setEventsHandler(async (events, sender) => { got.push([sender.tab.id, events[0].data.message]); });
-  noteHolding({ tab: { id: 1 }, frameId: 0 });
-  noteHolding({ tab: { id: 1 }, frameId: 0 });
-  noteHolding({ tab: { id: 2 }, frameId: 0 });
-  noteHolding({ tab: { id: 3 }, frameId: 0 });
-  noteHolding({ tab: { id: 4 }, frameId: 5 }); // a subframe: no content script of ours
-  const done = gatherHeld();
-  await new Promise((r) => setImmediate(r));
-  t.mock.timers.tick(500);
-  await done;
-  assert.deepEqual(asked, [[1, 'flush', 0], [2, 'flush', 0], [3, 'flush', 0]]);
-  assert.deepEqual(got, [[1, 'from 1'], [2, 'from 2']]);
-  await gatherHeld();
-  assert.equal(asked.length, 3, 'asked again only after a new holding');
-});
