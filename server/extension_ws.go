@@ -64,7 +64,6 @@ func (s *Server) handleExtensionSocket(w http.ResponseWriter, r *http.Request) {
 	defer c.CloseNow()
 	s.extSockets.Add(1)
 	defer s.extSockets.Add(-1)
-	defer s.extHolding.Store(false) // what it held is asked of no other socket
 	link := &extLink{c: c}
 	detach := s.queries.Attach(link)
 	defer detach()
@@ -108,7 +107,7 @@ func (s *Server) handleExtensionSocket(w http.ResponseWriter, r *http.Request) {
 		case m.Type == "result":
 			s.queries.Resolve(m.Response)
 		case m.Type == "holding":
-			s.extHolding.Store(true)
+			s.queries.MarkHolding(link)
 		case (m.Type == "hello" || m.Type == "pilot") && m.Pilot != nil:
 			s.reportPilot(*m.Pilot)
 			s.events.publish("pilot", s.PilotStatus())

@@ -203,7 +203,7 @@ func TestReadAsksForWhatTheWorkerHolds(t *testing.T) {
 		t.Fatalf("a worker holding nothing was asked (%d): %s", flushes.Load(), got)
 	}
 	conn.Write(ctx, websocket.MessageText, []byte(`{"type":"holding"}`))
-	eventually(t, "the holding frame read", s.extHolding.Load)
+	eventually(t, "the holding frame read", s.queries.Holding)
 	if got := errorsRead(); !strings.Contains(got, "held back") || flushes.Load() != 1 {
 		t.Fatalf("after holding: %d flushes, read %s", flushes.Load(), got)
 	}

@@ -11,7 +11,6 @@ import (
 
 	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/problem"
-	"github.com/gasoline-dev/gasoline/features/query"
 )
 
 // maxTabID is the largest Chrome tab id; 0 means the tracked tab.
@@ -80,22 +79,21 @@ func read[T any, P interface {
 
 func (s *Server) observeModes() []mode {
 	modes := []mode{
-		{"logs", read(s.store.Logs)},
-		{"errors", read(s.store.Errors)},
-		{"network", read(s.store.Network)},
-		{"network_bodies", read(s.store.Bodies)},
-		{"websocket_events", read(s.store.WSEvents)},
-		{"websocket_status", s.observeWSStatus},
-		{"actions", read(s.store.Actions)},
+		{"logs", s.afterHeld(read(s.store.Logs))},
+		{"errors", s.afterHeld(read(s.store.Errors))},
+		{"network", s.afterHeld(read(s.store.Network))},
+		{"network_bodies", s.afterHeld(read(s.store.Bodies))},
+		{"websocket_events", s.afterHeld(read(s.store.WSEvents))},
+		{"websocket_status", s.afterHeld(s.observeWSStatus)},
+		{"actions", s.afterHeld(read(s.store.Actions))},
 		{"page", s.observePage},
-		{"performance", s.observePerformance},
+		{"performance", s.afterHeld(s.observePerformance)},
 		{"pilot", func(context.Context, args) (any, error) { return s.PilotStatus(), nil }},
 		{"health", func(context.Context, args) (any, error) { return s.Health(), nil }},
 	}
-	// What the worker holds back is delivered first; alerts about capture
-	// changes ride along with whatever the AI observes next.
+	// Alerts about capture changes ride along with whatever the AI observes next.
 	for i, m := range modes {
-		run := s.afterHeld(m.run)
+		run := m.run
 		modes[i].run = func(ctx context.Context, a args) (any, error) {
 			v, err := run(ctx, a)
 			if err != nil {
@@ -187,26 +185,16 @@ type pageOverride struct {
 	ChangedAt string `json:"changed_at"`
 }
 
-// heldWait bounds how long a read waits for the events the worker holds:
-// past it, the AI reads what is stored.
+// heldWait bounds how long a read waits for the events an extension holds
+// back: past it, the AI reads what is stored.
 const heldWait = time.Second
 
-// deliverHeld asks the worker for the events it holds back while a page is
-// busy (it delivers once the page is quiet, or 2 s after the first: issue
-// 12), when it said it holds some, so that the AI reads everything captured
-// up to its call. It returns once they are stored, or after heldWait.
-func (s *Server) deliverHeld(ctx context.Context) {
-	if !s.extHolding.Swap(false) {
-		return
-	}
-	_, _ = s.queries.Ask(ctx, query.KindFlush, 0, nil, heldWait) // a failure leaves the read as it was
-}
-
-// afterHeld runs a mode that reads what was captured once the worker has
-// delivered what it holds (deliverHeld).
+// afterHeld runs a mode that reads what was captured once every extension
+// that said it holds events back (a busy page's, issue 12) has delivered
+// them, so that the AI reads everything captured up to its call.
 func (s *Server) afterHeld(run func(context.Context, args) (any, error)) func(context.Context, args) (any, error) {
 	return func(ctx context.Context, a args) (any, error) {
-		s.deliverHeld(ctx)
+		s.queries.AskHeld(ctx, heldWait)
 		return run(ctx, a)
 	}
 }

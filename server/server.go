@@ -111,7 +111,6 @@ type Server struct {
 	extDropped  atomic.Int64           // events the extension reported lost from its full buffer
 	extSockets  atomic.Int32           // open /ws/extension sockets
 	extVersion  atomic.Pointer[string] // the extension's manifest version, from its socket's hello
-	extHolding  atomic.Bool            // the worker said it holds events back (deliverHeld asks for them)
 
 	alertMu      sync.Mutex
 	alertCursors map[string]uint64 // MCP session id → next capture alert to deliver

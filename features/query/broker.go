@@ -76,6 +76,7 @@ type Broker struct {
 	mu       sync.Mutex
 	seq      uint64
 	links    []Link // newest last; queries go to the newest
+	holding  []Link // links whose extension holds events back (MarkHolding)
 	pending  map[string]chan Response
 	queue    []Request // for the polling fallback
 	lastPoll time.Time
@@ -96,6 +97,7 @@ func (b *Broker) Attach(l Link) (detach func()) {
 		b.mu.Lock()
 		defer b.mu.Unlock()
 		b.links = slices.DeleteFunc(b.links, func(x Link) bool { return x == l })
+		b.holding = slices.DeleteFunc(b.holding, func(x Link) bool { return x == l })
 	}
 }
 
@@ -123,23 +125,79 @@ func (b *Broker) Ask(ctx context.Context, kind string, tab int, params any, time
 		b.mu.Unlock()
 		return Response{}, ErrNotConnected
 	}
+	var link Link
+	if n := len(b.links); n > 0 {
+		link = b.links[n-1]
+	}
+	req, ch := b.register(kind, tab, params, timeout)
+	if link == nil {
+		b.queue = append(b.queue, req)
+	}
+	b.mu.Unlock()
+	return b.await(ctx, link, req, ch, timeout, true)
+}
+
+// MarkHolding records that the extension behind l holds captured events
+// back (its worker delivers while a page is busy only once it is quiet):
+// the next AskHeld asks l for them.
+func (b *Broker) MarkHolding(l Link) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if slices.Contains(b.links, l) && !slices.Contains(b.holding, l) {
+		b.holding = append(b.holding, l)
+	}
+}
+
+// Holding reports whether an attached extension said it holds events back.
+func (b *Broker) Holding() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.holding) > 0
+}
+
+// AskHeld asks every extension that said it holds events back for them
+// (a KindFlush query on its own link) and waits until each has answered,
+// once they are stored, or until timeout. Each is asked once per mark; a
+// failure leaves its events to their own delivery.
+func (b *Broker) AskHeld(ctx context.Context, timeout time.Duration) {
+	b.mu.Lock()
+	links := b.holding
+	b.holding = nil
+	reqs := make([]Request, len(links))
+	chs := make([]chan Response, len(links))
+	for i := range links {
+		reqs[i], chs[i] = b.register(KindFlush, 0, nil, timeout)
+	}
+	b.mu.Unlock()
+	var wg sync.WaitGroup
+	for i, l := range links {
+		wg.Go(func() { _, _ = b.await(ctx, l, reqs[i], chs[i], timeout, false) })
+	}
+	wg.Wait()
+}
+
+// register makes a request and the channel its answer will come on; b.mu
+// is held.
+func (b *Broker) register(kind string, tab int, params any, timeout time.Duration) (Request, chan Response) {
 	b.seq++
 	deadline := b.now().Add(timeout)
 	req := Request{Type: "query", ID: "q" + strconv.FormatUint(b.seq, 10), Kind: kind, Tab: tab,
 		Deadline: deadline.UnixMilli(), Params: params}
 	ch := make(chan Response, 1)
 	b.pending[req.ID] = ch
-	var link Link
-	if n := len(b.links); n > 0 {
-		link = b.links[n-1]
-	} else {
-		b.queue = append(b.queue, req)
-	}
-	b.mu.Unlock()
-	defer b.forget(req.ID)
+	return req, ch
+}
 
+// await sends req on link (nil: it is queued for a poll) and waits for its
+// answer until timeout. With fallback, a request whose link just died is
+// queued for a poll.
+func (b *Broker) await(ctx context.Context, link Link, req Request, ch chan Response, timeout time.Duration, fallback bool) (Response, error) {
+	defer b.forget(req.ID)
 	if link != nil {
 		if err := link.Send(ctx, req); err != nil {
+			if !fallback {
+				return Response{}, err
+			}
 			b.mu.Lock() // the socket just died: let a poll pick it up
 			b.queue = append(b.queue, req)
 			b.mu.Unlock()

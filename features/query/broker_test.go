@@ -195,3 +195,47 @@ func TestUnknownPageErrorCodesBecomeInternal(t *testing.T) {
 		t.Fatalf("%v", err)
 	}
 }
+
+// Only the links that said they hold events back are asked for them, each on
+// its own link, once per mark; a detached link's mark goes with it, and one
+// that never answers costs the read the timeout, not more.
+func TestAskHeldAsksTheHoldingLinksOnly(t *testing.T) {
+	b := NewBroker()
+	flushed := func(r Request) *Response {
+		if r.Kind != KindFlush {
+			t.Errorf("asked %q", r.Kind)
+		}
+		return &Response{ID: r.ID, Result: json.RawMessage(`{"queued":0}`)}
+	}
+	holding := &fakeLink{b: b, answer: flushed}
+	quiet := &fakeLink{b: b, answer: flushed}
+	gone := &fakeLink{b: b, answer: flushed}
+	defer b.Attach(holding)()
+	defer b.Attach(quiet)()
+	detachGone := b.Attach(gone)
+	b.MarkHolding(gone)
+	detachGone()
+	b.MarkHolding(&fakeLink{b: b}) // never attached: ignored
+	if b.Holding() {
+		t.Fatal("holding with no attached link marked")
+	}
+	b.MarkHolding(holding)
+	b.MarkHolding(holding)
+	b.AskHeld(context.Background(), time.Second)
+	if len(holding.sent) != 1 || len(quiet.sent) != 0 || len(gone.sent) != 0 || b.Holding() {
+		t.Fatalf("asked holding %d, quiet %d, gone %d; still holding %v", len(holding.sent), len(quiet.sent), len(gone.sent), b.Holding())
+	}
+	b.AskHeld(context.Background(), time.Second)
+	if len(holding.sent) != 1 {
+		t.Fatal("asked again without a new mark")
+	}
+
+	mute := &fakeLink{b: b}
+	defer b.Attach(mute)()
+	b.MarkHolding(mute)
+	t0 := time.Now()
+	b.AskHeld(context.Background(), 50*time.Millisecond)
+	if len(mute.sent) != 1 || time.Since(t0) > 2*time.Second || b.Held() != 0 {
+		t.Fatalf("mute link: sent %d, took %v, %d queries left", len(mute.sent), time.Since(t0), b.Held())
+	}
+}
