@@ -10,6 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/domdebugger"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
 
@@ -72,6 +75,11 @@ func TestAIOverridesTakeEffectInThePage(t *testing.T) {
 	if r.captured(t, map[string]any{"what": "websocket_events"}, "data", "hello-ws") {
 		t.Fatal("payload captured under the default lifecycle mode")
 	}
+	// The page's own onmessage is the socket's one message listener: ours is there only while
+	// messages are captured (issue 12).
+	if n := r.messageListeners(t); n != 1 {
+		t.Fatalf("the socket has %d message listeners under the lifecycle mode, want the page's 1", n)
+	}
 
 	t0 := time.Now()
 	configure(t, r, map[string]any{"ws_mode": "messages"})
@@ -81,6 +89,13 @@ func TestAIOverridesTakeEffectInThePage(t *testing.T) {
 			return r.capturedPrefix(t, map[string]any{"what": "websocket_events", "direction": "outgoing"}, "data", "probe-")
 		})
 	t.Logf("ws_mode override took effect on an open socket in %v", took.Round(time.Millisecond))
+	// The server echoes each probe: what the already-open socket receives is captured too.
+	waitFor(t, 2*time.Second, "an echoed probe", func() bool {
+		return r.capturedPrefix(t, map[string]any{"what": "websocket_events", "direction": "incoming"}, "data", "echo:probe-")
+	})
+	if n := r.messageListeners(t); n != 2 {
+		t.Fatalf("the socket has %d message listeners with messages captured, want 2", n)
+	}
 
 	t1 := time.Now()
 	configureAfterRateLimit(t, r, map[string]any{"log_level": "all"})
@@ -96,6 +111,7 @@ func TestAIOverridesTakeEffectInThePage(t *testing.T) {
 			return e.ws_mode === 'lifecycle' && e.log_level === 'error'; })()`, chromedp.EvalAwaitPromise))
 		return err == nil && ok
 	})
+	waitFor(t, time.Second, "our message listener to go with the reset", func() bool { return r.messageListeners(t) == 1 })
 	// What the page does after the reset is not captured; a marker that is
 	// captured proves the pipeline had time to deliver it.
 	r.eval(t, `wsSend("after-reset"); console.log("log-after-reset"); console.error("marker-after-reset"); wsClose()`)
@@ -107,6 +123,28 @@ func TestAIOverridesTakeEffectInThePage(t *testing.T) {
 		r.captured(t, map[string]any{"what": "logs"}, "message", "log-after-reset") {
 		t.Fatal("captured after reset")
 	}
+}
+
+// messageListeners counts the "message" listeners on capture.html's socket.
+func (r *rig) messageListeners(t testing.TB) int {
+	t.Helper()
+	tab := chromedp.FromContext(r.b.ctx).Target
+	ws, err := cdp.Call(r.b.ctx, tab, runtime.Evaluate, runtime.EvaluateParams{Expression: "ws"})
+	if err != nil || ws.ExceptionDetails != nil || ws.Result.ObjectID == "" {
+		t.Fatalf("the page's socket: %v %v", err, ws)
+	}
+	defer cdp.Call(r.b.ctx, tab, runtime.ReleaseObject, runtime.ReleaseObjectParams{ObjectID: ws.Result.ObjectID})
+	got, err := cdp.Call(r.b.ctx, tab, domdebugger.GetEventListeners, domdebugger.GetEventListenersParams{ObjectID: ws.Result.ObjectID})
+	if err != nil {
+		t.Fatalf("the socket's listeners: %v", err)
+	}
+	n := 0
+	for _, l := range got.Listeners {
+		if l.Type == "message" {
+			n++
+		}
+	}
+	return n
 }
 
 // configureAfterRateLimit retries while the 1 s rate limit refuses.

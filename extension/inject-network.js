@@ -8,6 +8,7 @@
   if (!G) return;
   const { W, dateNow, perfNow, jsonStringify, objectKeys, isArray, binaryLength, addEL, errorText, enqueue, emit, apply, then, truncated, RESPONSE_BODY_MAX } = G;
   const RequestCtor = W.Request;
+  const HeadersCtor = W.Headers;
   const FormDataCtor = W.FormData;
   const URLSearchParamsCtor = W.URLSearchParams;
   const ReadableStreamCtor = W.ReadableStream;
@@ -30,7 +31,10 @@
       else if (rec) rec.auth = true;
     };
     try {
-      if (typeof h.forEach === 'function' && typeof h.get === 'function') h.forEach((v, k) => put(k, v));
+      // A Headers is iterated, not given a callback: a call from the browser into script for each
+      // header cost ~40 % more (measured on Chromium 156, issue 12).
+      if (HeadersCtor && h instanceof HeadersCtor) for (const p of h) put(p[0], p[1]);
+      else if (typeof h.forEach === 'function' && typeof h.get === 'function') h.forEach((v, k) => put(k, v));
       else if (isArray(h)) h.forEach((p) => { if (p && p.length >= 2) put(p[0], p[1]); });
       else if (typeof h === 'object') objectKeys(h).forEach((k) => put(k, h[k]));
     } catch (_) { /* ignore */ }

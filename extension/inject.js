@@ -68,6 +68,7 @@
     isArray,
     isView,
     addEL: EventTarget.prototype.addEventListener,
+    removeEL: EventTarget.prototype.removeEventListener,
     URLCtor,
     LEVELS,
     binaryLength(b) {
@@ -133,7 +134,14 @@
     G.wsMessages = s.ws_mode === 'messages';
     G.serverHosts = new Set(isArray(s.server_hosts) ? s.server_hosts : []); // content/gate.js's list
     forgetResolved();
+    for (const fn of settingsHooks) {
+      try { fn(); } catch (_) { /* one part's failure is not the others' */ }
+    }
   }
+  // The parts that act on a change of the gates (inject-ws.js listens to a socket's messages only
+  // while they are captured).
+  const settingsHooks = [];
+  G.onSettings = (fn) => settingsHooks.push(fn);
 
   try {
     const link = new EventTarget();
