@@ -81,6 +81,7 @@ clean:
 # control extension (the machine's noise), each round a fresh Chromium a
 # side, sides rotated; ~75 s a round, ~14 min.
 # PAGE_BENCH_ROUNDS=n for more rounds (11 by default), PAGE_BENCH_DEVTOOLS=1
-# to keep a DevTools client listening on the tab.
+# to keep a DevTools client listening on the tab, PAGE_BENCH_SAMPLES=file to
+# pool this run's rounds with those kept in file by earlier runs.
 bench-page: $(AXE)
 	$(GO) test -tags e2e -run '^$$' -bench '^BenchmarkPageCost$$' -benchtime 1x -timeout 60m ./e2e/

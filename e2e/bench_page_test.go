@@ -5,7 +5,10 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -47,6 +50,11 @@ var pagePhases = []string{"console", "errors", "network", "fetch", "websocket", 
 // prints medians and ratios; it asserts no timing.
 //
 // PAGE_BENCH_ROUNDS sets the rounds (default 11).
+// PAGE_BENCH_SAMPLES=file pools runs: the rounds kept in file (from earlier
+// runs, of the same settings and code) are added to this run's, all of them
+// are printed, and the file is rewritten with them. One 20-round run reads
+// a phase's ratio to about ±0.09 on a 2-core machine; a bound like 1.15
+// needs ~80 rounds.
 // The workload starts settleAfterLoad after its page's load, so that what a
 // load sets off is counted once, as the page-load cost;
 // PAGE_BENCH_AT_LOAD=1 starts it as soon as the extension has its settings
@@ -94,6 +102,9 @@ func BenchmarkPageCost(b *testing.B) {
 		}
 	}
 
+	if path := os.Getenv("PAGE_BENCH_SAMPLES"); path != "" {
+		rounds = poolSamples(b, path, sides)
+	}
 	without, control, with := sides[0], sides[1], sides[2]
 	var out strings.Builder
 	mode := "no DevTools client on the tab"
@@ -163,6 +174,36 @@ func BenchmarkPageCost(b *testing.B) {
 	b.ReportMetric(median(with.samples["call-error"]), "error-call-us")
 	b.ReportMetric(diff("call-fetch"), "fetch-call-us")
 	b.ReportMetric(diff("error-js"), "error-all-in-us")
+}
+
+// poolSamples puts the rounds kept in path before this run's, writes them
+// all back and returns how many rounds there are now. Each side's samples
+// stay in round order, so the per-round ratios pair the same rounds.
+func poolSamples(b *testing.B, path string, sides []*pageSide) int {
+	kept := map[string]map[string][]float64{}
+	if data, err := os.ReadFile(path); err == nil {
+		if err := json.Unmarshal(data, &kept); err != nil {
+			b.Fatalf("pool samples: %s: %v", path, err)
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		b.Fatalf("pool samples: %v", err)
+	}
+	all := map[string]map[string][]float64{}
+	for _, s := range sides {
+		all[s.name] = map[string][]float64{}
+		for k, v := range s.samples {
+			all[s.name][k] = append(slices.Clone(kept[s.name][k]), v...)
+		}
+		s.samples = all[s.name]
+	}
+	data, err := json.Marshal(all)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		b.Fatalf("pool samples: %v", err)
+	}
+	return len(sides[0].samples["whole"])
 }
 
 // cpuPhases are the phases also run on their own for their time and CPU
