@@ -41,7 +41,7 @@
 
   const OrigWebSocket = W.WebSocket;
   if (typeof OrigWebSocket === 'function') {
-    const sockets = new WeakMap(); // socket → {id, url} when captured
+    const sockets = new WeakMap(); // socket → its info ({id, url, ws, onMessage}) when captured
     const open = new Set(); // the captured sockets not closed yet: {id, url, ws, onMessage}
 
     // Gives info's socket our message listener if messages are captured, and takes it off if not.

@@ -111,6 +111,20 @@
     return n;
   };
 
+  // Functions the other parts register to be told of something (the settings changing, the page
+  // being left); run in order, one part's failure is not the others'.
+  function hooks() {
+    const fns = [];
+    return {
+      add: (fn) => { fns.push(fn); },
+      run: (arg) => {
+        for (const fn of fns) {
+          try { fn(arg); } catch (_) { /* ignore */ }
+        }
+      },
+    };
+  }
+
   // ---- link to content.js ----------------------------------------------------
 
   // The link to the isolated world is an EventTarget of our own, handed to content/start.js in one
@@ -134,14 +148,12 @@
     G.wsMessages = s.ws_mode === 'messages';
     G.serverHosts = new Set(isArray(s.server_hosts) ? s.server_hosts : []); // content/gate.js's list
     forgetResolved();
-    for (const fn of settingsHooks) {
-      try { fn(); } catch (_) { /* one part's failure is not the others' */ }
-    }
+    settingsHooks.run();
   }
   // The parts that act on a change of the gates (inject-ws.js listens to a socket's messages only
   // while they are captured).
-  const settingsHooks = [];
-  G.onSettings = (fn) => settingsHooks.push(fn);
+  const settingsHooks = hooks();
+  G.onSettings = settingsHooks.add;
 
   try {
     const link = new EventTarget();
@@ -266,14 +278,12 @@
   // without beforeunload) is a last try. A page back from the back/forward
   // cache is not being left any more (one whose beforeunload was cancelled
   // still is).
-  const leaveHooks = [];
-  G.onLeave = (fn) => leaveHooks.push(fn);
+  const leaveHooks = hooks();
+  G.onLeave = leaveHooks.add;
   G.leaving = false;
   const leave = (last) => {
     G.leaving = true;
-    for (const fn of leaveHooks) {
-      try { fn(last); } catch (_) { /* one part's failure is not the others' */ }
-    }
+    leaveHooks.run(last);
     flushAll();
   };
 
