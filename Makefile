@@ -77,11 +77,13 @@ clean:
 	rm -rf bin $(AXE)
 
 # Issue 12's page benchmark: the workload page and a 50-resource page load in
-# headless Chromium with the extension, without any and with a do-nothing
-# control extension (the machine's noise), each round a fresh Chromium a
-# side, sides rotated; ~75 s a round, ~14 min.
-# PAGE_BENCH_ROUNDS=n for more rounds (11 by default), PAGE_BENCH_DEVTOOLS=1
-# to keep a DevTools client listening on the tab, PAGE_BENCH_SAMPLES=file to
-# pool this run's rounds with those kept in file by earlier runs.
+# headless Chromium, with the extension and without it in pairs, in two tabs
+# of one Chromium (the tab without it in a new browser context, where the
+# extension does not run); a do-nothing control extension the same way (the
+# machine's noise); a fresh Chromium each a round; ~3.5 min a round.
+# PAGE_BENCH_ROUNDS=n rounds (5 by default), PAGE_BENCH_PAIRS=n workload pairs
+# a round (10), PAGE_BENCH_DEVTOOLS=1 to keep a DevTools client listening on
+# the tabs, PAGE_BENCH_SAMPLES=file to pool this run's rounds with those kept
+# in file by earlier runs.
 bench-page: $(AXE)
 	$(GO) test -tags e2e -run '^$$' -bench '^BenchmarkPageCost$$' -benchtime 1x -timeout 60m ./e2e/

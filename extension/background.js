@@ -104,6 +104,7 @@ function onMessage(msg, sender, sendResponse) {
       ready.then(() => sendResponse(status()));
       return true;
     case 'effective':
+      if (msg.ready === true) tabs.onReady(sender); // the content script's first question says it too
       ready.then(() => sendResponse(effectiveForTab()));
       return true;
     case 'settings':

@@ -96,7 +96,7 @@
   }
 
   if (domParsed) {
-    sendReady();
+    if (!G.toldReady) sendReady(); // content.js's question said it
   } else {
     // Here when the worker ran this before the parse ended (a load slower than 1 s).
     listen(window, 'DOMContentLoaded', onParsed);
