@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -92,7 +93,7 @@ func BenchmarkPageCost(b *testing.B) {
 	with, without := &pageTab{name: "with", ai: ai}, &pageTab{name: "without"}
 	control, controlWithout := &pageTab{name: "control"}, &pageTab{name: "control-without"}
 	browsers := []*pageBrowser{
-		{ext: extensionFor(b, "http://127.0.0.1:"+strconv.Itoa(port)), port: port, wrapped: with, bare: without},
+		{ext: extensionFor(b, "http://127.0.0.1:"+strconv.Itoa(port)), port: port, server: srv.Process.Pid, wrapped: with, bare: without},
 		{ext: controlExtension(b), wrapped: control, bare: controlWithout},
 	}
 	tabs := []*pageTab{with, without, control, controlWithout}
@@ -146,6 +147,14 @@ func BenchmarkPageCost(b *testing.B) {
 	fmt.Fprintf(&out, "a POST fetch and the read of its JSON answer, the page's minus an unwrapped iframe's: %.0f µs (without the extension %.0f µs, the control %.0f µs): %.0f µs a fetch\n",
 		median(with.samples["call-fetch"]), median(without.samples["call-fetch"]), median(control.samples["call-fetch"]), diff(with, without, "call-fetch"))
 	fmt.Fprintf(&out, "all in, main-thread script time per captured console.error (batched work included): %.1f µs\n", diff(with, without, "error-js"))
+	// Where the extension's cost lands: on a 2-core machine, CPU that the worker, the browser and the
+	// server spend is taken from the cores that the page's fetches also need.
+	fmt.Fprintf(&out, "CPU time of a workload and the %s after it, medians in ms, without → with (control's without → control):", phaseSettle)
+	for _, k := range []string{"page", "extension", "browser", "other", "server"} {
+		fmt.Fprintf(&out, " %s %.0f → %.0f (%.0f → %.0f);", k, median(without.samples["cpu-"+k]), median(with.samples["cpu-"+k]),
+			median(controlWithout.samples["cpu-"+k]), median(control.samples["cpu-"+k]))
+	}
+	fmt.Fprintln(&out)
 	fmt.Print(out.String()) // b.Log would cut a benchmark's log at ten lines
 	for _, p := range []string{"whole", "network", "errors", "console"} {
 		_, q, _ := ratioQuartiles(without.samples[p], with.samples[p])
@@ -217,6 +226,7 @@ const settleAfterLoad = 1500 * time.Millisecond
 type pageBrowser struct {
 	ext     string // the extension's directory
 	port    int    // the real extension's server; 0 for the control
+	server  int    // its pid
 	wrapped *pageTab
 	bare    *pageTab
 }
@@ -239,6 +249,16 @@ func (p *pageBrowser) round(b *testing.B, site string, pairs, round int) {
 	bare, cancelBare := chromedp.NewContext(ctx, chromedp.WithNewBrowserContext())
 	defer cancelBare()
 	p.wrapped.ctx, p.bare.ctx = ctx, bare
+	// Both tabs' figures are of the whole Chromium (and the server): while one tab runs its
+	// workload, the other is idle.
+	cpu := func() map[string]float64 {
+		m := cpuMS(chromedp.FromContext(ctx).Browser.Process().Pid)
+		if p.server != 0 {
+			_, m["server"], _ = procStat(p.server)
+		}
+		return m
+	}
+	p.wrapped.cpu, p.bare.cpu = cpu, cpu
 	p.wrapped.open(b, site, p.port != 0)
 	p.bare.open(b, site, false)
 	for i := range pairs {
@@ -262,7 +282,8 @@ type pageTab struct {
 	samples  map[string][]float64
 	bursts   int
 
-	ctx context.Context // the round's tab
+	ctx context.Context           // the round's tab
+	cpu func() map[string]float64 // the CPU time so far of its Chromium's processes by kind, and of the server
 }
 
 // open readies the tab, the workload once and the load page once, not
@@ -314,8 +335,10 @@ func (t *pageTab) navigate(b *testing.B, url string) {
 }
 
 // workload runs the workload once on the open page and keeps its phases'
-// times.
+// times, and the CPU time its Chromium's processes and the server spent on
+// it and the phaseSettle after it (the extension's deferred work included).
 func (t *pageTab) workload(b *testing.B) {
+	cpu0 := t.cpu()
 	res, err := chromedp.Run(t.ctx, chromedp.Evaluate[map[string]float64](`runWorkload()`, chromedp.EvalAwaitPromise))
 	if err != nil {
 		b.Fatalf("%s: workload: %v", t.name, err)
@@ -328,6 +351,9 @@ func (t *pageTab) workload(b *testing.B) {
 		t.samples[p] = append(t.samples[p], v)
 	}
 	time.Sleep(phaseSettle)
+	for k, v := range t.cpu() {
+		t.samples["cpu-"+k] = append(t.samples["cpu-"+k], v-cpu0[k])
+	}
 }
 
 // once takes the figures read once a round: the cost of one call during
@@ -450,6 +476,104 @@ func ratioQuartiles(without, with []float64) (q1, q2, q3 float64) {
 	}
 	slices.Sort(r)
 	return r[len(r)/4], median(r), r[(3*len(r))/4]
+}
+
+// cpuMS is the CPU time, in ms, that process pid and its descendants have
+// used so far, by kind: "browser" (with the network service, which
+// chromedp runs in it), "page" (renderers), "extension" (the extension's
+// renderer, its service worker included) and "other" (GPU, utilities).
+// From /proc, at the kernel's 10 ms tick: a diagnostic of where the
+// extension's cost lands, not a timing.
+func cpuMS(pid int) map[string]float64 {
+	type proc struct {
+		parent int
+		ms     float64
+		kind   string
+	}
+	procs := map[int]proc{}
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		parent, ms, ok := procStat(p)
+		if !ok {
+			continue
+		}
+		cmd, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", p))
+		kind := "other"
+		switch c := string(cmd); {
+		case !strings.Contains(c, "--type="):
+			kind = "browser"
+		case strings.Contains(c, "--extension-process"):
+			kind = "extension"
+		case strings.Contains(c, "--type=renderer"):
+			kind = "page"
+		}
+		procs[p] = proc{parent, ms, kind}
+	}
+	out := map[string]float64{}
+	for p, x := range procs {
+		for q := p; q > 1; q = procs[q].parent {
+			if q == pid {
+				out[x.kind] += x.ms
+				break
+			}
+			if _, ok := procs[q]; !ok {
+				break
+			}
+		}
+	}
+	return out
+}
+
+// procStat is process pid's parent and the CPU time, in ms, it has used so
+// far (user and system), from /proc/pid/stat.
+func procStat(pid int) (parent int, ms float64, ok bool) {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, 0, false
+	}
+	// The fields after the command's closing parenthesis: ppid is the 2nd, utime and stime the 12th and 13th.
+	f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	if len(f) < 13 {
+		return 0, 0, false
+	}
+	parent, _ = strconv.Atoi(f[1])
+	if ns, ok := schedNS(pid); ok {
+		return parent, ns / 1e6, true
+	}
+	u, _ := strconv.ParseFloat(f[11], 64)
+	st, _ := strconv.ParseFloat(f[12], 64)
+	return parent, (u + st) * 1000 / 100, true // USER_HZ is 100 on Linux
+}
+
+// schedNS is the time pid's threads have run on a CPU, in ns, from the
+// scheduler's per-thread statistics: exact where /proc/PID/stat counts
+// 10 ms ticks (a phase of the workload lasts 40 ms).
+func schedNS(pid int) (float64, bool) {
+	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	if err != nil {
+		return 0, false
+	}
+	var sum float64
+	for _, t := range tasks {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/schedstat", pid, t.Name()))
+		if err != nil {
+			continue // the thread ended
+		}
+		f := strings.Fields(string(b))
+		if len(f) == 0 {
+			return 0, false
+		}
+		ns, err := strconv.ParseFloat(f[0], 64)
+		if err != nil {
+			return 0, false
+		}
+		sum += ns
+	}
+	return sum, true
 }
 
 // controlExtension writes the control's extension: a service worker that does
