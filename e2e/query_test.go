@@ -249,6 +249,38 @@ func TestQueryGivesMissingParts(t *testing.T) {
 	}
 }
 
+// TestQueryGivesPartsThatCameLate: at the page's load only content.js and
+// the files before it ran (the injection stopped short of its parts), so
+// content.js's question for the settings told the worker the page is
+// ready. A query then reaches a content script that cannot answer it: the
+// worker runs the files again and waits for 'ready', which queries.js,
+// running now in a later task than that question, must send itself.
+func TestQueryGivesPartsThatCameLate(t *testing.T) {
+	r := newRig(t, "late-parts-agent", map[string]any{})
+	if _, err := chromedp.Run(r.b.sw, chromedp.Evaluate[bool](`(() => {
+		const real = chrome.scripting.executeScript.bind(chrome.scripting);
+		chrome.scripting.executeScript = (o) => {
+			const at = o.files ? o.files.indexOf('content/queries.js') : -1;
+			if (!globalThis.__partsCut && at > 0) {
+				globalThis.__partsCut = true;
+				return real({ ...o, files: o.files.slice(0, at) });
+			}
+			return real(o);
+		};
+		return true;
+	})()`)); err != nil {
+		t.Fatal(err)
+	}
+	r.open(t, "/dom.html")
+	waitFor(t, 10*time.Second, "content.js without its parts", func() bool {
+		id := contentWorld(t, r.b.ctx)
+		return inWorld(r.b.ctx, id, `!!(globalThis.__gasolineContent && globalThis.__gasolineContent.settings() && !globalThis.__gasolineContent.parts.has('queries'))`)
+	})
+	if res := analyze(t, r.ai, map[string]any{"target": "dom", "selector": "#list > li"}); res["matchCount"] != float64(60) {
+		t.Fatalf("the query to a page whose parts came late: %v", clipJSON(res, 200))
+	}
+}
+
 // TestTabTargeting queries a tab that is not the tracked one by tab_id.
 func TestTabTargeting(t *testing.T) {
 	r := newRig(t, "tab-agent", map[string]any{})
