@@ -296,3 +296,83 @@ func TestContentScriptForADocumentTheWorkerMissed(t *testing.T) {
 		t.Fatalf("the worker's run at the load was not the one refused (%d, %v): the test proves nothing", n, err)
 	}
 }
+
+// TestQuietLoadSendsOneMessage: a page that logs nothing sends the worker
+// one message for its load, its first navigation with the performance
+// sample, in that order: the navigation waits in content.js's batch for the
+// next event or the sample, since each message costs a new document
+// ~0.2-0.3 ms of script (issue 12). Read in the worker, whose second
+// listener sees every message its own does.
+func TestQuietLoadSendsOneMessage(t *testing.T) {
+	r := newRig(t, "quiet-agent", map[string]any{})
+	if _, err := chromedp.Run(r.b.sw, chromedp.Evaluate[bool](`(() => {
+		globalThis.__sent = [];
+		chrome.runtime.onMessage.addListener((m, s) => {
+			if (m && m.type === 'events' && s.tab && s.url) {
+				__sent.push({ url: s.url, kinds: m.events.map((e) => e.kind + (e.data && e.data.type ? ':' + e.data.type : '')) });
+			}
+			return false;
+		});
+		return true;
+	})()`)); err != nil {
+		t.Fatal(err)
+	}
+	url := r.open(t, "/other.html")
+	waitFor(t, 10*time.Second, "the page-load sample", func() bool {
+		pages, _ := observe(t, r.ai, map[string]any{"what": "performance", "url_filter": "other.html"})["pages"].([]any)
+		return len(pages) > 0
+	})
+	sent, err := chromedp.Run(r.b.sw, chromedp.Evaluate[[]struct {
+		URL   string   `json:"url"`
+		Kinds []string `json:"kinds"`
+	}](`globalThis.__sent || null`))
+	if err != nil || sent == nil {
+		t.Fatalf("the worker's record of messages is gone (%v): it was stopped in between", err)
+	}
+	var fromPage [][]string
+	for _, m := range sent {
+		if m.URL == url {
+			fromPage = append(fromPage, m.Kinds)
+		}
+	}
+	if len(fromPage) != 1 || strings.Join(fromPage[0], " ") != "action:navigation performance" {
+		t.Fatalf("messages from the quiet page: %v; want one, [action:navigation performance]", fromPage)
+	}
+}
+
+// TestSettingsAskedWhenNotHandedOver: the worker hands a content script
+// its settings in an injection of its own right after the files. When that
+// fails (here refused, as when the worker is stopped in between), content.js
+// asks for them itself a second later: the page gets the human's settings,
+// not the defaults, and answers queries.
+func TestSettingsAskedWhenNotHandedOver(t *testing.T) {
+	r := newRig(t, "handover-agent", map[string]any{"log_level": "all"})
+	if _, err := chromedp.Run(r.b.sw, chromedp.Evaluate[bool](`(() => {
+		const run = chrome.scripting.executeScript;
+		globalThis.__refused = 0;
+		chrome.scripting.executeScript = function (o) {
+			if (o.func) {
+				globalThis.__refused++;
+				return Promise.reject(new Error('refused by the test'));
+			}
+			return run.apply(this, arguments);
+		};
+		return true;
+	})()`)); err != nil {
+		t.Fatal(err)
+	}
+	r.open(t, "/dom.html")
+	id := contentWorld(t, r.b.ctx)
+	waitFor(t, 10*time.Second, "the content script's settings", func() bool {
+		return inWorld(r.b.ctx, id, `!!(globalThis.__gasolineContent && globalThis.__gasolineContent.settings())`)
+	})
+	if !inWorld(r.b.ctx, id, `globalThis.__gasolineContent.settings().log_level === 'all'`) {
+		t.Fatal("the content script has the defaults, not the human's settings")
+	}
+	if n, err := chromedp.Run(r.b.sw, chromedp.Evaluate[int](`globalThis.__refused`)); err != nil || n == 0 {
+		t.Fatalf("no handing-over was refused (%d, %v): the test proves nothing", n, err)
+	}
+	if res := analyze(t, r.ai, map[string]any{"target": "dom", "selector": "#list > li"}); res["matchCount"] != float64(60) {
+		t.Fatalf("the query: %v", clipJSON(res, 200))
+	}
+}

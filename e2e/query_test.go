@@ -251,10 +251,11 @@ func TestQueryGivesMissingParts(t *testing.T) {
 
 // TestQueryGivesPartsThatCameLate: at the page's load only content.js and
 // the files before it ran (the injection stopped short of its parts), so
-// content.js's question for the settings told the worker the page is
-// ready. A query then reaches a content script that cannot answer it: the
-// worker runs the files again and waits for 'ready', which queries.js,
-// running now in a later task than that question, must send itself.
+// the worker's handing-over of the settings that follows found no parts to
+// say 'ready'. A query then reaches a content script that cannot answer it:
+// the worker runs the files again, and the handing-over after them must now
+// say 'ready', the only thing that ends the worker's wait short of the
+// query's deadline.
 func TestQueryGivesPartsThatCameLate(t *testing.T) {
 	r := newRig(t, "late-parts-agent", map[string]any{})
 	if _, err := chromedp.Run(r.b.sw, chromedp.Evaluate[bool](`(() => {

@@ -18,7 +18,7 @@ import { runQuery } from './sw/queries.js';
 import { onErrorLog, screenshotStats } from './sw/screenshots.js';
 import { pilotOn, loadPilot, setPilot } from './sw/pilot-switch.js';
 import { clearHighlights } from './sw/pilot.js';
-import { onCommitted, onCompleted, runMissed } from './sw/documents.js';
+import { onCommitted, onCompleted, runMissed, seedFrom } from './sw/documents.js';
 import { passHeld } from './sw/held.js';
 
 const ALARM = 'gasoline-poll';
@@ -104,7 +104,7 @@ function onMessage(msg, sender, sendResponse) {
       ready.then(() => sendResponse(status()));
       return true;
     case 'effective':
-      if (msg.ready === true) tabs.onReady(sender); // the content script's first question says it too
+      if (msg.ready === true) tabs.onReady(sender); // a content script not handed its settings asks, and says it
       ready.then(() => sendResponse(effectiveForTab()));
       return true;
     case 'settings':
@@ -178,3 +178,4 @@ async function init() {
 
 loadPilot();
 const ready = init();
+seedFrom(() => ready.then(effectiveForTab));

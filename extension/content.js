@@ -2,9 +2,9 @@
 // its load but content/start.js's (issue 12): the worker runs this file in a document after its load
 // event, or 1 s after its commit if the load takes longer (sw/documents.js, webNavigation), after
 // generated/constants.js, content/scrub.js and content/gate.js and before its parts: content/actions.js records user actions, content/queries.js
-// tells the worker when the DOM is parsed ('ready', at a load said in this file's question for the
-// settings) and answers its on-demand 'dom' and 'page_info'
-// queries, content/pilot.js draws the AI Web Pilot's highlighter (the worker checks the pilot switch
+// tells the worker when the DOM is parsed ('ready'; already parsed at the worker's run, the worker
+// learns it from its handing-over of the settings, G.seed) and answers its on-demand 'dom' and
+// 'page_info' queries, content/pilot.js draws the AI Web Pilot's highlighter (the worker checks the pilot switch
 // before it asks), content/perf.js samples the page load. They share one object,
 // globalThis.__gasolineContent, in this isolated world only (never the page's).
 //
@@ -33,6 +33,8 @@
   const start = globalThis.__gasolineStart || null;
   const BATCH_MS = 200;
   const IDLE_MS = 100;
+  const QUIET_MS = 2000; // content/perf.js samples a load 1 s after it
+  const SEED_MS = 1000;
   const idle = typeof requestIdleCallback === 'function' ? requestIdleCallback : null;
   const PENDING_MAX = 2000;
 
@@ -43,6 +45,7 @@
   const pending = []; // events that arrived before the settings
   let batch = [];
   let batchTimer = 0;
+  let batchDue = false; // batchTimer is BATCH_MS's, not QUIET_MS's
   const listeners = []; // [target, type, fn] registered with capture, removed on shutdown
   const shutdownHooks = [];
 
@@ -128,16 +131,11 @@
     applySettings(s);
   }
 
-  // The question also says whether the DOM is parsed ('ready', content/queries.js): a load then costs
-  // the page one message to the worker, not two. A new document's first messages cost ~0.4 ms of
-  // script each, in the bindings (measured on Chromium 156, issue 12). The worker's answer and its
-  // queries come in later tasks, and content/queries.js runs after this file in this one (the
-  // worker's injection runs its files in order, at once): it says 'ready' itself when it runs later,
-  // or when this could not.
+  // The worker hands the settings over right after it runs these files (sw/documents.js, G.seed), and
+  // learns from that whether the document is ready for queries. Not handed them within SEED_MS (the
+  // worker was stopped in between), this asks, and says 'ready' (content/queries.js) in the question.
   function askWorker() {
-    const ready = document.readyState !== 'loading' && !document.prerendering;
-    G.toldReady = ready;
-    if (ready) setTimeout(() => { G.toldReady = false; }, 0);
+    const ready = typeof G.readyURL === 'function' && !!G.readyURL();
     chrome.runtime.sendMessage({ type: 'effective', ready }).then((a) => {
       if (a && typeof a === 'object' && a.settings) fromWorker(a.settings, a.rev);
       else if (!settings) applySettings(CAPTURE_DEFAULTS);
@@ -156,21 +154,36 @@
   }
 
   // ---- talking to the worker ---------------------------------------------------------------
-  // This runs after the load, so it asks for the settings at once.
 
+  let seedTimer = 0;
   function connect() {
     try {
       chrome.runtime.onMessage.addListener(onWorkerMessage);
       shutdownHooks.push(() => chrome.runtime.onMessage.removeListener(onWorkerMessage));
-      askWorker();
+      seedTimer = setTimeout(() => { if (!settings && !dead) askWorker(); }, SEED_MS);
+      shutdownHooks.push(() => clearTimeout(seedTimer));
     } catch (err) {
       shutdown();
     }
   }
 
+  // The worker's handing-over: the settings in force ({settings, rev}, as a question's answer); returns
+  // the document's URL if it is ready for queries, else ''.
+  function seed(answer) {
+    if (dead) return '';
+    if (answer && typeof answer === 'object' && answer.settings) {
+      clearTimeout(seedTimer);
+      fromWorker(answer.settings, answer.rev);
+    }
+    return typeof G.readyURL === 'function' ? G.readyURL() : '';
+  }
+
   // ---- batching to the worker ------------------------------------------------------------
 
-  function accept(kind, data) {
+  // A quiet event (the page's first navigation) waits for the next event, or for content/perf.js's
+  // sample of the load, at most QUIET_MS: a quiet page's load then costs it one message to the worker,
+  // not two (each ~0.2-0.3 ms of script in a new document; measured on Chromium 156, issue 12).
+  function accept(kind, data, quiet) {
     if (dead) return;
     if (!settings) {
       if (pending.length < PENDING_MAX) pending.push({ kind, data });
@@ -180,7 +193,21 @@
     if (!ev) return;
     batch.push(ev);
     if (leaving) flushSoon();
-    else if (!batchTimer) batchTimer = setTimeout(flushWhenIdle, BATCH_MS);
+    else if (quiet) {
+      if (!batchTimer) batchTimer = setTimeout(flushWhenIdle, QUIET_MS);
+    } else if (!batchDue) {
+      clearTimeout(batchTimer);
+      batchTimer = setTimeout(flushWhenIdle, BATCH_MS);
+      batchDue = true;
+      listenForLeave();
+    }
+  }
+
+  // Sends ev ({kind, data}, past the gate) now, with the batch.
+  function sendNow(ev) {
+    if (dead) return;
+    batch.push(ev);
+    flush();
   }
 
   // Leaving the page: the batch goes now, and from then on what arrives goes at the end of its task
@@ -199,7 +226,14 @@
     leaving = true;
     flush();
   };
-  listen(window, 'beforeunload', leave);
+  // beforeunload from the first event due to be sent: a document's first beforeunload listener costs
+  // its load ~0.1 ms (the browser is told of it); pagehide alone still sends a quiet event.
+  let leaveHeard = false;
+  function listenForLeave() {
+    if (leaveHeard) return;
+    leaveHeard = true;
+    listen(window, 'beforeunload', leave);
+  }
   listen(window, 'pagehide', leave);
   listen(window, 'pageshow', (e) => { if (e.persisted) leaving = false; }); // back from the back/forward cache
 
@@ -211,6 +245,7 @@
   function flush() {
     if (batchTimer) clearTimeout(batchTimer);
     batchTimer = 0;
+    batchDue = false;
     if (dead || !batch.length) return;
     const events = [];
     for (const ev of batch) {
@@ -255,16 +290,17 @@
   }
 
   // What the other parts use. They add navigation, firstNavigation, selectorFor and clean
-  // (actions.js), N and QueryError (queries.js), pilot (pilot.js).
+  // (actions.js), natives, QueryError and readyURL (queries.js), pilot (pilot.js).
   const G = {
     alive: () => !dead && !!(chrome.runtime && chrome.runtime.id),
     parts: new Set(), // the parts of this copy that have started
     dead: () => dead,
     settings: () => settings,
     adopted: !start,
-    toldReady: false, // this task's question for the settings said 'ready'
+    seed,
     listen,
     accept,
+    sendNow,
     flush,
     shutdown,
     invalidated,

@@ -88,9 +88,9 @@
     return clean(el.innerText || el.textContent || el.getAttribute('aria-label') || el.getAttribute('title') || '', TEXT_MAX);
   }
 
-  function record(data) {
+  function record(data, quiet) {
     data.ts = data.ts || Date.now();
-    accept('action', data);
+    accept('action', data, quiet);
   }
 
   listen(document, 'click', (e) => {
@@ -194,18 +194,18 @@
 
   // Navigation: the initial load, popstate/hashchange here, push/replaceState via inject.js.
   let lastNavURL = '';
-  function navigation(url, ts) {
+  function navigation(url, ts, quiet) {
     if (typeof url !== 'string' || !url || url === lastNavURL) return;
     lastNavURL = url;
-    record({ type: 'navigation', url, ts: typeof ts === 'number' ? ts : Date.now() });
+    record({ type: 'navigation', url, ts: typeof ts === 'number' ? ts : Date.now() }, quiet);
   }
   G.navigation = navigation;
   // content.js calls this when it takes inject.js's link (a page opened before the extension has no
   // inject.js and was not navigated under our watch): the document's own URL and start, before the
-  // pushState calls start.js held since then.
+  // pushState calls start.js held since then. It goes with the next event (content.js's accept).
   G.firstNavigation = () => {
     const nav = performance.getEntriesByType('navigation')[0];
-    navigation(nav && nav.name ? nav.name : location.href, Math.round(performance.timeOrigin));
+    navigation(nav && nav.name ? nav.name : location.href, Math.round(performance.timeOrigin), true);
   };
   listen(window, 'popstate', () => navigation(location.href));
   listen(window, 'hashchange', () => navigation(location.href));

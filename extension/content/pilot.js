@@ -4,9 +4,9 @@
   'use strict';
 
   const G = globalThis.__gasolineContent;
-  if (!G || G.parts.has('pilot') || !G.N) return;
+  if (!G || G.parts.has('pilot') || !G.natives) return;
   G.parts.add('pilot');
-  const { N, QueryError } = G;
+  const { natives, QueryError } = G;
 
   const HIGHLIGHT_ID = 'gasoline-highlighter';
   const HIGHLIGHT_MAX_MS = 60000;
@@ -41,6 +41,7 @@
 
   // Draws a red frame over the first match for duration_ms; the next highlight replaces it.
   function highlight(p) {
+    const N = natives();
     const selector = typeof p.selector === 'string' ? p.selector.trim() : '';
     if (!selector) throw new QueryError('invalid_param', 'selector is required');
     let el;
