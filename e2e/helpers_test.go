@@ -616,3 +616,22 @@ func (b *browser) keepWorkerBusy(t testing.TB, d time.Duration) {
 		t.Fatal(err)
 	}
 }
+
+// interceptInjections puts fn, JavaScript `(o, run) => Promise`, in place of
+// the worker's chrome.scripting.executeScript: it gets each call's options
+// and the real function, and may refuse the call, change it or run it. The
+// worker reads chrome.scripting.executeScript at each call, so this takes
+// effect at once; tests use it to make the worker's injections fail or come
+// short.
+func (b *browser) interceptInjections(t testing.TB, fn string) {
+	t.Helper()
+	js := `(() => {
+		const run = chrome.scripting.executeScript.bind(chrome.scripting);
+		const fn = ` + fn + `;
+		chrome.scripting.executeScript = (o) => fn(o, run);
+		return true;
+	})()`
+	if _, err := chromedp.Run(b.sw, chromedp.Evaluate[bool](js)); err != nil {
+		t.Fatalf("intercept the worker's injections: %v", err)
+	}
+}

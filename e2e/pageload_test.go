@@ -272,20 +272,14 @@ func startTrace(t *testing.T, ctx context.Context) func() []traceEvent {
 // error, held until then, arrives.
 func TestContentScriptForADocumentTheWorkerMissed(t *testing.T) {
 	r := newRig(t, "missed-agent", map[string]any{})
-	refuse := `(() => {
-		const run = chrome.scripting.executeScript;
-		globalThis.__refused = 0;
-		chrome.scripting.executeScript = function (o) {
-			if (globalThis.__refused === 0) {
-				globalThis.__refused++;
-				return Promise.reject(new Error('refused by the test'));
-			}
-			return run.apply(this, arguments);
-		};
-		return true; })()`
-	if _, err := chromedp.Run(r.b.sw, chromedp.Evaluate[bool](refuse)); err != nil {
-		t.Fatal(err)
-	}
+	r.b.interceptInjections(t, `(o, run) => {
+		globalThis.__refused = globalThis.__refused || 0;
+		if (globalThis.__refused === 0) {
+			globalThis.__refused++;
+			return Promise.reject(new Error('refused by the test'));
+		}
+		return run(o);
+	}`)
 	if err := chromedp.Do(r.b.ctx, chromedp.Navigate(r.site+"/capture.html")); err != nil {
 		t.Fatal(err)
 	}
@@ -347,20 +341,13 @@ func TestQuietLoadSendsOneMessage(t *testing.T) {
 // not the defaults, and answers queries.
 func TestSettingsAskedWhenNotHandedOver(t *testing.T) {
 	r := newRig(t, "handover-agent", map[string]any{"log_level": "all"})
-	if _, err := chromedp.Run(r.b.sw, chromedp.Evaluate[bool](`(() => {
-		const run = chrome.scripting.executeScript;
-		globalThis.__refused = 0;
-		chrome.scripting.executeScript = function (o) {
-			if (o.func) {
-				globalThis.__refused++;
-				return Promise.reject(new Error('refused by the test'));
-			}
-			return run.apply(this, arguments);
-		};
-		return true;
-	})()`)); err != nil {
-		t.Fatal(err)
-	}
+	r.b.interceptInjections(t, `(o, run) => {
+		if (o.func) {
+			globalThis.__refused = (globalThis.__refused || 0) + 1;
+			return Promise.reject(new Error('refused by the test'));
+		}
+		return run(o);
+	}`)
 	r.open(t, "/dom.html")
 	id := contentWorld(t, r.b.ctx)
 	waitFor(t, 10*time.Second, "the content script's settings", func() bool {

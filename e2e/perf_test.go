@@ -195,3 +195,27 @@ func runPlaywright(dir string) (string, error) {
 	out, err := cmd.CombinedOutput()
 	return string(out), err
 }
+
+// TestPageLoadVitals: content/perf.js reads the vitals from the performance
+// timeline's buffers a second after the load (no observers from the load,
+// issue 12): vitals.html's largest paint, its 120 ms long task during the
+// load and the layout shift of a banner inserted after its first paint all
+// reach the server.
+func TestPageLoadVitals(t *testing.T) {
+	r := newRig(t, "vitals-agent", map[string]any{})
+	if err := chromedp.Do(r.b.ctx, chromedp.Navigate(r.site+"/vitals.html")); err != nil {
+		t.Fatal(err)
+	}
+	var p map[string]any
+	waitFor(t, 10*time.Second, "the page-load sample", func() bool {
+		pages, _ := observe(t, r.ai, map[string]any{"what": "performance", "url_filter": "vitals.html"})["pages"].([]any)
+		if len(pages) > 0 {
+			p = pages[0].(map[string]any)
+		}
+		return p != nil
+	})
+	num := func(k string) float64 { v, _ := p[k].(float64); return v }
+	if num("lcp") <= 0 || num("fcp") <= 0 || num("long_tasks") < 1 || num("longest_task") < 100 || num("cls") <= 0 {
+		t.Fatalf("vitals of vitals.html: %v", mustJSON(p))
+	}
+}

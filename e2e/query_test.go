@@ -226,19 +226,13 @@ func TestQueryDuringNavigation(t *testing.T) {
 // its deadline.
 func TestQueryGivesMissingParts(t *testing.T) {
 	r := newRig(t, "parts-agent", map[string]any{})
-	if _, err := chromedp.Run(r.b.sw, chromedp.Evaluate[bool](`(() => {
-		const real = chrome.scripting.executeScript.bind(chrome.scripting);
-		chrome.scripting.executeScript = (o) => {
-			if (!globalThis.__partsRefused && o.files && o.files.includes('content/queries.js')) {
-				globalThis.__partsRefused = true;
-				return Promise.reject(new Error('refused by the test'));
-			}
-			return real(o);
-		};
-		return true;
-	})()`)); err != nil {
-		t.Fatal(err)
-	}
+	r.b.interceptInjections(t, `(o, run) => {
+		if (!globalThis.__partsRefused && o.files && o.files.includes('content/queries.js')) {
+			globalThis.__partsRefused = true;
+			return Promise.reject(new Error('refused by the test'));
+		}
+		return run(o);
+	}`)
 	r.open(t, "/dom.html")
 	waitFor(t, 10*time.Second, "the refused injection", func() bool {
 		ok, err := chromedp.Run(r.b.sw, chromedp.Evaluate[bool](`globalThis.__partsRefused === true`))
@@ -258,20 +252,14 @@ func TestQueryGivesMissingParts(t *testing.T) {
 // query's deadline.
 func TestQueryGivesPartsThatCameLate(t *testing.T) {
 	r := newRig(t, "late-parts-agent", map[string]any{})
-	if _, err := chromedp.Run(r.b.sw, chromedp.Evaluate[bool](`(() => {
-		const real = chrome.scripting.executeScript.bind(chrome.scripting);
-		chrome.scripting.executeScript = (o) => {
-			const at = o.files ? o.files.indexOf('content/queries.js') : -1;
-			if (!globalThis.__partsCut && at > 0) {
-				globalThis.__partsCut = true;
-				return real({ ...o, files: o.files.slice(0, at) });
-			}
-			return real(o);
-		};
-		return true;
-	})()`)); err != nil {
-		t.Fatal(err)
-	}
+	r.b.interceptInjections(t, `(o, run) => {
+		const at = o.files ? o.files.indexOf('content/queries.js') : -1;
+		if (!globalThis.__partsCut && at > 0) {
+			globalThis.__partsCut = true;
+			return run({ ...o, files: o.files.slice(0, at) });
+		}
+		return run(o);
+	}`)
 	r.open(t, "/dom.html")
 	waitFor(t, 10*time.Second, "content.js without its parts", func() bool {
 		id := contentWorld(t, r.b.ctx)

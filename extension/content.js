@@ -135,7 +135,7 @@
   // learns from that whether the document is ready for queries. Not handed them within SEED_MS (the
   // worker was stopped in between), this asks, and says 'ready' (content/queries.js) in the question.
   function askWorker() {
-    const ready = typeof G.readyURL === 'function' && !!G.readyURL();
+    const ready = !!G.readyURL();
     chrome.runtime.sendMessage({ type: 'effective', ready }).then((a) => {
       if (a && typeof a === 'object' && a.settings) fromWorker(a.settings, a.rev);
       else if (!settings) applySettings(CAPTURE_DEFAULTS);
@@ -175,7 +175,7 @@
       clearTimeout(seedTimer);
       fromWorker(answer.settings, answer.rev);
     }
-    return typeof G.readyURL === 'function' ? G.readyURL() : '';
+    return G.readyURL();
   }
 
   // ---- batching to the worker ------------------------------------------------------------
@@ -290,13 +290,14 @@
   }
 
   // What the other parts use. They add navigation, firstNavigation, selectorFor and clean
-  // (actions.js), natives, QueryError and readyURL (queries.js), pilot (pilot.js).
+  // (actions.js), natives and QueryError (queries.js, which also sets readyURL), pilot (pilot.js).
   const G = {
     alive: () => !dead && !!(chrome.runtime && chrome.runtime.id),
     parts: new Set(), // the parts of this copy that have started
     dead: () => dead,
     settings: () => settings,
     adopted: !start,
+    readyURL: () => '', // content/queries.js's: the document's URL once it can answer queries
     seed,
     listen,
     accept,

@@ -2,7 +2,7 @@
 // and when the document goes away under a question, ask the next one once it is ready.
 // A job is a query in progress: {deadline, done, cancels}.
 
-import { tabState, tabOpen, markNavigating, mainFrameTab, onReady } from './tabs.js';
+import { tabState, tabOpen, markNavigating, mainFrameTab, documentReady } from './tabs.js';
 import { trackable } from './tracker.js';
 import { QueryError, errText } from './errors.js';
 
@@ -201,7 +201,7 @@ async function giveContent(target) {
     const answer = await seedSource();
     const [r] = await chrome.scripting.executeScript({ target, func: seedContent, args: [answer] });
     const url = r && typeof r.result === 'string' ? r.result : '';
-    if (url) onReady({ tab: { id: target.tabId, url }, frameId: 0, url });
+    if (url) documentReady(target.tabId, url);
   } catch (_) { /* the document went away */ }
 }
 

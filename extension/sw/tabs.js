@@ -71,7 +71,12 @@ export function onReady(sender) {
   const id = mainFrameTab(sender);
   if (id < 0) return;
   if (sender.documentLifecycle && sender.documentLifecycle !== 'active') return;
-  tracker.ready(id, sender.url || sender.tab.url);
+  documentReady(id, sender.url || sender.tab.url);
+}
+
+/** Tab id's main-frame document, at url, is ready for queries (its content script said so). */
+export function documentReady(id, url) {
+  tracker.ready(id, url);
 }
 
 // ---- the page reported to the server
