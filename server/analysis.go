@@ -9,6 +9,7 @@ import (
 	"github.com/gasoline-dev/gasoline/features/apicontract"
 	"github.com/gasoline-dev/gasoline/features/audit"
 	"github.com/gasoline-dev/gasoline/features/capture"
+	"github.com/gasoline-dev/gasoline/features/perf"
 	"github.com/gasoline-dev/gasoline/features/problem"
 	"github.com/gasoline-dev/gasoline/features/security"
 	"github.com/gasoline-dev/gasoline/features/sessiondiff"
@@ -44,7 +45,7 @@ type analysis struct {
 
 // newAnalysis wires the analyses to store and to the page loads perf
 // reports; now is their clock (nil: time.Now).
-func newAnalysis(store *capture.Store, perf snapshot.PerfFunc, now func() time.Time) *analysis {
+func newAnalysis(store *capture.Store, perf perf.LatestFunc, now func() time.Time) *analysis {
 	r := snapshot.NewReader(store, perf, now)
 	a := &analysis{contracts: apicontract.New(), verify: verify.New(r), diffs: sessiondiff.New(r)}
 	// Shapes are learned on ingest: the bodies buffer keeps only the newest

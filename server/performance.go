@@ -38,7 +38,7 @@ const (
 )
 
 // Perf exposes the page-load store: snapshot.NewReader takes its Latest as
-// the snapshot.PerfFunc of verify and diff.
+// the perf.LatestFunc of verify and diff.
 func (s *Server) Perf() *perf.Store { return s.perf }
 
 // addPerformance stores the samples of POST /performance, each URL scrubbed

@@ -1,8 +1,6 @@
 package perf
 
-import "github.com/gasoline-dev/gasoline/features/snapshot"
-
-// The metrics a baseline averages, in snapshot.Performance order.
+// The metrics a baseline averages, in Performance order.
 const (
 	load = iota
 	fcp
@@ -41,7 +39,7 @@ type Baseline struct {
 	m       [nMetrics]avg
 }
 
-func values(p snapshot.Performance) (v [nMetrics]float64, has [nMetrics]bool) {
+func values(p Performance) (v [nMetrics]float64, has [nMetrics]bool) {
 	v = [nMetrics]float64{p.LoadTime, p.FCP, p.LCP, p.TTFB, p.DOMContentLoaded, 0,
 		float64(p.RequestCount), float64(p.TransferSize), float64(p.LongTasks), p.TotalBlocking}
 	for i := range v {
@@ -56,7 +54,7 @@ func values(p snapshot.Performance) (v [nMetrics]float64, has [nMetrics]bool) {
 	return v, has
 }
 
-func (b *Baseline) fold(p snapshot.Performance) {
+func (b *Baseline) fold(p Performance) {
 	v, has := values(p)
 	for i := range v {
 		if has[i] {
@@ -66,10 +64,10 @@ func (b *Baseline) fold(p snapshot.Performance) {
 	b.Samples++
 }
 
-// Performance is the baseline in the shape snapshot.ComparePerf compares;
+// Performance is the baseline in the shape Compare compares;
 // a metric no load measured stays zero ("not measured").
-func (b *Baseline) Performance() snapshot.Performance {
-	p := snapshot.Performance{
+func (b *Baseline) Performance() Performance {
+	p := Performance{
 		LoadTime: b.m[load].v, FCP: b.m[fcp].v, LCP: b.m[lcp].v, TTFB: b.m[ttfb].v, DOMContentLoaded: b.m[dcl].v,
 		RequestCount: int(b.m[requests].v + .5), TransferSize: int64(b.m[transfer].v + .5),
 		LongTasks: int(b.m[longTasks].v + .5), TotalBlocking: b.m[blocking].v,
@@ -82,14 +80,14 @@ func (b *Baseline) Performance() snapshot.Performance {
 }
 
 // regressed names the metrics a diff flags, in report order.
-func regressed(d *snapshot.PerfDiff) []string {
+func regressed(d *Diff) []string {
 	if d == nil {
 		return nil
 	}
 	var out []string
 	for _, m := range []struct {
 		name string
-		d    *snapshot.MetricDiff
+		d    *MetricDiff
 	}{{"load_time", d.LoadTime}, {"fcp", d.FCP}, {"lcp", d.LCP}, {"ttfb", d.TTFB}, {"dom_content_loaded", d.DOMContentLoaded},
 		{"cls", d.CLS}, {"request_count", d.RequestCount}, {"transfer_size", d.TransferSize},
 		{"long_tasks", d.LongTasks}, {"total_blocking_time", d.TotalBlocking}} {

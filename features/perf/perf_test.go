@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/gasoline-dev/gasoline/features/capture"
-	"github.com/gasoline-dev/gasoline/features/snapshot"
 )
 
 var t0 = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
@@ -190,9 +189,9 @@ func TestSanitize(t *testing.T) {
 	}
 }
 
-func TestLatestIsAPerfFunc(t *testing.T) {
+func TestLatestIsALatestFunc(t *testing.T) {
 	s, c := newStore()
-	var fn snapshot.PerfFunc = s.Latest
+	var fn LatestFunc = s.Latest
 	s.Add(Sample{URL: "http://localhost:3000/a", LoadTime: 1000, CLS: f(0)})
 	c.t = c.t.Add(time.Second)
 	s.Add(Sample{URL: "http://localhost:3000/b", LoadTime: 2000})

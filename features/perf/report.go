@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/gasoline-dev/gasoline/features/snapshot"
 )
 
 // Verdicts of a check.
@@ -99,9 +97,9 @@ func writePage(b *strings.Builder, p *page, pc PageCheck, now time.Time, detail 
 	cur := l.Performance()
 	d := p.diff
 	if d == nil {
-		d = &snapshot.PerfDiff{}
+		d = &Diff{}
 	}
-	line := func(name string, now, was float64, m *snapshot.MetricDiff, unit func(float64) string) {
+	line := func(name string, now, was float64, m *MetricDiff, unit func(float64) string) {
 		if now == 0 && (m == nil || m.Before == 0) {
 			return
 		}

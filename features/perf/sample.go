@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/gasoline-dev/gasoline/features/capture"
-	"github.com/gasoline-dev/gasoline/features/snapshot"
 )
 
 // Limits on what one sample may carry.
@@ -25,7 +24,7 @@ const (
 // page load after the load event. Times are milliseconds since the
 // navigation started; a zero time means "not measured", which is why CLS,
 // where 0 is a real score, is a pointer. Field names match
-// snapshot.Performance so the two read alike.
+// Performance so the two read alike.
 type Sample struct {
 	TS    capture.Time `json:"ts"`
 	URL   string       `json:"url"`
@@ -93,8 +92,8 @@ func (s *Sample) Sanitize() error {
 }
 
 // Performance is the sample in the shape snapshots and diffs use.
-func (s *Sample) Performance() snapshot.Performance {
-	return snapshot.Performance{LoadTime: s.LoadTime, FCP: s.FCP, LCP: s.LCP, TTFB: s.TTFB,
+func (s *Sample) Performance() Performance {
+	return Performance{LoadTime: s.LoadTime, FCP: s.FCP, LCP: s.LCP, TTFB: s.TTFB,
 		DOMContentLoaded: s.DOMContentLoaded, CLS: s.CLS, RequestCount: s.RequestCount,
 		TransferSize: s.TransferSize, LongTasks: s.LongTasks, TotalBlocking: s.TotalBlocking, At: s.TS.Time}
 }

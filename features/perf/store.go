@@ -5,8 +5,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/gasoline-dev/gasoline/features/snapshot"
 )
 
 // Bounds of the store: 20 pages, each holding its newest sample and two
@@ -31,7 +29,7 @@ type page struct {
 	// prior is the baseline before latest was folded in: what latest is
 	// judged against. Zero Samples when latest was the page's first load.
 	prior, base Baseline
-	diff        *snapshot.PerfDiff
+	diff        *Diff
 }
 
 // NewStore returns an empty store reading time from now (time.Now when nil).
@@ -45,7 +43,7 @@ func NewStore(now func() time.Time) *Store {
 // Added is what one sample did to its page's baseline.
 type Added struct {
 	URL string
-	// Regressions names the metrics (snapshot.Performance JSON names) that
+	// Regressions names the metrics (Performance JSON names) that
 	// regressed against the baseline the sample was compared with.
 	Regressions []string
 	// BaselineLoad is that baseline's load time (0 on a page's first load),
@@ -79,7 +77,7 @@ func (s *Store) Add(smp Sample) (Added, error) {
 	p.diff = nil
 	if p.prior.Samples > 0 {
 		base := p.prior.Performance()
-		p.diff = snapshot.ComparePerf(&base, &cur)
+		p.diff = Compare(&base, &cur)
 	}
 	p.base.fold(cur)
 	return Added{URL: key, Regressions: regressed(p.diff), BaselineLoad: p.prior.m[load].v}, nil
@@ -97,13 +95,13 @@ func (s *Store) evictOldest() {
 }
 
 // Latest returns the newest sample's metrics of a page whose URL contains
-// urlFilter (any page when empty). It is a snapshot.PerfFunc.
-func (s *Store) Latest(urlFilter string) (snapshot.Performance, bool) {
+// urlFilter (any page when empty). It is a LatestFunc.
+func (s *Store) Latest(urlFilter string) (Performance, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ps := s.matching(urlFilter)
 	if len(ps) == 0 {
-		return snapshot.Performance{}, false
+		return Performance{}, false
 	}
 	return ps[0].latest.Performance(), true
 }

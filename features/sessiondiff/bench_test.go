@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gasoline-dev/gasoline/features/capture"
+	"github.com/gasoline-dev/gasoline/features/perf"
 	"github.com/gasoline-dev/gasoline/features/snapshot"
 )
 
@@ -44,8 +45,8 @@ func BenchmarkCaptureCompareFullBuffers(b *testing.B) {
 	store := capture.NewStore()
 	store.SetPage(capture.Page{TabID: 1, URL: page})
 	cls := 0.1
-	perf := func(string) (snapshot.Performance, bool) {
-		return snapshot.Performance{LoadTime: 1100, FCP: 300, LCP: 900, CLS: &cls, RequestCount: 40, TransferSize: 1 << 20}, true
+	perf := func(string) (perf.Performance, bool) {
+		return perf.Performance{LoadTime: 1100, FCP: 300, LCP: 900, CLS: &cls, RequestCount: 40, TransferSize: 1 << 20}, true
 	}
 	s := New(snapshot.NewReader(store, perf, nil))
 	fill(store, 0)

@@ -3,6 +3,7 @@ package sessiondiff
 import (
 	"fmt"
 
+	"github.com/gasoline-dev/gasoline/features/perf"
 	"github.com/gasoline-dev/gasoline/features/snapshot"
 )
 
@@ -31,10 +32,10 @@ type CompareResult struct {
 
 // SessionDiff is what changed from a to b.
 type SessionDiff struct {
-	Errors      ErrorDiff          `json:"errors,omitzero"`
-	Network     NetworkDiff        `json:"network,omitzero"`
-	Performance *snapshot.PerfDiff `json:"performance,omitempty"`
-	WebSockets  WSDiff             `json:"websockets,omitzero"`
+	Errors      ErrorDiff   `json:"errors,omitzero"`
+	Network     NetworkDiff `json:"network,omitzero"`
+	Performance *perf.Diff  `json:"performance,omitempty"`
+	WebSockets  WSDiff      `json:"websockets,omitzero"`
 }
 
 // ErrorDiff sorts console errors and warnings by normalised message.
@@ -169,7 +170,7 @@ func Compare(a, b *snapshot.Snapshot) (SessionDiff, Summary) {
 		}
 	}
 
-	d.Performance = snapshot.ComparePerf(a.Performance, b.Performance)
+	d.Performance = perf.Compare(a.Performance, b.Performance)
 	sum.PerformanceRegressions = d.Performance.Regressions()
 	sum.Verdict = verdict(sum.ResolvedErrors+sum.ResolvedNetworkErrors, sum.NewErrors+sum.NewNetworkErrors, sum.PerformanceRegressions)
 	return d, sum

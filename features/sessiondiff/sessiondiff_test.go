@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gasoline-dev/gasoline/features/capture"
+	"github.com/gasoline-dev/gasoline/features/perf"
 	"github.com/gasoline-dev/gasoline/features/problem"
 	"github.com/gasoline-dev/gasoline/features/snapshot"
 )
@@ -18,16 +19,16 @@ const page = "http://localhost:3000/dashboard"
 type rig struct {
 	store *capture.Store
 	now   time.Time
-	perf  *snapshot.Performance
+	perf  *perf.Performance
 	s     *Store
 }
 
 func newRig() *rig {
 	r := &rig{store: capture.NewStore(), now: time.Date(2025, 1, 20, 14, 30, 0, 0, time.UTC)}
 	r.store.SetPage(capture.Page{TabID: 1, URL: page})
-	r.s = New(snapshot.NewReader(r.store, func(string) (snapshot.Performance, bool) {
+	r.s = New(snapshot.NewReader(r.store, func(string) (perf.Performance, bool) {
 		if r.perf == nil {
-			return snapshot.Performance{}, false
+			return perf.Performance{}, false
 		}
 		return *r.perf, true
 	}, func() time.Time { return r.now }))
@@ -96,7 +97,7 @@ func TestCaptureAndCompareAsSpec(t *testing.T) {
 	r.store.AddLogs([]capture.LogEntry{{Level: "warn", Message: "slow", Page: page}, {Level: "warn", Message: "slow", Page: page}})
 	r.calls("GET /api/dashboard 200 100ms", "GET /api/user 200 20ms", "GET /api/notifications 200 30ms")
 	r.store.AddWSEvents([]capture.WSEvent{{Event: "open", ID: "1", URL: "ws://localhost:3000/live"}})
-	r.perf = &snapshot.Performance{LoadTime: 1100, RequestCount: 12, TransferSize: 340000}
+	r.perf = &perf.Performance{LoadTime: 1100, RequestCount: 12, TransferSize: 340000}
 	got := js(t, r.do(t, Request{Action: "capture", Name: "before-deploy"}))
 	want := `{"action":"captured","name":"before-deploy","snapshot":{"captured_at":"2025-01-20T14:30:00.000Z","console_errors":0,"console_warnings":2,` +
 		`"network_requests":3,"network_errors":0,"unique_endpoints":3,"websocket_connections":1,` +
@@ -111,7 +112,7 @@ func TestCaptureAndCompareAsSpec(t *testing.T) {
 	r.errs("React hydration mismatch", "React hydration mismatch", "React hydration mismatch")
 	r.calls("GET /api/dashboard 200 440ms", "GET /api/user 200 25ms", "GET /api/notifications 502 30ms", "GET /api/feature-flags 200 10ms")
 	r.store.AddWSEvents([]capture.WSEvent{{Event: "open", ID: "2", URL: "ws://localhost:3000/live"}, {Event: "close", ID: "2", Code: 1006}})
-	r.perf = &snapshot.Performance{LoadTime: 3200, RequestCount: 47, TransferSize: 2400000}
+	r.perf = &perf.Performance{LoadTime: 3200, RequestCount: 47, TransferSize: 2400000}
 	r.do(t, Request{Action: "capture", Name: "after-deploy"})
 
 	got = js(t, r.do(t, Request{Action: "compare", CompareA: "before-deploy", CompareB: "after-deploy"}))
@@ -154,10 +155,10 @@ func TestVerdicts(t *testing.T) {
 		{"improved: a failing endpoint answers", func(r *rig) { r.calls("GET /api/a 500 10ms") }, func(r *rig) { r.calls("GET /api/a 200 10ms") }, Improved, 1, 0},
 		{"regressed: a new error", func(r *rig) {}, func(r *rig) { r.errs("boom") }, Regressed, 0, 1},
 		{"regressed: a new failing endpoint", func(r *rig) {}, func(r *rig) { r.calls("GET /api/b 404 10ms") }, Regressed, 0, 1},
-		{"regressed: slower only", func(r *rig) { r.perf = &snapshot.Performance{LCP: 400} }, func(r *rig) { r.perf = &snapshot.Performance{LCP: 1400} }, Regressed, 0, 0},
+		{"regressed: slower only", func(r *rig) { r.perf = &perf.Performance{LCP: 400} }, func(r *rig) { r.perf = &perf.Performance{LCP: 1400} }, Regressed, 0, 0},
 		{"mixed: one gone, one new", func(r *rig) { r.errs("old") }, func(r *rig) { r.errs("new") }, Mixed, 1, 1},
-		{"mixed: fixed but slower", func(r *rig) { r.errs("old"); r.perf = &snapshot.Performance{LoadTime: 500} },
-			func(r *rig) { r.perf = &snapshot.Performance{LoadTime: 2000} }, Mixed, 1, 0},
+		{"mixed: fixed but slower", func(r *rig) { r.errs("old"); r.perf = &perf.Performance{LoadTime: 500} },
+			func(r *rig) { r.perf = &perf.Performance{LoadTime: 2000} }, Mixed, 1, 0},
 		{"unchanged: the same state", func(r *rig) { r.errs("same"); r.calls("GET /api/a 200 10ms") },
 			func(r *rig) { r.errs("same"); r.calls("GET /api/a 200 12ms") }, Unchanged, 0, 0},
 		{"unchanged: both empty", func(r *rig) {}, func(r *rig) {}, Unchanged, 0, 0},

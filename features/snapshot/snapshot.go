@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/gasoline-dev/gasoline/features/capture"
+	"github.com/gasoline-dev/gasoline/features/perf"
 )
 
 // What one snapshot holds at most: the newest 50 console entries (errors
@@ -82,15 +83,15 @@ type WSConn struct {
 // Snapshot is the state of the captured page at one moment, or of what was
 // captured in a window (see Window).
 type Snapshot struct {
-	CapturedAt  capture.Time `json:"captured_at"`
-	PageURL     string       `json:"page_url,omitempty"`
-	URLFilter   string       `json:"url_filter,omitempty"`
-	Errors      []Issue      `json:"console_errors,omitempty"`
-	Warnings    []Issue      `json:"console_warnings,omitempty"`
-	Endpoints   []Endpoint   `json:"network,omitempty"`
-	Requests    int          `json:"network_requests,omitempty"` // requests seen, also those past MaxNetwork
-	WebSockets  []WSConn     `json:"websockets,omitempty"`
-	Performance *Performance `json:"performance,omitempty"`
+	CapturedAt  capture.Time      `json:"captured_at"`
+	PageURL     string            `json:"page_url,omitempty"`
+	URLFilter   string            `json:"url_filter,omitempty"`
+	Errors      []Issue           `json:"console_errors,omitempty"`
+	Warnings    []Issue           `json:"console_warnings,omitempty"`
+	Endpoints   []Endpoint        `json:"network,omitempty"`
+	Requests    int               `json:"network_requests,omitempty"` // requests seen, also those past MaxNetwork
+	WebSockets  []WSConn          `json:"websockets,omitempty"`
+	Performance *perf.Performance `json:"performance,omitempty"`
 	// Events counts what was captured in the window (entries of every kind,
 	// and a page report), so a caller tells "nothing failed" from "nothing
 	// happened".
@@ -119,16 +120,16 @@ func (s Snapshot) FailingEndpoints() []Endpoint {
 
 // Summary is a snapshot in counts, as a capture reports it.
 type Summary struct {
-	CapturedAt           capture.Time `json:"captured_at"`
-	ConsoleErrors        int          `json:"console_errors"`
-	ConsoleWarnings      int          `json:"console_warnings,omitempty"`
-	NetworkRequests      int          `json:"network_requests,omitempty"`
-	NetworkErrors        int          `json:"network_errors"`
-	UniqueEndpoints      int          `json:"unique_endpoints,omitempty"`
-	WebSocketConnections int          `json:"websocket_connections,omitempty"`
-	Performance          *Performance `json:"performance,omitempty"`
-	PageURL              string       `json:"page_url,omitempty"`
-	URLFilter            string       `json:"url_filter,omitempty"`
+	CapturedAt           capture.Time      `json:"captured_at"`
+	ConsoleErrors        int               `json:"console_errors"`
+	ConsoleWarnings      int               `json:"console_warnings,omitempty"`
+	NetworkRequests      int               `json:"network_requests,omitempty"`
+	NetworkErrors        int               `json:"network_errors"`
+	UniqueEndpoints      int               `json:"unique_endpoints,omitempty"`
+	WebSocketConnections int               `json:"websocket_connections,omitempty"`
+	Performance          *perf.Performance `json:"performance,omitempty"`
+	PageURL              string            `json:"page_url,omitempty"`
+	URLFilter            string            `json:"url_filter,omitempty"`
 }
 
 // Summary counts the snapshot.
@@ -158,13 +159,13 @@ type Window struct {
 // Reader takes snapshots of a capture source.
 type Reader struct {
 	src  Source
-	perf PerfFunc
+	perf perf.LatestFunc
 	now  func() time.Time
 }
 
 // NewReader reads src, and page-load metrics from perf when it is not nil.
 // now is the clock (time.Now when nil).
-func NewReader(src Source, perf PerfFunc, now func() time.Time) *Reader {
+func NewReader(src Source, perf perf.LatestFunc, now func() time.Time) *Reader {
 	if now == nil {
 		now = time.Now
 	}
@@ -212,7 +213,7 @@ func (r *Reader) Take(w Window) Snapshot {
 
 	if r.perf != nil {
 		if p, ok := r.perf(w.URLFilter); ok && !p.At.Before(w.Since) {
-			p = p.rounded()
+			p = p.Rounded()
 			snap.Performance = &p
 		}
 	}
@@ -318,6 +319,12 @@ func rate(c capture.WSConnection) float64 {
 		return 0
 	}
 	return round(float64(c.In+c.Out)/secs, 1)
+}
+
+// round keeps n decimals.
+func round(v float64, n int) float64 {
+	p := math.Pow(10, float64(n))
+	return math.Round(v*p) / p
 }
 
 // IssuePair is one issue compared; Before or After is nil on the side

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gasoline-dev/gasoline/features/capture"
+	"github.com/gasoline-dev/gasoline/features/perf"
 )
 
 const page = "http://localhost:3000/dashboard"
@@ -179,9 +180,9 @@ func TestTakePerformance(t *testing.T) {
 	watch := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	cls := 0.123456
 	var asked string
-	measured := Performance{LoadTime: 1100.4, FCP: 300.6, CLS: &cls, RequestCount: 12, TransferSize: 340000, At: watch.Add(-time.Second)}
-	perf := func(filter string) (Performance, bool) { asked = filter; return measured, true }
-	r := NewReader(s, perf, nil)
+	measured := perf.Performance{LoadTime: 1100.4, FCP: 300.6, CLS: &cls, RequestCount: 12, TransferSize: 340000, At: watch.Add(-time.Second)}
+	latest := func(filter string) (perf.Performance, bool) { asked = filter; return measured, true }
+	r := NewReader(s, latest, nil)
 
 	if got := r.Take(Window{URLFilter: "/dash"}); got.Performance == nil || asked != "/dash" {
 		t.Fatalf("performance %v, filter passed %q", got.Performance, asked)
@@ -195,7 +196,7 @@ func TestTakePerformance(t *testing.T) {
 	if got := r.Take(Window{Since: watch}); got.Performance == nil {
 		t.Fatal("a load measured in the window was dropped")
 	}
-	if got := NewReader(s, func(string) (Performance, bool) { return Performance{}, false }, nil).Take(Window{}); got.Performance != nil {
+	if got := NewReader(s, func(string) (perf.Performance, bool) { return perf.Performance{}, false }, nil).Take(Window{}); got.Performance != nil {
 		t.Fatal("performance without a measurement")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gasoline-dev/gasoline/features/capture"
+	"github.com/gasoline-dev/gasoline/features/perf"
 	"github.com/gasoline-dev/gasoline/features/snapshot"
 )
 
@@ -77,9 +78,9 @@ type Result struct {
 	After   Counts `json:"after"`
 	// Changes is what became of each baseline issue; NewIssues what the
 	// window added.
-	Changes         []Change           `json:"changes,omitempty"`
-	NewIssues       []Change           `json:"new_issues,omitempty"`
-	PerformanceDiff *snapshot.PerfDiff `json:"performance_diff,omitempty"`
+	Changes         []Change   `json:"changes,omitempty"`
+	NewIssues       []Change   `json:"new_issues,omitempty"`
+	PerformanceDiff *perf.Diff `json:"performance_diff,omitempty"`
 }
 
 // Counts is one side of a comparison in numbers.
@@ -197,7 +198,7 @@ func Compare(base, after *snapshot.Snapshot) (*Result, string) {
 			") were not made again since watch: ask the user to repeat the scenario, then compare again."
 	}
 	res.Verdict = verdict(res.Before.TotalIssues, res.After.TotalIssues, resolved, len(base.Errors)+len(base.FailingEndpoints()), added)
-	res.PerformanceDiff = snapshot.ComparePerf(base.Performance, after.Performance)
+	res.PerformanceDiff = perf.Compare(base.Performance, after.Performance)
 	return res, ""
 }
 

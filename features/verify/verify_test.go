@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gasoline-dev/gasoline/features/capture"
+	"github.com/gasoline-dev/gasoline/features/perf"
 	"github.com/gasoline-dev/gasoline/features/problem"
 	"github.com/gasoline-dev/gasoline/features/snapshot"
 )
@@ -21,7 +22,7 @@ func (c *clock) now() time.Time { return c.t }
 type rig struct {
 	store *capture.Store
 	clock *clock
-	perf  map[bool]snapshot.Performance // by "measured after the watch began"
+	perf  map[bool]perf.Performance // by "measured after the watch began"
 	m     *Manager
 }
 
@@ -32,7 +33,7 @@ func newRig() *rig {
 	return r
 }
 
-func (r *rig) perfFunc(string) (snapshot.Performance, bool) {
+func (r *rig) perfFunc(string) (perf.Performance, bool) {
 	p, ok := r.perf[true]
 	if !ok {
 		p, ok = r.perf[false]
@@ -198,7 +199,7 @@ func TestVerdicts(t *testing.T) {
 // empty new_issues, performance in the shared diff shape).
 func TestCompareResponseAsSpec(t *testing.T) {
 	r := newRig()
-	r.perf = map[bool]snapshot.Performance{false: {LoadTime: 3200, At: r.clock.t}}
+	r.perf = map[bool]perf.Performance{false: {LoadTime: 3200, At: r.clock.t}}
 	r.play(t, state{[]string{errUser + " at line 42", errUser + " at line 45", errLoad}, []string{"POST /api/login 500"}})
 	start := r.do(t, Request{Action: "start", Label: "fix-login-error"}).(*StartResult)
 	id := start.SessionID
@@ -216,7 +217,7 @@ func TestCompareResponseAsSpec(t *testing.T) {
 	if got := js(t, r.do(t, Request{Action: "watch", SessionID: id})); !strings.Contains(got, `"status":"watching"`) {
 		t.Fatalf("watch %s", got)
 	}
-	r.perf[true] = snapshot.Performance{LoadTime: 1100, At: r.clock.t.Add(time.Second)}
+	r.perf[true] = perf.Performance{LoadTime: 1100, At: r.clock.t.Add(time.Second)}
 	r.play(t, state{nil, []string{"POST /api/login 200"}})
 	want := `{"session_id":"` + id + `","status":"compared","label":"fix-login-error","result":{"verdict":"fixed",` +
 		`"before":{"console_errors":3,"network_errors":1,"total_issues":4},"after":{"console_errors":0,"network_errors":0,"total_issues":0},` +

@@ -1,4 +1,4 @@
-package snapshot
+package perf
 
 import (
 	"fmt"
@@ -26,10 +26,10 @@ type Performance struct {
 	At time.Time `json:"-"`
 }
 
-// PerfFunc returns the newest page-load metrics of a page whose URL contains
+// LatestFunc returns the newest page-load metrics of a page whose URL contains
 // urlFilter (any page when it is empty); ok is false when none was measured.
 // The performance capture provides it; nil means no performance data.
-type PerfFunc func(urlFilter string) (p Performance, ok bool)
+type LatestFunc func(urlFilter string) (p Performance, ok bool)
 
 // Regression thresholds, the ones check_performance applies: a metric
 // regresses only when both its relative and absolute growth pass, so small
@@ -54,9 +54,9 @@ type MetricDiff struct {
 	Regression bool    `json:"regression,omitempty"`
 }
 
-// PerfDiff compares two page loads metric by metric; a metric appears only
+// Diff compares two page loads metric by metric; a metric appears only
 // when both loads measured it.
-type PerfDiff struct {
+type Diff struct {
 	LoadTime         *MetricDiff `json:"load_time,omitempty"`
 	FCP              *MetricDiff `json:"fcp,omitempty"`
 	LCP              *MetricDiff `json:"lcp,omitempty"`
@@ -70,7 +70,7 @@ type PerfDiff struct {
 }
 
 // Regressions counts the metrics flagged as regressions.
-func (d *PerfDiff) Regressions() int {
+func (d *Diff) Regressions() int {
 	if d == nil {
 		return 0
 	}
@@ -84,16 +84,16 @@ func (d *PerfDiff) Regressions() int {
 	return n
 }
 
-// ComparePerf diffs two page loads; nil when either is missing or they
+// Compare diffs two page loads; nil when either is missing or they
 // share no metric.
-func ComparePerf(a, b *Performance) *PerfDiff {
+func Compare(a, b *Performance) *Diff {
 	if a == nil || b == nil {
 		return nil
 	}
 	timing := func(x, y float64) *MetricDiff {
 		return metric(x, y, x > 0 && y > 0, grew(x, y, TimingPct, TimingAbsMS))
 	}
-	d := &PerfDiff{
+	d := &Diff{
 		LoadTime:         timing(a.LoadTime, b.LoadTime),
 		FCP:              timing(a.FCP, b.FCP),
 		LCP:              timing(a.LCP, b.LCP),
@@ -111,7 +111,7 @@ func ComparePerf(a, b *Performance) *PerfDiff {
 	d.TransferSize = metric(ta, tb, ta > 0 && tb > 0, grew(ta, tb, TransferPct, TransferAbs))
 	la, lb := float64(a.LongTasks), float64(b.LongTasks)
 	d.LongTasks = metric(la, lb, la > 0 || lb > 0, lb > la && (la == 0 || grew(la, lb, LongTaskPct, 0)))
-	if *d == (PerfDiff{}) {
+	if *d == (Diff{}) {
 		return nil
 	}
 	return d
@@ -152,9 +152,9 @@ func round(v float64, n int) float64 {
 	return math.Round(v*p) / p
 }
 
-// rounded returns p with times in whole milliseconds and CLS to three
+// Rounded returns p with times in whole milliseconds and CLS to three
 // decimals: sub-millisecond digits are noise that costs the AI tokens.
-func (p Performance) rounded() Performance {
+func (p Performance) Rounded() Performance {
 	for _, v := range []*float64{&p.LoadTime, &p.FCP, &p.LCP, &p.TTFB, &p.DOMContentLoaded, &p.TotalBlocking} {
 		*v = math.Round(*v)
 	}

@@ -1,20 +1,18 @@
-package snapshot
+package perf
 
 import (
 	"encoding/json"
 	"testing"
 )
 
-func f(v float64) *float64 { return &v }
-
 // The check_performance thresholds: relative AND absolute for timings,
 // requests and transfer; from-zero or doubling for long tasks; absolute for
 // blocking time and CLS.
-func TestComparePerfThresholds(t *testing.T) {
+func TestCompareThresholds(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
 		a, b       Performance
-		metric     func(*PerfDiff) *MetricDiff
+		metric     func(*Diff) *MetricDiff
 		change     string
 		regression bool
 	}{
@@ -22,9 +20,9 @@ func TestComparePerfThresholds(t *testing.T) {
 		{"load faster", Performance{LoadTime: 3200}, Performance{LoadTime: 1100}, lt, "-66%", false},
 		{"load +60% but only +60ms", Performance{LoadTime: 100}, Performance{LoadTime: 160}, lt, "+60%", false},
 		{"load +300ms but only +30%", Performance{LoadTime: 1000}, Performance{LoadTime: 1300}, lt, "+30%", false},
-		{"fcp doubled", Performance{FCP: 400}, Performance{FCP: 900}, func(d *PerfDiff) *MetricDiff { return d.FCP }, "+125%", true},
-		{"lcp +216%", Performance{LCP: 380}, Performance{LCP: 1200}, func(d *PerfDiff) *MetricDiff { return d.LCP }, "+216%", true},
-		{"ttfb steady", Performance{TTFB: 120}, Performance{TTFB: 120}, func(d *PerfDiff) *MetricDiff { return d.TTFB }, "0%", false},
+		{"fcp doubled", Performance{FCP: 400}, Performance{FCP: 900}, func(d *Diff) *MetricDiff { return d.FCP }, "+125%", true},
+		{"lcp +216%", Performance{LCP: 380}, Performance{LCP: 1200}, func(d *Diff) *MetricDiff { return d.LCP }, "+216%", true},
+		{"ttfb steady", Performance{TTFB: 120}, Performance{TTFB: 120}, func(d *Diff) *MetricDiff { return d.TTFB }, "0%", false},
 		{"requests 12→47", Performance{RequestCount: 12}, Performance{RequestCount: 47}, rc, "+292%", true},
 		{"requests 4→8: +100% but +4", Performance{RequestCount: 4}, Performance{RequestCount: 8}, rc, "+100%", false},
 		{"transfer 340KB→2.4MB", Performance{TransferSize: 340000}, Performance{TransferSize: 2400000}, ts, "+606%", true},
@@ -38,7 +36,7 @@ func TestComparePerfThresholds(t *testing.T) {
 		{"cls 0→0.04", Performance{CLS: f(0)}, Performance{CLS: f(0.04)}, cl, "+0.04", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			d := ComparePerf(&tc.a, &tc.b)
+			d := Compare(&tc.a, &tc.b)
 			if d == nil || tc.metric(d) == nil {
 				t.Fatalf("metric missing from %+v", d)
 			}
@@ -53,21 +51,21 @@ func TestComparePerfThresholds(t *testing.T) {
 	}
 }
 
-func lt(d *PerfDiff) *MetricDiff { return d.LoadTime }
-func rc(d *PerfDiff) *MetricDiff { return d.RequestCount }
-func ts(d *PerfDiff) *MetricDiff { return d.TransferSize }
-func lo(d *PerfDiff) *MetricDiff { return d.LongTasks }
-func tb(d *PerfDiff) *MetricDiff { return d.TotalBlocking }
-func cl(d *PerfDiff) *MetricDiff { return d.CLS }
+func lt(d *Diff) *MetricDiff { return d.LoadTime }
+func rc(d *Diff) *MetricDiff { return d.RequestCount }
+func ts(d *Diff) *MetricDiff { return d.TransferSize }
+func lo(d *Diff) *MetricDiff { return d.LongTasks }
+func tb(d *Diff) *MetricDiff { return d.TotalBlocking }
+func cl(d *Diff) *MetricDiff { return d.CLS }
 
-func TestComparePerfOnlySharedMetrics(t *testing.T) {
-	if ComparePerf(nil, &Performance{LoadTime: 1}) != nil || ComparePerf(&Performance{LoadTime: 1}, nil) != nil {
+func TestCompareOnlySharedMetrics(t *testing.T) {
+	if Compare(nil, &Performance{LoadTime: 1}) != nil || Compare(&Performance{LoadTime: 1}, nil) != nil {
 		t.Fatal("a diff without both sides")
 	}
-	if d := ComparePerf(&Performance{LoadTime: 1000}, &Performance{FCP: 300}); d != nil {
+	if d := Compare(&Performance{LoadTime: 1000}, &Performance{FCP: 300}); d != nil {
 		t.Fatalf("no shared metric, got %+v", d)
 	}
-	d := ComparePerf(&Performance{LoadTime: 1100, RequestCount: 12, TransferSize: 340000}, &Performance{LoadTime: 3200, RequestCount: 47, TransferSize: 2400000})
+	d := Compare(&Performance{LoadTime: 1100, RequestCount: 12, TransferSize: 340000}, &Performance{LoadTime: 3200, RequestCount: 47, TransferSize: 2400000})
 	b, _ := json.Marshal(d)
 	want := `{"load_time":{"before":1100,"after":3200,"change":"+191%","regression":true},` +
 		`"request_count":{"before":12,"after":47,"change":"+292%","regression":true},` +
