@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/gasoline-dev/gasoline/features/a11y"
+	"github.com/gasoline-dev/gasoline/features/browser"
 	"github.com/gasoline-dev/gasoline/features/problem"
-	"github.com/gasoline-dev/gasoline/features/query"
 )
 
 // domTimeout bounds DOM and page-info queries (the spec's 10 s).
@@ -19,7 +19,7 @@ var (
 	stylesParam   = newParam[bool]("include_styles", "dom: computed layout styles")
 	propsParam    = newParam[[]string]("properties", "dom: style properties to return instead")
 	childrenParam = newParam[bool]("include_children", "dom: child elements")
-	depthParam    = newParam[int]("max_depth", "dom: child depth (default 3)").between(1, query.MaxDepth)
+	depthParam    = newParam[int]("max_depth", "dom: child depth (default 3)").between(1, browser.MaxDepth)
 	scopeParam    = newParam[string]("scope", "accessibility: CSS selector to audit")
 	tagsParam     = newParam[[]string]("tags", "accessibility: axe tags, e.g. wcag2aa")
 	passesParam   = newParam[bool]("include_passes", "accessibility: list passing rules")
@@ -53,7 +53,7 @@ func (s *Server) analyzeTool() tool {
 }
 
 // ask sends one query to the page and decodes its answer into v.
-func (s *Server) ask(ctx context.Context, kind string, tab int, params any, timeout time.Duration, v any) (query.Response, error) {
+func (s *Server) ask(ctx context.Context, kind string, tab int, params any, timeout time.Duration, v any) (browser.Response, error) {
 	resp, err := s.queries.Ask(ctx, kind, tab, params, timeout)
 	if err != nil {
 		return resp, err
@@ -65,7 +65,7 @@ func (s *Server) ask(ctx context.Context, kind string, tab int, params any, time
 }
 
 func (s *Server) analyzeDOM(ctx context.Context, a args) (any, error) {
-	p := query.DOMParams{
+	p := browser.DOMParams{
 		Selector:        selectorParam.get(a),
 		IncludeStyles:   stylesParam.get(a),
 		IncludeChildren: childrenParam.get(a),
@@ -76,8 +76,8 @@ func (s *Server) analyzeDOM(ctx context.Context, a args) (any, error) {
 	if err := p.Check(); err != nil {
 		return nil, err
 	}
-	var r query.DOMResult
-	resp, err := s.ask(ctx, query.KindDOM, tab, p, domTimeout, &r)
+	var r browser.DOMResult
+	resp, err := s.ask(ctx, browser.KindDOM, tab, p, domTimeout, &r)
 	if err != nil {
 		return nil, err
 	}
@@ -87,20 +87,20 @@ func (s *Server) analyzeDOM(ctx context.Context, a args) (any, error) {
 	}
 	return struct {
 		Tab int `json:"tab,omitempty"`
-		query.DOMResult
+		browser.DOMResult
 	}{resp.Tab, r}, nil
 }
 
 func (s *Server) analyzePageInfo(ctx context.Context, a args) (any, error) {
-	var p query.PageInfo
-	resp, err := s.ask(ctx, query.KindPageInfo, queryTabParam.get(a), struct{}{}, domTimeout, &p)
+	var p browser.PageInfo
+	resp, err := s.ask(ctx, browser.KindPageInfo, queryTabParam.get(a), struct{}{}, domTimeout, &p)
 	if err != nil {
 		return nil, err
 	}
 	p.Enforce()
 	return struct {
 		Tab int `json:"tab,omitempty"`
-		query.PageInfo
+		browser.PageInfo
 	}{resp.Tab, p}, nil
 }
 
@@ -113,7 +113,7 @@ func (s *Server) analyzeAccessibility(ctx context.Context, a args) (any, error) 
 		}
 	}
 	if !s.queries.Reachable() {
-		return nil, query.ErrNotConnected
+		return nil, browser.ErrNotConnected
 	}
 	// An audit takes seconds on a big page: tell a client that asked how it goes.
 	start := time.Now()
@@ -133,7 +133,7 @@ func (s *Server) analyzeAccessibility(ctx context.Context, a args) (any, error) 
 		}
 	}()
 	var r a11y.Result
-	resp, err := s.ask(ctx, query.KindA11y, tab, o, a11y.Timeout, &r)
+	resp, err := s.ask(ctx, browser.KindA11y, tab, o, a11y.Timeout, &r)
 	if err != nil {
 		return nil, err
 	}

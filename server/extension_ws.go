@@ -13,8 +13,8 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/gasoline-dev/gasoline/features/browser"
 	"github.com/gasoline-dev/gasoline/features/problem"
-	"github.com/gasoline-dev/gasoline/features/query"
 )
 
 // extLink is the push channel to one extension service worker.
@@ -36,7 +36,7 @@ func (l *extLink) write(ctx context.Context, v any) error {
 }
 
 // Send pushes one query to the worker.
-func (l *extLink) Send(ctx context.Context, r query.Request) error { return l.write(ctx, r) }
+func (l *extLink) Send(ctx context.Context, r browser.Request) error { return l.write(ctx, r) }
 
 // Notify pushes a message that needs no answer.
 func (l *extLink) Notify(ctx context.Context, msg any) error { return l.write(ctx, msg) }
@@ -49,7 +49,7 @@ type workerMessage struct {
 	Pilot *bool `json:"pilot"`
 	// Version is the extension's manifest version, on "hello".
 	Version string `json:"version"`
-	query.Response
+	browser.Response
 }
 
 // handleExtensionSocket serves the worker's push channel: queries go down,
@@ -191,7 +191,7 @@ func (s *Server) handlePendingQueries(w http.ResponseWriter, r *http.Request) {
 // handleQueryResults takes answers posted by a polling worker.
 func (s *Server) handleQueryResults(w http.ResponseWriter, r *http.Request) {
 	var body struct {
-		Results []query.Response `json:"results"`
+		Results []browser.Response `json:"results"`
 	}
 	if err := decodeBody(r, &body); err != nil {
 		writeProblem(w, err)

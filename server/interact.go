@@ -6,9 +6,9 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/gasoline-dev/gasoline/features/browser"
 	"github.com/gasoline-dev/gasoline/features/pilot"
 	"github.com/gasoline-dev/gasoline/features/problem"
-	"github.com/gasoline-dev/gasoline/features/query"
 )
 
 // The parameters of the pilot's actions.
@@ -75,7 +75,7 @@ func (s *Server) runPilot(ctx context.Context, tab int, p pilot.Action) (any, er
 		return nil, err
 	}
 	timeout := p.Timeout()
-	resp, err := s.queries.Ask(ctx, query.KindPilot, tab, p, timeout)
+	resp, err := s.queries.Ask(ctx, browser.KindPilot, tab, p, timeout)
 	if err != nil {
 		return nil, err
 	}

@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gasoline-dev/gasoline/features/browser"
 	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/har"
 	"github.com/gasoline-dev/gasoline/features/perf"
 	"github.com/gasoline-dev/gasoline/features/problem"
-	"github.com/gasoline-dev/gasoline/features/query"
 	"github.com/gasoline-dev/gasoline/features/redact"
 	"github.com/gasoline-dev/gasoline/features/testgen"
 )
@@ -106,18 +106,18 @@ func (s *Server) pageDOM(ctx context.Context) *testgen.DOM {
 		return nil
 	}
 	const wait = 3 * time.Second
-	var info query.PageInfo
-	if _, err := s.ask(ctx, query.KindPageInfo, 0, struct{}{}, wait, &info); err != nil {
+	var info browser.PageInfo
+	if _, err := s.ask(ctx, browser.KindPageInfo, 0, struct{}{}, wait, &info); err != nil {
 		return nil
 	}
 	info.Enforce()
 	d := &testgen.DOM{URL: info.URL, Headings: info.Headings}
-	p := query.DOMParams{Selector: "[data-testid]"}
-	var r query.DOMResult
+	p := browser.DOMParams{Selector: "[data-testid]"}
+	var r browser.DOMResult
 	if p.Check() != nil {
 		return d
 	}
-	if _, err := s.ask(ctx, query.KindDOM, 0, p, wait, &r); err == nil {
+	if _, err := s.ask(ctx, browser.KindDOM, 0, p, wait, &r); err == nil {
 		r.Enforce(p.MaxDepth)
 		d.Elements = r.Matches
 	}

@@ -14,7 +14,7 @@ import (
 
 	"github.com/coder/websocket"
 
-	"github.com/gasoline-dev/gasoline/features/owner"
+	"github.com/gasoline-dev/gasoline/features/portretry"
 )
 
 // ErrForeignServer means the port belongs to a program that is not Gasoline.
@@ -53,11 +53,11 @@ func Listen(ctx context.Context, port int) (net.Listener, error) {
 // returns the listener (the caller serves), or, when a Gasoline server owns
 // the port, calls attach and returns a nil listener once attach succeeds.
 // While the port changes hands (taken but not answering, or attach
-// failing) it retries on owner.Policy; a foreign program on the port, or a
+// failing) it retries on portretry.Policy; a foreign program on the port, or a
 // nil attach finding a Gasoline server, ends it at once.
 func HostOrAttach(ctx context.Context, port int, attach func(context.Context) error) (net.Listener, error) {
 	var ln net.Listener
-	err := owner.Policy.Retry(ctx, func(ctx context.Context) (bool, error) {
+	err := portretry.Policy.Retry(ctx, func(ctx context.Context) (bool, error) {
 		l, err := Listen(ctx, port)
 		switch {
 		case err == nil:

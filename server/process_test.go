@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gasoline-dev/gasoline/features/owner"
+	"github.com/gasoline-dev/gasoline/features/portretry"
 )
 
 func portOf(t *testing.T, base string) int {
@@ -89,7 +89,7 @@ func TestHostOrAttach(t *testing.T) {
 		ln.Close()
 	})
 	t.Run("the policy backs off to a ceiling", func(t *testing.T) {
-		p := owner.Policy
+		p := portretry.Policy
 		if p.Delay(0) != p.First || p.Delay(1) != 2*p.First || p.Delay(100) != p.Max || p.Max > 2*time.Second {
 			t.Fatalf("delays %v %v %v, max %v", p.Delay(0), p.Delay(1), p.Delay(100), p.Max)
 		}

@@ -15,7 +15,7 @@ import (
 	"github.com/coder/websocket"
 	"golang.org/x/sync/errgroup"
 
-	"github.com/gasoline-dev/gasoline/features/owner"
+	"github.com/gasoline-dev/gasoline/features/portretry"
 )
 
 // reinitID marks the initialize a relay replays to a new server, and
@@ -105,9 +105,9 @@ func (r *relay) run(ctx context.Context) error {
 	}()
 
 	var runErr error
-	failures := 0 // backends in a row that answered nothing, for owner.Policy
+	failures := 0 // backends in a row that answered nothing, for portretry.Policy
 	for first := true; ; first = false {
-		if failures > 0 && !owner.Policy.Sleep(gctx, failures-1) {
+		if failures > 0 && !portretry.Policy.Sleep(gctx, failures-1) {
 			break
 		}
 		be, err := r.connect(gctx, g)

@@ -19,13 +19,13 @@ import (
 	"github.com/gasoline-dev/gasoline/features/a11y"
 	"github.com/gasoline-dev/gasoline/features/approval"
 	"github.com/gasoline-dev/gasoline/features/audit"
+	"github.com/gasoline-dev/gasoline/features/browser"
 	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/capturectl"
 	"github.com/gasoline-dev/gasoline/features/history"
 	"github.com/gasoline-dev/gasoline/features/origins"
 	"github.com/gasoline-dev/gasoline/features/perf"
 	"github.com/gasoline-dev/gasoline/features/pilot"
-	"github.com/gasoline-dev/gasoline/features/query"
 	"github.com/gasoline-dev/gasoline/features/screenshots"
 	"github.com/gasoline-dev/gasoline/server/wire"
 )
@@ -89,7 +89,7 @@ type Config struct {
 type Server struct {
 	cfg     Config
 	store   *capture.Store
-	queries *query.Broker
+	queries *browser.Broker
 	audits  *a11y.Cache
 	perf    *perf.Store
 	control *capturectl.Controller
@@ -138,7 +138,7 @@ func New(cfg Config) *Server {
 	s := &Server{
 		cfg:       cfg,
 		store:     capture.NewStore(),
-		queries:   query.NewBroker(),
+		queries:   browser.NewBroker(),
 		audits:    a11y.NewCache(),
 		perf:      perf.NewStore(nil),
 		events:    newHub(),

@@ -9,7 +9,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/gasoline-dev/gasoline/features/owner"
+	"github.com/gasoline-dev/gasoline/features/portretry"
 )
 
 // Takeover is called when the server the dashboard was attached to stopped
@@ -60,7 +60,7 @@ func (s *supervisor) run(ctx context.Context) {
 		}
 	}
 	var tookOver time.Time
-	attempt := 0 // failed reconnects in a row, for owner.Policy
+	attempt := 0 // failed reconnects in a row, for portretry.Policy
 	for ctx.Err() == nil {
 		opened := false
 		err := s.read(ctx, func() {
@@ -90,7 +90,7 @@ func (s *supervisor) run(ctx context.Context) {
 		if opened {
 			continue // it worked a moment ago: retry at once
 		}
-		if !owner.Policy.Sleep(ctx, attempt) {
+		if !portretry.Policy.Sleep(ctx, attempt) {
 			return
 		}
 		attempt++

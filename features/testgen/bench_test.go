@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/gasoline-dev/gasoline/features/browser"
 	"github.com/gasoline-dev/gasoline/features/capture"
-	"github.com/gasoline-dev/gasoline/features/query"
 )
 
 // fullSession is what the capture holds at its caps: 200 actions (a page
@@ -33,7 +33,7 @@ func fullSession() Session {
 				ResponseBody: `{"id":1,"name":"x","tags":["a"],"owner":{"id":2,"email":"e"},"items":[{"sku":"s","qty":1}]}`})
 		}
 	}
-	s.DOM = &DOM{URL: "http://localhost:3000/step/19", Headings: []query.Heading{{Level: 1, Text: "Done"}}}
+	s.DOM = &DOM{URL: "http://localhost:3000/step/19", Headings: []browser.Heading{{Level: 1, Text: "Done"}}}
 	return s
 }
 

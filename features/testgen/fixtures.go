@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gasoline-dev/gasoline/features/browser"
 	"github.com/gasoline-dev/gasoline/features/capture"
-	"github.com/gasoline-dev/gasoline/features/query"
 )
 
 // bodyOf finds the body captured for a waterfall entry (capture.BodyFor).
@@ -185,7 +185,7 @@ func (g *gen) writeDOM() {
 	}
 }
 
-func (g *gen) testIDAssert(id string, e query.Element) [][3]string {
+func (g *gen) testIDAssert(id string, e browser.Element) [][3]string {
 	loc := "page.getByTestId(" + jsString(id) + ")"
 	out := [][3]string{{fmt.Sprintf("await expect(%s).toBeVisible();", loc), Medium, "visible when the test was generated"}}
 	text := strings.Join(strings.Fields(e.Text), " ")

@@ -13,8 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gasoline-dev/gasoline/features/browser"
 	"github.com/gasoline-dev/gasoline/features/capture"
-	"github.com/gasoline-dev/gasoline/features/query"
 	"github.com/gasoline-dev/gasoline/features/redact"
 )
 
@@ -32,10 +32,10 @@ type Session struct {
 // DOM is the state of the page at the end of the session.
 type DOM struct {
 	URL      string
-	Headings []query.Heading
+	Headings []browser.Heading
 	// Elements are elements carrying a data-testid attribute, as a DOM
 	// query for [data-testid] answers them.
-	Elements []query.Element
+	Elements []browser.Element
 }
 
 // Options shape the generated test.

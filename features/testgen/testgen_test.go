@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gasoline-dev/gasoline/features/browser"
 	"github.com/gasoline-dev/gasoline/features/capture"
-	"github.com/gasoline-dev/gasoline/features/query"
 )
 
 var t0 = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
@@ -196,7 +196,7 @@ func TestSecretsBecomePlaceholders(t *testing.T) {
 func TestOriginsAndDOMState(t *testing.T) {
 	s := Session{
 		Actions: []capture.Action{nav(0, page), nav(60000, "https://other.test/x?y=1")},
-		DOM:     &DOM{URL: page, Headings: []query.Heading{{Level: 1, Text: "Form"}}},
+		DOM:     &DOM{URL: page, Headings: []browser.Heading{{Level: 1, Text: "Form"}}},
 	}
 	res, _ := Generate(s, Options{})
 	for _, want := range []string{

@@ -1,8 +1,8 @@
-// Package owner is the one retry policy for reaching Gasoline's port: the
+// Package portretry is the one retry policy for reaching Gasoline's port: the
 // server, the MCP relay and the dashboard each take the port or attach to
 // the Gasoline server that owns it, and wait the same way while the port
 // changes hands.
-package owner
+package portretry
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package query
+package browser
 
 import (
 	"context"
@@ -114,10 +114,7 @@ func TestPollingFallback(t *testing.T) {
 		}
 		done <- r
 	}()
-	var got []Request
-	for len(got) == 0 {
-		got = b.Poll()
-	}
+	got := pollUntilQueued(t, b)
 	if got[0].Tab != 4 || got[0].Kind != KindPageInfo {
 		t.Fatalf("%+v", got)
 	}
@@ -130,16 +127,52 @@ func TestPollingFallback(t *testing.T) {
 	}
 }
 
+// pollUntilQueued polls as the worker does until a query is queued, and
+// fails the test when none is within a generous deadline.
+func pollUntilQueued(t *testing.T, b *Broker) []Request {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		if got := b.Poll(); len(got) > 0 {
+			return got
+		}
+		time.Sleep(time.Millisecond)
+	}
+	t.Fatal("no query was queued for a poll within 20 s")
+	return nil
+}
+
+// A query whose socket dies as it is sent is queued for the next poll, and
+// the poll's answer reaches the caller.
 func TestDeadSocketFallsBackToPolling(t *testing.T) {
 	b := NewBroker()
-	detach := b.Attach(&fakeLink{b: b, fail: true})
-	go b.Ask(context.Background(), KindDOM, 0, nil, 5*time.Second)
-	var got []Request
-	for len(got) == 0 {
-		got = b.Poll()
-	}
+	link := &fakeLink{b: b, fail: true}
+	detach := b.Attach(link)
+	done := make(chan error, 1)
+	go func() {
+		r, err := b.Ask(context.Background(), KindDOM, 0, nil, 30*time.Second)
+		if err == nil && r.URL != "http://x/" {
+			err = errors.New("answer " + r.URL + ", want the poll's")
+		}
+		done <- err
+	}()
+	got := pollUntilQueued(t, b)
 	detach()
-	b.Resolve(Response{ID: got[0].ID})
+	link.mu.Lock()
+	sent := len(link.sent)
+	link.mu.Unlock()
+	if len(got) != 1 || got[0].Kind != KindDOM || sent != 1 || got[0].ID != link.sent[0].ID {
+		t.Fatalf("polled %+v after %d sends on the socket", got, sent)
+	}
+	if !b.Resolve(Response{ID: got[0].ID, URL: "http://x/"}) {
+		t.Fatal("the polled query's answer was dropped")
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if b.Held() != 0 {
+		t.Fatalf("%d queries left after the answer", b.Held())
+	}
 }
 
 func TestDetachedLinkIsNotUsed(t *testing.T) {

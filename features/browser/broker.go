@@ -1,7 +1,7 @@
-// Package query sends on-demand questions to the browser (live DOM, page
+// Package browser sends on-demand questions to the browser (live DOM, page
 // info, accessibility audits) and correlates the answers: every query has an
 // id, a deadline and a tab, and a late answer is dropped.
-package query
+package browser
 
 import (
 	"context"
