@@ -11,9 +11,9 @@ import (
 	"github.com/gasoline-dev/gasoline/features/capture"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/testgen/*.golden.ts")
+var update = flag.Bool("update", false, "rewrite testdata/sessions/*.golden.ts")
 
-// recording is a recorded session as testdata/testgen/*.json holds it: what
+// recording is a recorded session as testdata/sessions/*.json holds it: what
 // the capture buffers held, the DOM state, and the generate options.
 type recording struct {
 	Options struct {
@@ -62,7 +62,7 @@ func load(t testing.TB, path string) (Session, Options) {
 // Each recorded session generates exactly its golden test. Run with
 // -update after a deliberate change, and read the diff.
 func TestGolden(t *testing.T) {
-	files, _ := filepath.Glob("../../testdata/testgen/*.json")
+	files, _ := filepath.Glob("testdata/sessions/*.json")
 	if len(files) == 0 {
 		t.Fatal("no recorded sessions")
 	}

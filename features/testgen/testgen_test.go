@@ -35,7 +35,7 @@ func TestGoldenScriptsParse(t *testing.T) {
 	if err != nil {
 		t.Skip("node not installed")
 	}
-	files, _ := filepath.Glob("../../testdata/testgen/*.golden.ts")
+	files, _ := filepath.Glob("testdata/sessions/*.golden.ts")
 	if len(files) == 0 {
 		t.Fatal("no golden tests")
 	}
