@@ -9,7 +9,7 @@ LDFLAGS := -X main.commit=$(COMMIT)
 
 AXE     := extension/lib/axe.min.js
 
-.PHONY: run build install test lint node-test unit e2e fuzz bench bench-page attack clean
+.PHONY: run build install test tools lint node-test unit e2e fuzz bench bench-page attack clean
 
 run: build
 	./$(BIN)
@@ -42,7 +42,15 @@ $(AXE): node_modules/.package-lock.json
 # Every test: lint, the service worker's pure modules under Node, vet, unit
 # and handler tests with the race detector, a short fuzz of the ingest
 # decoder, then end-to-end tests in headless Chromium.
-test: lint node-test unit fuzz e2e
+test: tools lint node-test unit fuzz e2e
+
+# The end-to-end tests drive Chromium, Firefox ESR and tmux: without one,
+# stop before anything runs, naming what is missing and how to install it.
+tools:
+	@m=; [ -x "$${CHROMIUM:-/usr/lib/chromium/chromium}" ] || m="$$m chromium"; \
+	[ -n "$$FIREFOX" ] || command -v firefox-esr >/dev/null || m="$$m firefox-esr"; \
+	command -v tmux >/dev/null || m="$$m tmux"; \
+	[ -z "$$m" ] || { echo "make test needs$$m, not found: sudo apt-get install$$m (or set CHROMIUM, FIREFOX to a browser's path)"; exit 1; }
 
 # staticcheck at the version go.mod pins (its tool directive), over every
 # package including the e2e-tagged ones; staticcheck.conf picks the checks.
@@ -61,7 +69,7 @@ fuzz:
 	$(GO) test ./server -run '^$$' -fuzz FuzzIngest -fuzztime 5s
 	$(GO) test ./features/history -run '^$$' -fuzz FuzzDecode -fuzztime 5s
 
-e2e: $(AXE)
+e2e: tools $(AXE)
 	$(GO) test -tags e2e -count=1 -timeout 15m ./e2e/
 
 # The attacks of issue 10 against the real binary, with their figures

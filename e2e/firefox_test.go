@@ -34,7 +34,7 @@ func firefoxPath(t testing.TB) string {
 	}
 	p, err := exec.LookPath("firefox-esr")
 	if err != nil {
-		t.Skip("firefox-esr is not installed (apt-get install firefox-esr); CI installs it")
+		t.Fatal("firefox-esr is not installed: sudo apt-get install firefox-esr")
 	}
 	return p
 }

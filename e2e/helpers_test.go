@@ -38,6 +38,10 @@ var binPath string
 var testHome string
 
 func TestMain(m *testing.M) {
+	if missing := missingTools(); missing != "" {
+		fmt.Fprintf(os.Stderr, "The end-to-end tests need %s, not found: sudo apt-get install %s (or set CHROMIUM, FIREFOX to a browser's path)\n", missing, missing)
+		os.Exit(1)
+	}
 	dir, err := os.MkdirTemp("", "gasoline-bin")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
