@@ -12,9 +12,11 @@ import (
 )
 
 // TestPageScriptsSeeNoCaptureGlobals: the page-world scripts share state
-// while they start, and leave nothing on window for the page.
+// while they start, and leave nothing on window for the page; what the page
+// sees is that of a page without them only because they ran and kept the
+// names of what they wrap (its console line, fetch and socket are captured).
 func TestPageScriptsSeeNoCaptureGlobals(t *testing.T) {
-	r := newRig(t, "globals-agent", map[string]any{})
+	r := newRig(t, "globals-agent", map[string]any{"log_level": "all"})
 	r.open(t, "/capture.html")
 	got, err := chromedp.Run(r.b.ctx, chromedp.Evaluate[string](`[
 		typeof window.__gasolineInject,
@@ -27,6 +29,11 @@ func TestPageScriptsSeeNoCaptureGlobals(t *testing.T) {
 	if got != "undefined||function|log|number|fetch" {
 		t.Fatalf("what the page sees: %q", got)
 	}
+	waitFor(t, 20*time.Second, "the page's console line, fetch and socket captured", func() bool {
+		return findContains(entries(observe(t, r.ai, map[string]any{"what": "logs"})), "message", "log-line") != nil &&
+			findContains(entries(observe(t, r.ai, map[string]any{"what": "network", "url_filter": "/api/ok"})), "url", "x=1") != nil &&
+			r.captured(t, map[string]any{"what": "websocket_events"}, "event", "open")
+	})
 }
 
 // TestBurstBeyondTheQueueBound: a burst of 1,000 records in one task (the
