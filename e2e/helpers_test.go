@@ -610,15 +610,38 @@ func inWorld(ctx context.Context, id runtime.ExecutionContextID, expr string) bo
 	return err == nil && r.Result != nil && string(r.Result.Value) == "true"
 }
 
-// keepWorkerBusy keeps the extension's service worker busy for d from its next
-// task on, so it answers nothing meanwhile (no message, no content-script
-// run): the condition some tests need, not a wait.
-func (b *browser) keepWorkerBusy(t testing.TB, d time.Duration) {
+// keepWorkerBusy keeps the extension's service worker busy from its next
+// task on until release (at most two minutes), so it answers nothing
+// meanwhile (no message, no content-script run): the condition some tests
+// need, held for as long as the test takes to observe it, however slow the
+// machine. release ends the busy task (Runtime.terminateExecution) and waits
+// until the worker answers again; the test's cleanup calls it too.
+func (b *browser) keepWorkerBusy(t testing.TB) (release func()) {
 	t.Helper()
-	if _, err := chromedp.Run(b.sw, chromedp.Evaluate[bool](fmt.Sprintf(
-		`setTimeout(() => { const end = Date.now() + %d; while (Date.now() < end) {} }, 0); true`, d.Milliseconds()))); err != nil {
+	if _, err := chromedp.Run(b.sw, chromedp.Evaluate[bool](
+		`setTimeout(() => { const end = Date.now() + 120000; while (Date.now() < end) {} }, 0); true`)); err != nil {
 		t.Fatal(err)
 	}
+	released := false
+	release = func() {
+		t.Helper()
+		if released {
+			return
+		}
+		released = true
+		sw := chromedp.FromContext(b.sw).Target
+		waitFor(t, 30*time.Second, "the worker to answer once released", func() bool {
+			if _, err := cdp.Call(b.sw, sw, runtime.TerminateExecution, cdp.Empty{}); err != nil {
+				return false
+			}
+			ctx, cancel := context.WithTimeout(b.sw, 2*time.Second)
+			defer cancel()
+			ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`true`))
+			return err == nil && ok
+		})
+	}
+	t.Cleanup(release)
+	return release
 }
 
 // interceptInjections puts fn, JavaScript `(o, run) => Promise`, in place of

@@ -299,9 +299,6 @@ func TestTabTargeting(t *testing.T) {
 // TestHungPageTimesOut: a page whose main thread never yields cannot
 // answer; the AI gets timeout at the deadline and the server holds nothing.
 func TestHungPageTimesOut(t *testing.T) {
-	if testing.Short() {
-		t.Skip("waits for the 10 s query deadline")
-	}
 	r := newRig(t, "hang-agent", map[string]any{})
 	r.open(t, "/other.html")
 	if err := chromedp.Do(r.b.ctx, chromedp.Evaluate[chromedp.Void](`setTimeout(() => { for (;;) {} }, 0)`)); err != nil {
