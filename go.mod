@@ -2,6 +2,9 @@ module github.com/gasoline-dev/gasoline
 
 go 1.26.8
 
+// npm's packages are not Go's: one of eslint's carries a Go package.
+ignore ./node_modules
+
 require (
 	github.com/aymanbagabas/go-osc52/v2 v2.0.1
 	github.com/aymanbagabas/go-udiff v0.4.1

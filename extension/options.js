@@ -1,14 +1,19 @@
 // Gasoline options: the user's settings in chrome.storage.sync 'gasoline_settings'.
 // The capture settings, their values and defaults are generated from Go (features/capturectl);
 // this page only words them. A setting added in Go shows up here with its name as its label.
-import { CAPTURE_SETTINGS, CAPTURE_DEFAULTS } from './generated/constants.mjs';
+import { CAPTURE_SETTINGS as GENERATED, CAPTURE_DEFAULTS } from './generated/constants.mjs';
+
+const CAPTURE_SETTINGS = /** @type {readonly CaptureSetting[]} */ (GENERATED);
 
 const SERVER_URL_RE = /^http:\/\/(127\.0\.0\.1|localhost):(\d{1,5})\/?$/;
-const $ = (id) => document.getElementById(id);
+/** @type {(id: string) => HTMLInputElement} */
+const $ = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
 let defaults = null;
 
 // How each setting reads on this page: a title for a select (and its values' labels), a hint,
 // or the sentence beside a checkbox.
+/** @typedef {{title?: string, values?: Record<string, string>, hint?: string}} Wording */
+/** @type {Record<string, Wording>} */
 const WORDING = {
   log_level: {
     title: 'Console',
@@ -33,6 +38,7 @@ function el(tag, props, ...children) {
 function buildFields() {
   const box = $('capture');
   for (const s of CAPTURE_SETTINGS) {
+    /** @type {Wording} */
     const w = WORDING[s.name] || {};
     if (s.bool) {
       box.append(el('label', { className: 'check' }, el('input', { type: 'checkbox', id: s.name, name: s.name }), ` ${w.title || s.name}`));
@@ -66,7 +72,8 @@ function say(text, ok) {
 }
 
 async function load() {
-  const r = await chrome.runtime.sendMessage({ type: 'settings' });
+  /** @type {SettingsView} */
+  const r = await chrome.runtime.sendMessage(/** @satisfies {RuntimeMessage} */ ({ type: 'settings' }));
   defaults = { ...CAPTURE_DEFAULTS, ...r.defaults };
   show({ ...defaults, ...r.settings });
   showOverrides(r.overrides);
@@ -82,7 +89,7 @@ function showOverrides(overrides) {
 // current, leaving the form (the user's own settings, maybe being edited) alone.
 chrome.storage.local.onChanged.addListener((changes) => {
   if (!changes.gasoline_effective) return;
-  chrome.runtime.sendMessage({ type: 'settings' }).then((r) => showOverrides(r && r.overrides), () => {});
+  chrome.runtime.sendMessage(/** @satisfies {RuntimeMessage} */ ({ type: 'settings' })).then((r) => showOverrides(r && r.overrides), () => {});
 });
 
 buildFields();

@@ -3,7 +3,8 @@
 'use strict';
 
 const LABELS = { log: 'Logs', network: 'Network', body: 'Bodies', ws: 'WebSocket', action: 'Actions' };
-const $ = (id) => document.getElementById(id);
+/** @type {(id: string) => HTMLInputElement} */
+const $ = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
 
 function cell(text) {
   const td = document.createElement('td');
@@ -31,9 +32,9 @@ function render(s, seq) {
     for (const k of Object.keys(total)) total[k] += c[k] || 0;
   }
   $('counts').replaceChildren(...rows);
-  $('t-sent').textContent = total.sent;
-  $('t-dropped').textContent = total.dropped;
-  $('t-queued').textContent = s.queued ?? total.queued;
+  $('t-sent').textContent = String(total.sent);
+  $('t-dropped').textContent = String(total.dropped);
+  $('t-queued').textContent = String(s.queued ?? total.queued);
 }
 
 // "AI-controlled" and one line per override: `ws_mode: messages (yours: lifecycle)`.
@@ -52,7 +53,7 @@ function renderOverrides(overrides, mine) {
 async function refresh() {
   const seq = pilotSeq;
   try {
-    render(await chrome.runtime.sendMessage({ type: 'status' }), seq);
+    render(await chrome.runtime.sendMessage(/** @satisfies {RuntimeMessage} */ ({ type: 'status' })), seq);
   } catch (err) {
     render({ connected: false, last_error: String(err && err.message || err) });
   }
@@ -85,7 +86,7 @@ async function flipPilot() {
   $('pilot').disabled = true;
   try {
     await Promise.allSettled(['sync', 'local', 'session'].map((a) => chrome.storage[a].set({ [PILOT_KEY]: want })));
-    const r = await chrome.runtime.sendMessage({ type: 'setAiWebPilotEnabled', enabled: want });
+    const r = await chrome.runtime.sendMessage(/** @satisfies {RuntimeMessage} */ ({ type: 'setAiWebPilotEnabled', enabled: want }));
     if (r && r.type === 'pilotStatusChanged' && typeof r.enabled === 'boolean') showPilot(r.enabled);
   } catch (err) {
     $('error').hidden = false;

@@ -16,7 +16,7 @@ function axeInBuild() {
 
 // Runs in the page (isolated world). Returns {missing:true} if axe is not loaded in this document.
 async function auditInPage(p) {
-  /* global axe */
+  /* global axe, document */
   if (typeof axe === 'undefined' || !axe || typeof axe.run !== 'function') return { missing: true };
   const fail = (code, message) => ({ error: { code, message } });
   let context = document;

@@ -20,6 +20,7 @@ const QUERY_POLL_MS = 1000;
 const ACK_MS = 15000;
 const POLL_MS = 5000;
 
+/** @type {{onQuery: (q: ServerQuery) => void, onSettings: (m: ServerSettings) => void}} */
 let handlers = { onQuery() {}, onSettings() {} };
 let ws = null; // the current socket (connecting or open)
 let wsOpen = false;
@@ -133,6 +134,7 @@ function onFrame(data) {
   else if (m.type === 'hello') takesBatches = m.batches === true;
 }
 
+/** @param {WorkerFrame} m */
 function sendFrame(m) {
   if (!wsOpen || !ws || ws.readyState !== WebSocket.OPEN) return false;
   try {
@@ -193,7 +195,10 @@ function dropAcks() {
   acks.clear();
 }
 
-/** Sends a query's answer on the socket, else with POST /query-results. */
+/**
+ * Sends a query's answer on the socket, else with POST /query-results.
+ * @param {QueryResult} msg
+ */
 export function sendResult(msg) {
   if (sendFrame(msg)) return;
   postJSON('/query-results', JSON.stringify({ results: [msg] })).catch(() => { /* the server gave up on it by now */ });

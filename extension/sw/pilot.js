@@ -120,6 +120,7 @@ function deleteState(p) {
   });
 }
 
+/* global localStorage, sessionStorage -- readPageStorage and writePageStorage run in the page */
 // Runs in the page (isolated world: the page's own storage, read with untouched built-ins).
 function readPageStorage() {
   const dump = (s) => {

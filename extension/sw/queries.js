@@ -59,6 +59,7 @@ function finishQuery(job, out) {
   clearTimeout(job.timer);
   inflight.delete(job.id);
   for (const cancel of job.cancels) cancel();
+  /** @type {QueryResult} */
   const msg = { type: 'result', id: job.id, tab: job.tab };
   const url = (out.result && typeof out.result.url === 'string' && out.result.url) || tabURL(job.tab);
   if (url) msg.url = url;

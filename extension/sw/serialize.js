@@ -91,7 +91,8 @@ export function serializeParked(key, max) {
       if (tag === '[object Set]') return walk(Array.from(x.values()), depth + 1);
       if (tag === '[object RegExp]') return str(String(x));
       if (tag === '[object Promise]') return str('[Promise]');
-      if (ArrayBuffer.isView(x) && typeof x.length === 'number') return walk(Array.from(x.subarray(0, max)), depth + 1);
+      const typed = /** @type {Uint8Array} */ (x); // a typed array if it has a length (a DataView has none)
+      if (ArrayBuffer.isView(x) && typeof typed.length === 'number') return walk(Array.from(typed.subarray(0, max)), depth + 1);
       if (Array.isArray(x)) {
         put('[');
         for (let i = 0; i < x.length && !cut; i++) {

@@ -9,9 +9,11 @@ import { DEFAULT_SERVER_URL } from './address.js';
 
 // Setting names, values and defaults are generated from Go (features/capturectl); only the server
 // address is the extension's own.
+/** @type {Readonly<Settings>} */
 export const DEFAULT_SETTINGS = Object.freeze({ server_url: DEFAULT_SERVER_URL, ...CAPTURE_DEFAULTS });
-const CHOICES = Object.fromEntries(CAPTURE_SETTINGS.filter((s) => !s.bool).map((s) => [s.name, s.values]));
-const FLAGS = CAPTURE_SETTINGS.filter((s) => s.bool).map((s) => s.name);
+const SETTINGS = /** @type {readonly CaptureSetting[]} */ (CAPTURE_SETTINGS);
+const CHOICES = Object.fromEntries(SETTINGS.filter((s) => !s.bool).map((s) => [s.name, s.values]));
+const FLAGS = SETTINGS.filter((s) => s.bool).map((s) => s.name);
 const SERVER_URL_RE = /^http:\/\/(127\.0\.0\.1|localhost):(\d{1,5})\/?$/;
 
 /** Whether u is a loopback http URL with a valid port (the only servers the worker talks to). */
@@ -24,8 +26,12 @@ export function normalizeServerURL(u) {
   return String(u).trim().replace(/\/+$/, '');
 }
 
-/** Keeps only known keys with valid values; server_url only when withServer (the server may not move itself). */
+/**
+ * Keeps only known keys with valid values; server_url only when withServer (the server may not move itself).
+ * @returns {Partial<Settings>}
+ */
 export function sanitize(s, withServer) {
+  /** @type {Record<string, unknown>} */
   const out = {};
   if (!s || typeof s !== 'object') return out;
   if (withServer && validServerURL(s.server_url)) out.server_url = normalizeServerURL(s.server_url);
@@ -40,13 +46,19 @@ export function overridesOf(body) {
   return co && typeof co === 'object' && !Array.isArray(co) ? co : {};
 }
 
-/** The settings in force: defaults, then the user's, then the server's overrides. */
+/**
+ * The settings in force: defaults, then the user's, then the server's overrides.
+ * @returns {Settings}
+ */
 export function merge(user, over) {
   return { ...DEFAULT_SETTINGS, ...sanitize(user, true), ...sanitize(over, false) };
 }
 
+/** @type {Settings} */
 let userSettings = { ...DEFAULT_SETTINGS };
+/** @type {Partial<Settings>} */
 let overrides = {};
+/** @type {Settings} */
 let effective = { ...DEFAULT_SETTINGS };
 let storedEffective = null; // JSON of gasoline_effective as last read or written; null = unknown
 // The revision of the effective settings, increasing over the worker's lives (time-based): a content
@@ -60,10 +72,13 @@ export const serverURL = () => effective.server_url || DEFAULT_SERVER_URL;
 export const effectiveSettings = () => effective;
 
 /** The answer to a content script's {type: 'effective'}: the settings in force and their revision. */
-export const effectiveForTab = () => ({ settings: effective, rev: revision });
+export const effectiveForTab = () => /** @type {EffectiveAnswer} */ ({ settings: effective, rev: revision });
 export const settingsGeneration = () => generation;
 
-/** What the options page and the popup show. */
+/**
+ * What the options page and the popup show.
+ * @returns {SettingsView}
+ */
 export function settingsView() {
   return { settings: userSettings, defaults: DEFAULT_SETTINGS, effective, overrides };
 }
@@ -107,6 +122,7 @@ async function pushToTabs(msg) {
 
 // Applies the server's answer to GET /settings, or the same object pushed on the socket: its overrides
 // replace ours; empty or absent means the user's own settings are in force again.
+/** @param {ServerSettings} body */
 export function applyServerSettings(body) {
   generation++;
   const next = overridesOf(body);
