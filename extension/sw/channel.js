@@ -120,6 +120,7 @@ export function resetSocket() {
 }
 
 function onFrame(data) {
+  /** @type {ServerFrame} */
   let m;
   try {
     m = JSON.parse(data);
@@ -178,6 +179,7 @@ export function tellHolding() {
   return takesBatches && sendFrame({ type: 'holding' });
 }
 
+/** @param {BatchAck} m */
 function settleAck(m) {
   const a = acks.get(m.id);
   if (!a) return;

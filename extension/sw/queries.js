@@ -22,7 +22,10 @@ function defaultQueryMS(q) {
   return QUERY_DEFAULT_MS[q.kind] || 10000;
 }
 
-/** Runs query q (a frame from the server) and sends its answer; a repeated id is ignored. */
+/**
+ * Runs query q (a frame from the server) and sends its answer; a repeated id is ignored.
+ * @param {ServerQuery} q
+ */
 export async function runQuery(q) {
   if (!q || typeof q !== 'object' || typeof q.id !== 'string' || !q.id || inflight.has(q.id)) return;
   const now = Date.now();

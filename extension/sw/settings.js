@@ -105,6 +105,7 @@ export async function recomputeEffective() {
 }
 
 // Every tab's top frame; a tab without a live content script (chrome://, not yet loaded) refuses.
+/** @param {EffectiveAnswer & {type: 'effective'}} msg */
 async function pushToTabs(msg) {
   let all;
   try {
