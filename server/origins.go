@@ -72,5 +72,5 @@ func (s *Server) handleOriginAnswer(w http.ResponseWriter, r *http.Request) {
 		reason += " (" + browser + ")"
 	}
 	s.audit(audit.Event{Event: ev, Reason: reason, Source: "human", Agent: "human"})
-	writeJSON(w, http.StatusOK, s.origins.View())
+	s.writeDecided(w, s.origins.View())
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/gasoline-dev/gasoline/features/audit"
 	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/capturectl"
+	"github.com/gasoline-dev/gasoline/features/decisions"
 	"github.com/gasoline-dev/gasoline/features/history"
 	"github.com/gasoline-dev/gasoline/features/origins"
 	"github.com/gasoline-dev/gasoline/features/perf"
@@ -119,15 +120,18 @@ type Server struct {
 	sessMu   sync.Mutex
 	sessions map[string]*session
 
-	decMu       sync.Mutex        // serialises writes of the state file
-	restored    string            // what restoreDecisions brought back
-	bootAlert   *capturectl.Alert // AI overrides a previous server dropped
-	approval    atomic.Bool       // pilot approval mode is ask
-	token       string            // required on the human's API
-	approvals   *approval.Queue   // pilot actions waiting for the human
-	origins     *origins.Trust    // extension origins besides the pinned one
-	history     *history.Log      // nil: buffers in memory only
-	historyInfo *wire.History     // what openHistory restored
+	decMu       sync.Mutex            // serialises writes of the state file
+	decHeld     *decisions.Unreadable // the file could not be read and the human has not recovered
+	decStuck    bool                  // that file could not be moved aside: never write over it
+	decSaveErr  error                 // why the last save failed
+	restored    string                // what restoreDecisions brought back
+	bootAlert   *capturectl.Alert     // AI overrides a previous server dropped
+	approval    atomic.Bool           // pilot approval mode is ask
+	token       string                // required on the human's API
+	approvals   *approval.Queue       // pilot actions waiting for the human
+	origins     *origins.Trust        // extension origins besides the pinned one
+	history     *history.Log          // nil: buffers in memory only
+	historyInfo *wire.History         // what openHistory restored
 }
 
 // New returns a server with empty buffers.
@@ -169,13 +173,13 @@ func New(cfg Config) *Server {
 		s.queries.Notify(ctx, Settings{Type: "settings", Connected: true, CaptureOverrides: v})
 	})
 	s.control.OnChange(func(map[string]any) { s.events.publish("overrides", s.Overrides()) })
-	s.control.OnChange(func(map[string]any) { s.saveDecisions() })
+	s.control.OnChange(func(map[string]any) { _ = s.saveDecisions() })
 	s.approvals.OnChange(func(p []approval.Request) {
 		s.events.publish(wire.EventApprovals, wire.Approvals{Mode: s.approvalMode(), Pending: p})
 	})
 	s.origins.OnChange(func(v origins.View) {
 		s.events.publish(wire.EventOrigins, v)
-		s.saveDecisions()
+		_ = s.saveDecisions()
 	})
 	s.restoreDecisions()
 	s.openHistory()
@@ -235,6 +239,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /api/approvals/mode", s.human(s.handleApprovalMode))
 	mux.HandleFunc("GET /api/origins", s.handleOrigins)
 	mux.HandleFunc("POST /api/origins/answer", s.human(s.handleOriginAnswer))
+	mux.HandleFunc("POST /api/decisions/recover", s.human(s.handleRecover))
 	return s.guard(s.noteContact(mux))
 }
 

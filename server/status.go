@@ -43,6 +43,7 @@ func (s *Server) Health() Health {
 		Restored:       s.restored,
 		Approvals:      new(s.Approvals()),
 		History:        s.historyInfo,
+		Decisions:      s.decisionsHealth(),
 	}
 	if p := s.origins.View().Pending; len(p) > 0 {
 		h.Origins = &origins.View{Pending: p} // the answers are the dashboard's business only

@@ -79,3 +79,47 @@ func TestSummary(t *testing.T) {
 		t.Fatalf("got %q, want %q", got, want)
 	}
 }
+
+// What is not one JSON object of the state is an error, never "no
+// decisions": null and an empty file used to read as the empty state.
+func TestLoadRefusesWhatIsNotAnObject(t *testing.T) {
+	dir := t.TempDir()
+	for _, body := range []string{"null", " null\n", "", "[]", `"x"`, "7"} {
+		path := filepath.Join(dir, "d.json")
+		os.WriteFile(path, []byte(body), 0o600)
+		if st, err := Load(path); err == nil {
+			t.Fatalf("%q read as %+v", body, st)
+		}
+	}
+	if _, err := Load(dir); err == nil {
+		t.Fatal("a directory read as the empty state")
+	}
+}
+
+// KeepAside names the kept file for its time and never replaces an
+// earlier kept file of the same second.
+func TestKeepAsideNeverOverwrites(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "decisions-1.json")
+	at := time.Date(2026, 11, 27, 22, 0, 0, 0, time.UTC)
+	var kept []string
+	for _, body := range []string{"first", "second", "third"} {
+		os.WriteFile(path, []byte(body), 0o600)
+		k, err := KeepAside(path, at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept = append(kept, k)
+	}
+	if kept[0] != path+".unreadable-20261127T220000Z" || kept[1] != kept[0]+"-2" {
+		t.Fatalf("kept as %v", kept)
+	}
+	for i, body := range []string{"first", "second", "third"} {
+		if b, _ := os.ReadFile(kept[i]); string(b) != body {
+			t.Fatalf("%s holds %q, want %q", kept[i], b, body)
+		}
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Fatalf("the path is not free: %v", err)
+	}
+}
