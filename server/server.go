@@ -179,7 +179,6 @@ func New(cfg Config) *Server {
 	})
 	s.origins.OnChange(func(v origins.View) {
 		s.events.publish(wire.EventOrigins, v)
-		_ = s.saveDecisions()
 	})
 	s.restoreDecisions()
 	s.openHistory()
