@@ -121,7 +121,9 @@ func TestPendingExpireAndKeepTheNewest(t *testing.T) {
 		t.Fatalf("the real one: %v fresh %v", v, fresh)
 	}
 	v := tr.View()
-	listed := func(o string) bool { return slices.ContainsFunc(v.Pending, func(r Request) bool { return r.Origin == o }) }
+	listed := func(o string) bool {
+		return slices.ContainsFunc(v.Pending, func(r Request) bool { return r.Origin == o })
+	}
 	if !listed(real) || listed(forged(0)) || !listed(chrome) || v.Evicted != 1 || len(v.Pending) != MaxPending+1 {
 		t.Fatalf("pending %+v", v)
 	}
