@@ -84,6 +84,9 @@ type Config struct {
 	// HistoryDir keeps the capture buffers on disk for the port's next
 	// owner (features/history); empty keeps them in memory only.
 	HistoryDir string
+	// DataDir is Gasoline's own folder (~/.gasoline): New makes it 0700
+	// and what it holds private to the user. Empty: left alone.
+	DataDir string
 }
 
 // Server is one Gasoline server: capture state, HTTP routes and MCP tools.
@@ -156,6 +159,11 @@ func New(cfg Config) *Server {
 		bootSeen:     make(map[string]bool),
 		limits:       defaultLimits,
 		ingestSlots:  make(chan struct{}, ingestSlots),
+	}
+	if cfg.DataDir != "" {
+		if err := decisions.Protect(cfg.DataDir); err != nil {
+			fmt.Fprintf(cfg.Log, "gasoline: warning: make %s private to you: %v\n", cfg.DataDir, err)
+		}
 	}
 	if cfg.AuditLog != "" {
 		s.auditor = audit.Open(cfg.AuditLog, cfg.Log)

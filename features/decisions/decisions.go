@@ -194,3 +194,26 @@ func countAccepted(ds []origins.Decision) int {
 	}
 	return n
 }
+
+// Protect makes dir (Gasoline's own folder) 0700 and takes every group and
+// other permission off what is inside it, so that files written before
+// Gasoline kept them private are private too. Symbolic links are neither
+// followed nor changed.
+func Protect(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	if err := os.Chmod(dir, 0o700); err != nil {
+		return err
+	}
+	return filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
+		if err != nil || path == dir || e.Type()&fs.ModeSymlink != 0 {
+			return nil // what cannot be read cannot be tightened; go on with the rest
+		}
+		fi, err := e.Info()
+		if err != nil || fi.Mode().Perm()&0o077 == 0 {
+			return nil
+		}
+		return os.Chmod(path, fi.Mode().Perm()&^0o077)
+	})
+}

@@ -123,3 +123,27 @@ func TestKeepAsideNeverOverwrites(t *testing.T) {
 		t.Fatalf("the path is not free: %v", err)
 	}
 }
+
+// Issue 41: the folder is 0700 and what it holds loses every group and
+// other permission at start, in subfolders too; a link is not followed.
+func TestProtect(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), ".gasoline")
+	os.MkdirAll(filepath.Join(dir, "screenshots"), 0o755)
+	os.Chmod(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "audit.jsonl"), []byte("{}\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "screenshots", "error-1.png"), []byte("x"), 0o644)
+	outside := filepath.Join(t.TempDir(), "elsewhere")
+	os.WriteFile(outside, []byte("x"), 0o644)
+	os.Symlink(outside, filepath.Join(dir, "link"))
+	if err := Protect(dir); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]os.FileMode{
+		dir: 0o700, filepath.Join(dir, "screenshots"): 0o700, filepath.Join(dir, "audit.jsonl"): 0o600,
+		filepath.Join(dir, "screenshots", "error-1.png"): 0o600, outside: 0o644,
+	} {
+		if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != want {
+			t.Errorf("%s: %v, want %v (%v)", path, fi.Mode().Perm(), want, err)
+		}
+	}
+}
