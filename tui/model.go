@@ -68,7 +68,8 @@ type Model struct {
 	auditPath string
 	auditAll  bool // the Audit pane shows every server's lines
 	asking    asking
-	trust     trusting // extension origins waiting for the human (origins.go)
+	trust     trusting   // extension origins waiting for the human (origins.go)
+	recovery  recovering // the human's decisions could not be read (decisions.go)
 
 	filtering bool
 	note      string
@@ -203,6 +204,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // apply takes in one outside event.
 func (m *Model) apply(msg tea.Msg) {
 	m.applyTrust(msg)
+	m.applyRecover(msg)
 	switch msg := msg.(type) {
 	case ConnMsg:
 		m.conn = ConnState(msg)
