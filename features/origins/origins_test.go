@@ -116,6 +116,7 @@ func TestPendingExpireAndKeepTheNewest(t *testing.T) {
 		t.Fatal("the other kind had no room")
 	}
 	now = now.Add(time.Minute)
+	firstSeen := now
 	real := "moz-extension://6f1d3c2a-9b7e-4c55-8a10-3d2f0e4b7c91"
 	if v, fresh := tr.Check(real, "Firefox/153.0"); v != Waiting || fresh {
 		t.Fatalf("the real one: %v fresh %v", v, fresh)
@@ -133,7 +134,7 @@ func TestPendingExpireAndKeepTheNewest(t *testing.T) {
 		tr.Check(real, "Firefox/153.0")
 	}
 	v = tr.View()
-	if len(v.Pending) != 1 || v.Pending[0].Origin != real || v.Pending[0].Browser != "Firefox 153" {
+	if len(v.Pending) != 1 || v.Pending[0].Origin != real || v.Pending[0].Browser != "Firefox 153" || !v.Pending[0].At.Equal(firstSeen) {
 		t.Fatalf("after the TTL: %+v", v.Pending)
 	}
 }
