@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -185,6 +186,11 @@ func (s *Server) handleRecover(w http.ResponseWriter, r *http.Request) {
 	switch req.From {
 	case "kept":
 		path := keptName(held, s.cfg.StateFile)
+		if _, err := os.Lstat(path); err != nil {
+			// Load would read a missing file as no decisions at all.
+			writeProblem(w, problem.New(problem.DecisionsUnreadable, "the kept file is gone (%v): start from nothing", err))
+			return
+		}
 		st, err := decisions.Load(path)
 		if err != nil {
 			writeProblem(w, problem.New(problem.DecisionsUnreadable, "the kept file still cannot be read (%v): fix it, or start from nothing", err))

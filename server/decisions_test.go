@@ -249,6 +249,11 @@ func TestRecoverFromNothing(t *testing.T) {
 	cfg := Config{Version: "test", StateFile: filepath.Join(dir, "decisions-1.json")}
 	os.WriteFile(cfg.StateFile, []byte("null"), 0o600)
 	s, base := startServerWith(t, cfg)
+	os.Remove(s.Health().Decisions.Kept)
+	if code, out := do(t, base, call{method: "POST", path: "/api/decisions/recover", body: `{"from":"kept"}`,
+		header: map[string]string{TokenHeader: s.HumanToken()}}); code != 409 || !strings.Contains(out["message"].(string), "gone") {
+		t.Fatalf("recovered from a kept file that is gone: %d %v", code, out)
+	}
 	if code, out := do(t, base, call{method: "POST", path: "/api/decisions/recover", body: `{"from":"nothing"}`,
 		header: map[string]string{TokenHeader: s.HumanToken()}}); code != 200 {
 		t.Fatalf("recover: %d %v", code, out)
