@@ -123,18 +123,22 @@ type Server struct {
 	sessMu   sync.Mutex
 	sessions map[string]*session
 
-	decMu       sync.Mutex            // serialises writes of the state file
-	decHeld     *decisions.Unreadable // the file could not be read and the human has not recovered
-	decStuck    bool                  // that file could not be moved aside: never write over it
-	decSaveErr  error                 // why the last save failed
-	restored    string                // what restoreDecisions brought back
-	bootAlert   *capturectl.Alert     // AI overrides a previous server dropped
-	approval    atomic.Bool           // pilot approval mode is ask
-	token       string                // required on the human's API
-	approvals   *approval.Queue       // pilot actions waiting for the human
-	origins     *origins.Trust        // extension origins besides the pinned one
-	history     *history.Log          // nil: buffers in memory only
-	historyInfo *wire.History         // what openHistory restored
+	decMu       sync.Mutex        // serialises writes of the state file
+	restored    string            // what restoreDecisions brought back
+	bootAlert   *capturectl.Alert // AI overrides a previous server dropped
+	approval    atomic.Bool       // pilot approval mode is ask
+	token       string            // required on the human's API
+	approvals   *approval.Queue   // pilot actions waiting for the human
+	origins     *origins.Trust    // extension origins besides the pinned one
+	history     *history.Log      // nil: buffers in memory only
+	historyInfo *wire.History     // what openHistory restored
+
+	// Under decMu: the decisions file could not be read and the human has
+	// not recovered; it could not be moved aside (never write over it);
+	// why the last save failed.
+	decHeld    *decisions.Unreadable
+	decStuck   bool
+	decSaveErr error
 }
 
 // New returns a server with empty buffers.

@@ -68,8 +68,11 @@ type Model struct {
 	auditPath string
 	auditAll  bool // the Audit pane shows every server's lines
 	asking    asking
-	trust     trusting   // extension origins waiting for the human (origins.go)
-	recovery  recovering // the human's decisions could not be read (decisions.go)
+	trust     trusting // extension origins waiting for the human (origins.go)
+
+	// recovery is the prompt when the human's decisions could not be read
+	// (decisions.go).
+	recovery recovering
 
 	filtering bool
 	note      string
