@@ -32,7 +32,7 @@ func (s *Server) setApprovalMode(mode, by string) {
 	if s.approval.Swap(mode == decisions.ApprovalAsk) == (mode == decisions.ApprovalAsk) {
 		return
 	}
-	s.saveDecisions()
+	_ = s.saveDecisions()
 	s.audit(audit.Event{Event: "approval_mode", To: mode, Reason: by, Source: "human", Agent: "human"})
 	s.events.publish(wire.EventApprovals, s.Approvals())
 }
@@ -109,7 +109,7 @@ func (s *Server) handleApprovalMode(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.setApprovalMode(req.Mode, "dashboard")
-	writeJSON(w, http.StatusOK, s.Approvals())
+	s.writeDecided(w, s.Approvals())
 }
 
 // applyApprovalFlag is --pilot-approval: given, it wins over the saved
@@ -117,7 +117,15 @@ func (s *Server) handleApprovalMode(w http.ResponseWriter, r *http.Request) {
 func (s *Server) applyApprovalFlag() {
 	switch s.cfg.PilotApproval {
 	case "":
-	case decisions.ApprovalAsk, decisions.ApprovalAuto:
+	case decisions.ApprovalAuto:
+		if s.decHeld != nil {
+			// The flag is in whatever started this process, the AI's own
+			// configuration included: it does not lift the hold.
+			fmt.Fprintln(s.cfg.Log, "gasoline: warning: --pilot-approval auto is ignored until the human recovers their decisions in the dashboard")
+			return
+		}
+		s.setApprovalMode(s.cfg.PilotApproval, "--pilot-approval")
+	case decisions.ApprovalAsk:
 		s.setApprovalMode(s.cfg.PilotApproval, "--pilot-approval")
 	default:
 		fmt.Fprintf(s.cfg.Log, "gasoline: warning: --pilot-approval %q is neither ask nor auto; asking\n", s.cfg.PilotApproval)

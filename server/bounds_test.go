@@ -167,7 +167,7 @@ func TestExtensionSocketsCountedAndDeadOnesDropped(t *testing.T) {
 // rest is dropped and counted where the dashboard sees it.
 func TestStalledSubscriberIsBoundedInBytes(t *testing.T) {
 	h := newHub()
-	sub, unsubscribe, _ := h.subscribe()
+	sub, unsubscribe, _ := h.subscribe(false)
 	big := map[string]string{"message": strings.Repeat("m", capture.MaxMessage)}
 	for range 4096 {
 		h.publish("entry", big)

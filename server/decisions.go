@@ -1,8 +1,11 @@
 package server
 
 import (
+	"errors"
 	"fmt"
 	"maps"
+	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -10,7 +13,16 @@ import (
 	"github.com/gasoline-dev/gasoline/features/audit"
 	"github.com/gasoline-dev/gasoline/features/capturectl"
 	"github.com/gasoline-dev/gasoline/features/decisions"
+	"github.com/gasoline-dev/gasoline/features/problem"
+	"github.com/gasoline-dev/gasoline/server/wire"
 )
+
+// unreadableRefusal is what the AI gets for a capture change while the
+// human's decisions wait to be recovered.
+var unreadableRefusal = problem.New(problem.DecisionsUnreadable,
+	"The human's Gasoline settings (revoked capture settings, the pilot block, the approval mode) could not be read "+
+		"from disk, so capture changes are refused until the human looks. Ask the human to open the Gasoline dashboard "+
+		"(run gasoline in a terminal) and recover them; do not retry until they have.")
 
 // restoreDecisions brings back what the human decided under a previous
 // server on this port (a restart, or a takeover after the owner quit), says
@@ -22,16 +34,22 @@ func (s *Server) restoreDecisions() {
 	}
 	st, err := decisions.Load(s.cfg.StateFile)
 	if err != nil {
-		// Fail towards the human: a file we cannot read blocks the pilot
-		// rather than silently forgetting a block.
-		fmt.Fprintf(s.cfg.Log, "gasoline: warning: %v; the Web Pilot stays blocked until the human unblocks it\n", err)
-		st = decisions.State{PilotBlocked: true}
+		st = s.keepUnreadable(err)
+	}
+	if st.Unreadable != nil {
+		// Fail towards the human until they look: whatever the file held
+		// may have revoked or blocked more than we know.
+		st.PilotBlocked, st.Approval = true, decisions.ApprovalAsk
+		s.decHeld = st.Unreadable
+		s.control.RefuseAI(unreadableRefusal)
 	}
 	s.control.Restore(st.Revoked)
 	s.pilot.SetBlocked(st.PilotBlocked)
 	s.approval.Store(st.Approval == decisions.ApprovalAsk)
 	s.origins.Restore(st.Origins)
-	s.restored = st.Summary()
+	if st.Unreadable == nil {
+		s.restored = st.Summary()
+	}
 	if s.restored != "" {
 		s.audit(audit.Event{Event: "decisions_restored", Reason: s.restored, Source: "server"})
 	}
@@ -50,18 +68,48 @@ func (s *Server) restoreDecisions() {
 	}
 	// The file changes only when this start changed what it must hold: the
 	// dropped AI overrides are forgotten, an unreadable file becomes the
-	// blocked state. Otherwise it holds what was just read, and rewriting
-	// it would only make every start wait on an fsync.
+	// held state beside the kept one. Otherwise it holds what was just
+	// read, and rewriting it would only make every start wait on an fsync.
 	if err != nil || len(st.AIOverrides) > 0 {
-		s.saveDecisions()
+		_ = s.saveDecisions()
 	}
 }
 
+// keepUnreadable moves an unreadable decisions file aside, so that no
+// save replaces it, and returns the held state that stands in for it.
+func (s *Server) keepUnreadable(loadErr error) decisions.State {
+	now := time.Now()
+	u := &decisions.Unreadable{Reason: loadErr.Error(), At: now.UTC()}
+	kept, err := decisions.KeepAside(s.cfg.StateFile, now)
+	if err != nil {
+		// It stays where it is, and nothing is written over it.
+		s.decStuck = true
+		u.Reason += "; " + err.Error()
+	}
+	u.Kept = kept
+	fmt.Fprintf(s.cfg.Log, "gasoline: warning: %s; kept as %s. Until you recover in the dashboard, the AI's capture changes are refused, "+
+		"the Web Pilot is blocked and pilot approval is ask\n", u.Reason, keptName(u, s.cfg.StateFile))
+	s.audit(audit.Event{Event: "decisions_unreadable", Reason: u.Reason, Source: "server"})
+	return decisions.State{Unreadable: u}
+}
+
+func keptName(u *decisions.Unreadable, path string) string {
+	if u.Kept == "" {
+		return path
+	}
+	return u.Kept
+}
+
+// errStuck is a save refused because the unreadable file could not be
+// moved aside: writing would destroy it.
+var errStuck = errors.New("the unreadable decisions file could not be moved aside, so it is not written over")
+
 // saveDecisions writes the human's decisions, and the AI overrides held
-// now, to the state file.
-func (s *Server) saveDecisions() {
+// now, to the state file. A failure is kept for the dashboard's header and
+// returned, so the human's call that caused it can say so.
+func (s *Server) saveDecisions() error {
 	if s.cfg.StateFile == "" {
-		return
+		return nil
 	}
 	s.decMu.Lock()
 	defer s.decMu.Unlock()
@@ -70,13 +118,115 @@ func (s *Server) saveDecisions() {
 		PilotBlocked: s.pilot.Status(false).BlockedByUser,
 		AIOverrides:  s.control.Values(),
 		Origins:      s.origins.Decided(),
+		Unreadable:   s.decHeld,
 	}
 	if s.approval.Load() {
 		st.Approval = decisions.ApprovalAsk
 	}
-	if err := decisions.Save(s.cfg.StateFile, st); err != nil {
+	err := errStuck
+	if !s.decStuck {
+		err = decisions.Save(s.cfg.StateFile, st)
+	}
+	s.decSaveErr = err
+	if err != nil {
 		fmt.Fprintf(s.cfg.Log, "gasoline: warning: %v\n", err)
 	}
+	return err
+}
+
+// writeDecided answers a human call that changed a decision: v, or a 5xx
+// when the change could not be saved, since it holds for this server only.
+func (s *Server) writeDecided(w http.ResponseWriter, v any) {
+	s.decMu.Lock()
+	err := s.decSaveErr
+	s.decMu.Unlock()
+	if err != nil {
+		writeProblem(w, problem.New(problem.NotSaved, "The change holds for this server, but saving it failed (%v): "+
+			"a restart would lose it. Fix the file or its folder, then make the change again.", err))
+		return
+	}
+	writeJSON(w, http.StatusOK, v)
+}
+
+// decisionsHealth is what the header shows of the decisions file; nil
+// when all is well.
+func (s *Server) decisionsHealth() *wire.Decisions {
+	s.decMu.Lock()
+	defer s.decMu.Unlock()
+	if s.decHeld == nil && s.decSaveErr == nil {
+		return nil
+	}
+	d := &wire.Decisions{}
+	if u := s.decHeld; u != nil {
+		d.Unreadable, d.Kept = u.Reason, keptName(u, s.cfg.StateFile)
+	}
+	if s.decSaveErr != nil {
+		d.SaveError = s.decSaveErr.Error()
+	}
+	return d
+}
+
+// handleRecover is the human's answer to an unreadable decisions file:
+// start from the kept file (once it reads: the human may have fixed it)
+// or from nothing. Either lifts the hold on the AI.
+func (s *Server) handleRecover(w http.ResponseWriter, r *http.Request) {
+	var req wire.Recover
+	if err := decodeBody(r, &req); err != nil {
+		writeProblem(w, err)
+		return
+	}
+	s.decMu.Lock()
+	held := s.decHeld
+	s.decMu.Unlock()
+	if held == nil {
+		writeProblem(w, problem.New(problem.NotFound, "the decisions file was read; there is nothing to recover"))
+		return
+	}
+	var reason string
+	switch req.From {
+	case "kept":
+		path := keptName(held, s.cfg.StateFile)
+		if _, err := os.Lstat(path); err != nil {
+			// Load would read a missing file as no decisions at all.
+			writeProblem(w, problem.New(problem.DecisionsUnreadable, "the kept file is gone (%v): start from nothing", err))
+			return
+		}
+		st, err := decisions.Load(path)
+		if err != nil {
+			writeProblem(w, problem.New(problem.DecisionsUnreadable, "the kept file still cannot be read (%v): fix it, or start from nothing", err))
+			return
+		}
+		s.control.Restore(st.Revoked)
+		s.pilot.SetBlocked(st.PilotBlocked)
+		s.approval.Store(st.Approval == decisions.ApprovalAsk)
+		s.origins.Restore(append(s.origins.Decided(), st.Origins...)) // the answers given since win
+		reason = "from the kept file " + path
+		if sum := st.Summary(); sum != "" {
+			reason += ": " + sum
+		}
+	case "nothing":
+		if s.decStuck {
+			if _, err := decisions.KeepAside(s.cfg.StateFile, time.Now()); err != nil {
+				writeProblem(w, problem.New(problem.NotSaved, "the unreadable file still cannot be moved aside (%v); move it yourself", err))
+				return
+			}
+		}
+		s.pilot.SetBlocked(false)
+		s.approval.Store(s.cfg.PilotApproval == decisions.ApprovalAsk)
+		reason = "from nothing"
+	default:
+		writeProblem(w, problem.New(problem.InvalidParam, `want {"from": "kept"|"nothing"}`))
+		return
+	}
+	s.decMu.Lock()
+	s.decHeld, s.decStuck = nil, false
+	s.decMu.Unlock()
+	s.control.RefuseAI(nil)
+	_ = s.saveDecisions()
+	s.audit(audit.Event{Event: "decisions_recovered", Reason: reason, Source: "human", Agent: "human"})
+	s.events.publish(wire.EventPilot, s.PilotStatus())
+	s.events.publish(wire.EventApprovals, s.Approvals())
+	s.writeDecided(w, s.Health())
 }
 
 // Restored says what the server restored of the human's decisions at

@@ -66,12 +66,13 @@ func (s *Server) loopbackHost(hostport string) bool {
 }
 
 // extensionOnly is what only the extension may do: take queries, answer
-// them, hold the push socket, report the pilot's toggle. A page's <img> or
+// them, hold the push socket, report the pilot's toggle, write screenshots
+// to disk. A page's <img> or
 // a no-cors GET carries no Origin at all, so a missing Origin is refused
 // here like a foreign one.
 func extensionOnly(r *http.Request) bool {
 	switch r.URL.Path {
-	case "/pending-queries", "/query-results", "/ws/extension":
+	case "/pending-queries", "/query-results", "/ws/extension", "/screenshots":
 		return true
 	}
 	return r.URL.Query().Has("pilot")

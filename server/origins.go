@@ -63,6 +63,9 @@ func (s *Server) handleOriginAnswer(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, problem.New(problem.InvalidParam, "origin %q: %v", req.Origin, err))
 		return
 	}
+	// Saved here, not on every change of the list: an origin that starts
+	// waiting is not a decision, and forged ones must not cost an fsync.
+	_ = s.saveDecisions()
 	ev := "origin_refused"
 	if *req.Accept {
 		ev = "origin_accepted"
@@ -72,5 +75,5 @@ func (s *Server) handleOriginAnswer(w http.ResponseWriter, r *http.Request) {
 		reason += " (" + browser + ")"
 	}
 	s.audit(audit.Event{Event: ev, Reason: reason, Source: "human", Agent: "human"})
-	writeJSON(w, http.StatusOK, s.origins.View())
+	s.writeDecided(w, s.origins.View())
 }

@@ -96,3 +96,37 @@ func TestUnknownExtensionOriginWaitsForTheHuman(t *testing.T) {
 		t.Fatalf("audit: %s", got)
 	}
 }
+
+// Issue 41: eight forged moz-extension origins, then a real Firefox
+// install: it is refused until the human answers, and it is in the list
+// the human answers from; the forged ones cost the audit no more lines
+// than the list holds.
+func TestRealOriginListedAfterForgedOnes(t *testing.T) {
+	dir := t.TempDir()
+	cfg := Config{Version: "test", AuditLog: filepath.Join(dir, "audit.jsonl"), StateFile: filepath.Join(dir, "decisions.json")}
+	s, base := startServerWith(t, cfg)
+	for i := range 50 {
+		forged := fmt.Sprintf("moz-extension://00000000-0000-0000-0000-%012d", i)
+		do(t, base, call{method: "POST", path: "/logs", body: `{"entries":[]}`, header: map[string]string{"Origin": forged, "User-Agent": "curl/8"}})
+	}
+	const fx = "moz-extension://6f1d3c2a-9b7e-4c55-8a10-3d2f0e4b7c91"
+	if code, out := do(t, base, call{method: "POST", path: "/logs", body: `{"entries":[]}`, header: map[string]string{"Origin": fx, "User-Agent": firefoxUA}}); code != 403 {
+		t.Fatalf("the real one: %d %v", code, out)
+	}
+	_, view := do(t, base, call{method: "GET", path: "/api/origins"})
+	if got := mustJSON(view["pending"]); !strings.Contains(got, fx) {
+		t.Fatalf("the real one is not listed: %s", got)
+	}
+	if h := s.Health(); h.Origins == nil || h.Origins.Evicted != 50+1-8 {
+		t.Fatalf("health: %+v", h.Origins)
+	}
+	pending := 0
+	for _, l := range readAudit(t, cfg.AuditLog) {
+		if l["event"] == "origin_pending" {
+			pending++
+		}
+	}
+	if pending != 8 {
+		t.Fatalf("%d origin_pending audit lines for a flood", pending)
+	}
+}

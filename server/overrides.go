@@ -30,7 +30,7 @@ func (s *Server) handleRevoke(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, wire.Revoked{Revoked: nonNil(done), State: s.Overrides()})
+	s.writeDecided(w, wire.Revoked{Revoked: nonNil(done), State: s.Overrides()})
 }
 
 func (s *Server) handleAllow(w http.ResponseWriter, r *http.Request) {
@@ -43,5 +43,5 @@ func (s *Server) handleAllow(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, wire.Allowed{Allowed: req.Setting, State: s.Overrides()})
+	s.writeDecided(w, wire.Allowed{Allowed: req.Setting, State: s.Overrides()})
 }

@@ -29,7 +29,7 @@ func (s *Server) handlePilotBlock(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.pilot.SetBlocked(*req.Blocked)
-	s.saveDecisions()
+	_ = s.saveDecisions()
 	ev := "pilot_unblocked"
 	if *req.Blocked {
 		ev = "pilot_blocked"
@@ -37,7 +37,7 @@ func (s *Server) handlePilotBlock(w http.ResponseWriter, r *http.Request) {
 	s.audit(audit.Event{Event: ev, Source: "human", Agent: "human"})
 	st := s.PilotStatus()
 	s.events.publish(wire.EventPilot, st)
-	writeJSON(w, http.StatusOK, st)
+	s.writeDecided(w, st)
 }
 
 // notePilot records the toggle state the extension reports on a poll

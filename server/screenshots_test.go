@@ -42,3 +42,21 @@ func TestScreenshotUpload(t *testing.T) {
 		t.Fatalf("screenshots disabled: %d %v", code, out)
 	}
 }
+
+// Issue 41: writing a file to disk is the extension's alone: without its
+// Origin (a local process, a page's no-cors request) or with a page's, the
+// upload is refused and nothing is written.
+func TestScreenshotNeedsTheExtensionsOrigin(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "shots")
+	_, base := startServerWith(t, Config{Version: "test", ScreenshotDir: dir})
+	png := append([]byte("\x89PNG\r\n\x1a\n"), "pixels"...)
+	body := `{"tab":3,"ts":253402300799000,"image":"` + base64.StdEncoding.EncodeToString(png) + `"}`
+	for _, h := range []map[string]string{nil, {"Origin": "https://evil.example"}, {"Origin": "null"}} {
+		if code, out := do(t, base, call{method: "POST", path: "/screenshots", header: h, body: body}); code != 403 {
+			t.Fatalf("Origin %v: %d %v", h, code, out)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Fatalf("written: %v", entries)
+	}
+}

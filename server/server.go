@@ -22,6 +22,7 @@ import (
 	"github.com/gasoline-dev/gasoline/features/browser"
 	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/capturectl"
+	"github.com/gasoline-dev/gasoline/features/decisions"
 	"github.com/gasoline-dev/gasoline/features/history"
 	"github.com/gasoline-dev/gasoline/features/origins"
 	"github.com/gasoline-dev/gasoline/features/perf"
@@ -83,6 +84,9 @@ type Config struct {
 	// HistoryDir keeps the capture buffers on disk for the port's next
 	// owner (features/history); empty keeps them in memory only.
 	HistoryDir string
+	// DataDir is Gasoline's own folder (~/.gasoline): New makes it 0700
+	// and what it holds private to the user. Empty: left alone.
+	DataDir string
 }
 
 // Server is one Gasoline server: capture state, HTTP routes and MCP tools.
@@ -128,6 +132,13 @@ type Server struct {
 	origins     *origins.Trust    // extension origins besides the pinned one
 	history     *history.Log      // nil: buffers in memory only
 	historyInfo *wire.History     // what openHistory restored
+
+	// Under decMu: the decisions file could not be read and the human has
+	// not recovered; it could not be moved aside (never write over it);
+	// why the last save failed.
+	decHeld    *decisions.Unreadable
+	decStuck   bool
+	decSaveErr error
 }
 
 // New returns a server with empty buffers.
@@ -153,6 +164,11 @@ func New(cfg Config) *Server {
 		limits:       defaultLimits,
 		ingestSlots:  make(chan struct{}, ingestSlots),
 	}
+	if cfg.DataDir != "" {
+		if err := decisions.Protect(cfg.DataDir); err != nil {
+			fmt.Fprintf(cfg.Log, "gasoline: warning: make %s private to you: %v\n", cfg.DataDir, err)
+		}
+	}
 	if cfg.AuditLog != "" {
 		s.auditor = audit.Open(cfg.AuditLog, cfg.Log)
 		s.auditor.SetPort(cfg.Port)
@@ -169,13 +185,12 @@ func New(cfg Config) *Server {
 		s.queries.Notify(ctx, Settings{Type: "settings", Connected: true, CaptureOverrides: v})
 	})
 	s.control.OnChange(func(map[string]any) { s.events.publish("overrides", s.Overrides()) })
-	s.control.OnChange(func(map[string]any) { s.saveDecisions() })
+	s.control.OnChange(func(map[string]any) { _ = s.saveDecisions() })
 	s.approvals.OnChange(func(p []approval.Request) {
 		s.events.publish(wire.EventApprovals, wire.Approvals{Mode: s.approvalMode(), Pending: p})
 	})
 	s.origins.OnChange(func(v origins.View) {
 		s.events.publish(wire.EventOrigins, v)
-		s.saveDecisions()
 	})
 	s.restoreDecisions()
 	s.openHistory()
@@ -235,6 +250,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /api/approvals/mode", s.human(s.handleApprovalMode))
 	mux.HandleFunc("GET /api/origins", s.handleOrigins)
 	mux.HandleFunc("POST /api/origins/answer", s.human(s.handleOriginAnswer))
+	mux.HandleFunc("POST /api/decisions/recover", s.human(s.handleRecover))
 	return s.guard(s.noteContact(mux))
 }
 

@@ -20,14 +20,20 @@ import (
 // maximum-size entries.
 const subBytes = 1 << 20
 
-// maxSubscribers bounds the open event streams, so that subBytes bounds
-// them all.
-const maxSubscribers = 16
+// maxSubscribers bounds the open event streams of readers without the
+// human token, and humanSubscribers those of readers with it (the
+// dashboard), so that subBytes bounds them all and no local process can
+// take every stream from the human.
+const (
+	maxSubscribers   = 16
+	humanSubscribers = 4
+)
 
 // hub fans server events out to SSE subscribers (the dashboard).
 type hub struct {
 	mu      sync.Mutex
 	subs    map[*subscriber]struct{}
+	humans  int          // of subs, the token holders'
 	dropped atomic.Int64 // events dropped for slow subscribers, ever
 }
 
@@ -43,18 +49,25 @@ type subscriber struct {
 
 func newHub() *hub { return &hub{subs: make(map[*subscriber]struct{})} }
 
-// subscribe adds a subscriber; false when maxSubscribers are open.
-func (h *hub) subscribe() (*subscriber, func(), bool) {
+// subscribe adds a subscriber, a token holder's when human; false when
+// the streams of its kind are all open.
+func (h *hub) subscribe(human bool) (*subscriber, func(), bool) {
 	sub := &subscriber{wake: make(chan struct{}, 1), total: &h.dropped}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if len(h.subs) >= maxSubscribers {
+	if human && h.humans >= humanSubscribers || !human && len(h.subs)-h.humans >= maxSubscribers {
 		return nil, nil, false
 	}
 	h.subs[sub] = struct{}{}
+	if human {
+		h.humans++
+	}
 	return sub, func() {
 		h.mu.Lock()
 		delete(h.subs, sub)
+		if human {
+			h.humans--
+		}
 		h.mu.Unlock()
 	}, true
 }
@@ -143,9 +156,14 @@ func (s *Server) handleEventStream(w http.ResponseWriter, r *http.Request) {
 		}
 		backlog = n
 	}
-	sub, unsubscribe, ok := s.events.subscribe()
+	human := s.holdsToken(r)
+	sub, unsubscribe, ok := s.events.subscribe(human)
 	if !ok {
-		writeProblem(w, problem.New(problem.RateLimited, "%d event streams are open already; close one", maxSubscribers))
+		n := maxSubscribers
+		if human {
+			n = humanSubscribers
+		}
+		writeProblem(w, problem.New(problem.RateLimited, "%d event streams are open already; close one", n))
 		return
 	}
 	defer unsubscribe()

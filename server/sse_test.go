@@ -3,6 +3,7 @@ package server
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -80,5 +81,44 @@ func TestEventStream(t *testing.T) {
 
 	if code, _ := do(t, base, call{method: "GET", path: "/events/stream?backlog=x"}); code != 400 {
 		t.Fatalf("bad backlog: %d", code)
+	}
+}
+
+// A local process that opens every anonymous event stream does not blind
+// the human: the token-holding dashboard has slots of its own, bounded too.
+func TestEventStreamKeepsTheDashboardsSlot(t *testing.T) {
+	s, base := startServer(t)
+	host := strings.TrimPrefix(base, "http://")
+	for range maxSubscribers + 1 {
+		fmt.Fprintf(dial(t, base), "GET /events/stream?backlog=0 HTTP/1.1\r\nHost: %s\r\n\r\n", host)
+	}
+	eventually(t, "every anonymous stream subscribed", func() bool {
+		s.events.mu.Lock()
+		defer s.events.mu.Unlock()
+		return len(s.events.subs) == maxSubscribers
+	})
+	open := func(token string) int {
+		ctx, cancel := context.WithCancel(context.Background())
+		t.Cleanup(cancel)
+		req, _ := http.NewRequestWithContext(ctx, "GET", base+"/events/stream?backlog=0", nil)
+		if token != "" {
+			req.Header.Set(TokenHeader, token)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp.StatusCode
+	}
+	if code := open("wrong"); code != http.StatusTooManyRequests {
+		t.Fatalf("a wrong token got a stream: %d", code)
+	}
+	for i := range humanSubscribers {
+		if code := open(s.HumanToken()); code != http.StatusOK {
+			t.Fatalf("the dashboard's stream %d: %d", i+1, code)
+		}
+	}
+	if code := open(s.HumanToken()); code != http.StatusTooManyRequests {
+		t.Fatalf("token holders' streams are not bounded: %d", code)
 	}
 }

@@ -43,9 +43,10 @@ func (s *Server) Health() Health {
 		Restored:       s.restored,
 		Approvals:      new(s.Approvals()),
 		History:        s.historyInfo,
+		Decisions:      s.decisionsHealth(),
 	}
-	if p := s.origins.View().Pending; len(p) > 0 {
-		h.Origins = &origins.View{Pending: p} // the answers are the dashboard's business only
+	if v := s.origins.View(); len(v.Pending) > 0 {
+		h.Origins = &origins.View{Pending: v.Pending, Evicted: v.Evicted} // the answers are the dashboard's business only
 	}
 	if v := s.extVersion.Load(); v != nil && ok {
 		h.Extension.Version = *v

@@ -39,6 +39,12 @@ func (s *Server) writeToken() {
 // HumanToken is the token the human's API requires (tests, in-process use).
 func (s *Server) HumanToken() string { return s.token }
 
+// holdsToken reports whether r carries the human token.
+func (s *Server) holdsToken(r *http.Request) bool {
+	got := r.Header.Get(TokenHeader)
+	return got != "" && subtle.ConstantTimeCompare([]byte(got), []byte(s.token)) == 1
+}
+
 // human lets only calls that carry the token through to h, and audits every
 // other attempt: a shell the AI runs can reach the port, but not without
 // deliberately reading a file that is the user's secret.

@@ -120,6 +120,19 @@ func noPilot(err error) error {
 	return err
 }
 
+// sign puts the human token on req, when the client has a token file.
+func (c *Client) sign(req *http.Request) error {
+	if c.TokenFile == "" {
+		return nil
+	}
+	tok, err := os.ReadFile(c.TokenFile)
+	if err != nil {
+		return fmt.Errorf("read the human token: %w", err)
+	}
+	req.Header.Set(wire.TokenHeader, strings.TrimSpace(string(tok)))
+	return nil
+}
+
 // do sends one JSON request and decodes the JSON answer into out.
 func (c *Client) do(ctx context.Context, method, path string, in, out any) error {
 	var body io.Reader
@@ -137,12 +150,10 @@ func (c *Client) do(ctx context.Context, method, path string, in, out any) error
 	if in != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	if method != http.MethodGet && c.TokenFile != "" {
-		tok, err := os.ReadFile(c.TokenFile)
-		if err != nil {
-			return fmt.Errorf("read the human token: %w", err)
+	if method != http.MethodGet {
+		if err := c.sign(req); err != nil {
+			return err
 		}
-		req.Header.Set(wire.TokenHeader, strings.TrimSpace(string(tok)))
 	}
 	resp, err := c.HTTP.Do(req)
 	if err != nil {

@@ -106,6 +106,9 @@ func (s *supervisor) read(ctx context.Context, onOpen func()) error {
 	if err != nil {
 		return err
 	}
+	// The token holds the dashboard's own stream slot: readers without
+	// it cannot take every stream from the human.
+	_ = s.client.sign(req)
 	resp, err := s.stream.Do(req)
 	if err != nil {
 		return err

@@ -91,6 +91,9 @@ func headerView(hd header, width int) string {
 	ext := part{extensionView(h, false), extensionView(h, true), extensionTiny(h)}
 	l2 := squeeze(width, sep, []part{ext, pilot, tab}, []int{0, 1, 2, 0})
 	var p3 []part
+	if d := decisionsPart(h); d != nil {
+		p3 = append(p3, d)
+	}
 	if hd.aiNote != "" {
 		p3 = append(p3, part{styleWarn.Render(clean(hd.aiNote))})
 	}

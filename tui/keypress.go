@@ -57,6 +57,9 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	if cmd, ok := m.askKey(msg); ok {
 		return cmd
 	}
+	if cmd, ok := m.recoverKey(msg); ok {
+		return cmd
+	}
 	if cmd, ok := m.trustKey(msg); ok {
 		return cmd
 	}

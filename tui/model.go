@@ -70,6 +70,10 @@ type Model struct {
 	asking    asking
 	trust     trusting // extension origins waiting for the human (origins.go)
 
+	// recovery is the prompt when the human's decisions could not be read
+	// (decisions.go).
+	recovery recovering
+
 	filtering bool
 	note      string
 	noteErr   bool
@@ -203,6 +207,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // apply takes in one outside event.
 func (m *Model) apply(msg tea.Msg) {
 	m.applyTrust(msg)
+	m.applyRecover(msg)
 	switch msg := msg.(type) {
 	case ConnMsg:
 		m.conn = ConnState(msg)

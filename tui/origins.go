@@ -30,12 +30,13 @@ type trusting struct {
 	pending []origins.Request
 }
 
-// waiting is the oldest origin that waits, if any.
+// waiting is the origin heard from most recently, if any: a real install
+// calls every few seconds, a forged origin that called once sinks.
 func (tr *trusting) waiting() (origins.Request, bool) {
 	if len(tr.pending) == 0 {
 		return origins.Request{}, false
 	}
-	return tr.pending[0], true
+	return tr.pending[len(tr.pending)-1], true
 }
 
 // originAnswered is the server's answer to y or n.

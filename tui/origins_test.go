@@ -40,3 +40,16 @@ func TestOriginPrompt(t *testing.T) {
 		t.Errorf("after the answer:\n%s", got)
 	}
 }
+
+// Issue 41: with forged origins waiting, the prompt asks about the one
+// heard from last (the server lists them least recently heard first).
+func TestOriginPromptShowsTheNewest(t *testing.T) {
+	const fx = "moz-extension://6f1d3c2a-9b7e-4c55-8a10-3d2f0e4b7c91"
+	m := sampleModel()
+	m.Update(OriginsMsg{Pending: []origins.Request{
+		{Origin: "moz-extension://00000000-0000-0000-0000-000000000001", Browser: "curl/8", At: sampleNow},
+		{Origin: fx, Browser: "Firefox 153", At: sampleNow}}})
+	if got := plainView(m.View()); !strings.Contains(got, "ACCEPT EXTENSION? "+fx) || !strings.Contains(got, "2 origins waiting") {
+		t.Fatalf("the prompt:\n%s", got)
+	}
+}

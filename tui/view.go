@@ -92,6 +92,8 @@ func (m *Model) View() string {
 	if _, ok := m.asking.waiting(); ok {
 		// Nothing else is shown while an action waits: it cannot be missed.
 		body = m.askView(lipgloss.Height(body))
+	} else if m.recoverPrompt() {
+		body = m.recoverView(lipgloss.Height(body))
 	} else if _, ok := m.trust.waiting(); ok {
 		body = m.trustView(lipgloss.Height(body))
 	}

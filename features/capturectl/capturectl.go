@@ -89,6 +89,7 @@ type Controller struct {
 	alerts     []Alert // newest last, at most maxAlerts
 	alertSeq   uint64
 	listeners  []func(map[string]any)
+	refusal    error // while set, every AI change is refused with it
 }
 
 // New returns a controller that audits to log (nil: no audit).
@@ -148,6 +149,10 @@ func (c *Controller) Set(agent string, changes map[string]any) ([]Change, error)
 		parsed[name] = v
 	}
 	c.mu.Lock()
+	if c.refusal != nil {
+		c.mu.Unlock()
+		return nil, c.refusal
+	}
 	for _, name := range slices.Sorted(maps.Keys(parsed)) {
 		if _, ok := c.revoked[name]; ok {
 			c.mu.Unlock()
@@ -193,6 +198,10 @@ func (c *Controller) rateLimit(now time.Time) error {
 // Reset clears every AI override at the AI's request.
 func (c *Controller) Reset(agent string) error {
 	c.mu.Lock()
+	if c.refusal != nil {
+		c.mu.Unlock()
+		return c.refusal
+	}
 	now := c.now()
 	if err := c.rateLimit(now); err != nil {
 		c.mu.Unlock()
@@ -284,6 +293,15 @@ func (c *Controller) Restore(revoked map[string]time.Time) {
 			c.revoked[name] = at
 		}
 	}
+}
+
+// RefuseAI makes every change the AI asks for (Set, Reset) fail with err
+// until RefuseAI(nil): the human's own decisions could not be read, and
+// the AI must not act on a state the human has not seen.
+func (c *Controller) RefuseAI(err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.refusal = err
 }
 
 // EndSession clears every override at shutdown and records it.

@@ -7,9 +7,11 @@
 package decisions
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -41,12 +43,30 @@ type State struct {
 	// Origins are the human's answers to extension origins besides the
 	// pinned Chrome one (a Firefox install's moz-extension://<uuid>).
 	Origins []origins.Decision `json:"origins,omitempty"`
+	// Unreadable is set while a file that could not be read waits for the
+	// human to look: it is written into the new file so that a restart
+	// does not lift the hold the human has not seen.
+	Unreadable *Unreadable `json:"unreadable,omitempty"`
+}
+
+// Unreadable says why the human's decisions could not be read, and where
+// the file that held them was kept.
+type Unreadable struct {
+	Reason string `json:"reason"`
+	// Kept is the path the unreadable file was renamed to; empty when it
+	// could not be moved (then it is still at its own path).
+	Kept string    `json:"kept,omitempty"`
+	At   time.Time `json:"at"`
 }
 
 // maxFile bounds what Load reads: the file holds a handful of names.
 const maxFile = 64 << 10
 
-// Load reads the state at path; a missing file is the empty state.
+// Load reads the state at path; a missing file is the empty state. Any
+// other file that does not hold one JSON object of the state (garbage, a
+// truncated write, the literal null, an empty file, a directory, a file
+// the user may not read) is an error: the caller must not take it for
+// "no decisions".
 func Load(path string) (State, error) {
 	var st State
 	f, err := os.Open(path)
@@ -57,21 +77,44 @@ func Load(path string) (State, error) {
 		return st, fmt.Errorf("open decisions: %w", err)
 	}
 	defer f.Close()
-	b := make([]byte, maxFile+1)
-	n, err := f.Read(b)
-	if err != nil && n == 0 {
+	b, err := io.ReadAll(io.LimitReader(f, maxFile+1))
+	if err != nil {
 		return st, fmt.Errorf("read decisions: %w", err)
 	}
-	if n > maxFile {
+	if len(b) > maxFile {
 		return st, fmt.Errorf("read decisions: %s is larger than %d bytes", path, maxFile)
 	}
-	if err := json.Unmarshal(b[:n], &st); err != nil {
+	if t := bytes.TrimSpace(b); len(t) == 0 || t[0] != '{' {
+		return st, fmt.Errorf("decode decisions %s: not a JSON object", path)
+	}
+	if err := json.Unmarshal(b, &st); err != nil {
 		return State{}, fmt.Errorf("decode decisions %s: %w", path, err)
 	}
 	if st.Approval != "" && st.Approval != ApprovalAsk && st.Approval != ApprovalAuto {
 		st.Approval = ApprovalAsk // an unknown mode errs on the human's side
 	}
 	return st, nil
+}
+
+// KeepAside renames the file (or whatever else) at path to a name beside
+// it that carries at, so that nothing written later at path replaces it,
+// and returns that name. An existing name is never reused.
+func KeepAside(path string, at time.Time) (string, error) {
+	base := path + ".unreadable-" + at.UTC().Format("20060102T150405Z")
+	for i := 1; i <= 100; i++ {
+		name := base
+		if i > 1 {
+			name = fmt.Sprintf("%s-%d", base, i)
+		}
+		if _, err := os.Lstat(name); !errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err := os.Rename(path, name); err != nil {
+			return "", fmt.Errorf("keep %s aside: %w", path, err)
+		}
+		return name, nil
+	}
+	return "", fmt.Errorf("keep %s aside: every name for %s is taken", path, base)
 }
 
 // Save writes st to path with WriteFile: a reader sees the old state or
@@ -150,4 +193,27 @@ func countAccepted(ds []origins.Decision) int {
 		}
 	}
 	return n
+}
+
+// Protect makes dir (Gasoline's own folder) 0700 and takes every group and
+// other permission off what is inside it, so that files written before
+// Gasoline kept them private are private too. Symbolic links are neither
+// followed nor changed.
+func Protect(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	if err := os.Chmod(dir, 0o700); err != nil {
+		return err
+	}
+	return filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
+		if err != nil || path == dir || e.Type()&fs.ModeSymlink != 0 {
+			return nil // what cannot be read cannot be tightened; go on with the rest
+		}
+		fi, err := e.Info()
+		if err != nil || fi.Mode().Perm()&0o077 == 0 {
+			return nil
+		}
+		return os.Chmod(path, fi.Mode().Perm()&^0o077)
+	})
 }

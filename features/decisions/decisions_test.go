@@ -79,3 +79,71 @@ func TestSummary(t *testing.T) {
 		t.Fatalf("got %q, want %q", got, want)
 	}
 }
+
+// What is not one JSON object of the state is an error, never "no
+// decisions": null and an empty file used to read as the empty state.
+func TestLoadRefusesWhatIsNotAnObject(t *testing.T) {
+	dir := t.TempDir()
+	for _, body := range []string{"null", " null\n", "", "[]", `"x"`, "7"} {
+		path := filepath.Join(dir, "d.json")
+		os.WriteFile(path, []byte(body), 0o600)
+		if st, err := Load(path); err == nil {
+			t.Fatalf("%q read as %+v", body, st)
+		}
+	}
+	if _, err := Load(dir); err == nil {
+		t.Fatal("a directory read as the empty state")
+	}
+}
+
+// KeepAside names the kept file for its time and never replaces an
+// earlier kept file of the same second.
+func TestKeepAsideNeverOverwrites(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "decisions-1.json")
+	at := time.Date(2026, 11, 27, 22, 0, 0, 0, time.UTC)
+	var kept []string
+	for _, body := range []string{"first", "second", "third"} {
+		os.WriteFile(path, []byte(body), 0o600)
+		k, err := KeepAside(path, at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept = append(kept, k)
+	}
+	if kept[0] != path+".unreadable-20261127T220000Z" || kept[1] != kept[0]+"-2" {
+		t.Fatalf("kept as %v", kept)
+	}
+	for i, body := range []string{"first", "second", "third"} {
+		if b, _ := os.ReadFile(kept[i]); string(b) != body {
+			t.Fatalf("%s holds %q, want %q", kept[i], b, body)
+		}
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Fatalf("the path is not free: %v", err)
+	}
+}
+
+// Issue 41: the folder is 0700 and what it holds loses every group and
+// other permission at start, in subfolders too; a link is not followed.
+func TestProtect(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), ".gasoline")
+	os.MkdirAll(filepath.Join(dir, "screenshots"), 0o755)
+	os.Chmod(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "audit.jsonl"), []byte("{}\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "screenshots", "error-1.png"), []byte("x"), 0o644)
+	outside := filepath.Join(t.TempDir(), "elsewhere")
+	os.WriteFile(outside, []byte("x"), 0o644)
+	os.Symlink(outside, filepath.Join(dir, "link"))
+	if err := Protect(dir); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]os.FileMode{
+		dir: 0o700, filepath.Join(dir, "screenshots"): 0o700, filepath.Join(dir, "audit.jsonl"): 0o600,
+		filepath.Join(dir, "screenshots", "error-1.png"): 0o600, outside: 0o644,
+	} {
+		if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != want {
+			t.Errorf("%s: %v, want %v (%v)", path, fi.Mode().Perm(), want, err)
+		}
+	}
+}

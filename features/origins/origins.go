@@ -15,9 +15,16 @@ import (
 	"time"
 )
 
-// MaxPending bounds the origins waiting for the human: an origin that comes
-// when the list is full is refused for now without a prompt.
+// MaxPending bounds the origins of one kind (moz-extension, chrome-extension)
+// waiting for the human. The newest are kept: an origin that comes when its
+// kind is full takes the place of the one heard from least recently, so a
+// burst of forged origins cannot keep a real install off the list (a real
+// one calls again every few seconds, and each call makes it the newest).
 const MaxPending = 8
+
+// PendingTTL is how long an origin waits after it last called: forged
+// ones that call once leave the list on their own.
+const PendingTTL = 10 * time.Minute
 
 // MaxDecided bounds the remembered answers; the oldest go first.
 const MaxDecided = 64
@@ -43,6 +50,7 @@ type Request struct {
 	// Browser names the browser that sent it, from its User-Agent.
 	Browser string    `json:"browser"`
 	At      time.Time `json:"at"`
+	seen    time.Time // its last call
 }
 
 // Decision is one answer of the human.
@@ -57,6 +65,9 @@ type Decision struct {
 type View struct {
 	Pending []Request  `json:"pending"`
 	Decided []Decision `json:"decided,omitempty"`
+	// Evicted counts the waiting origins that made room for newer ones of
+	// their kind since the server started.
+	Evicted int `json:"evicted,omitempty"`
 }
 
 // ErrNotExtension is Decide's answer for an origin no extension could have.
@@ -68,7 +79,8 @@ type Trust struct {
 	now func() time.Time
 
 	mu       sync.Mutex
-	pending  []Request
+	pending  []Request // least recently heard from first
+	evicted  int
 	decided  []Decision // oldest first
 	onChange []func(View)
 }
@@ -122,25 +134,63 @@ func (t *Trust) verdictLocked(origin string) Verdict {
 }
 
 // Check is Verdict for an origin calling now: an extension origin the
-// human has not answered joins the pending list (once; while there is
-// room), with the browser its userAgent names. added reports that it did.
-func (t *Trust) Check(origin, userAgent string) (v Verdict, added bool) {
+// human has not answered joins the pending list, or, already there, becomes
+// its newest. fresh reports that it joined while its kind had room: the
+// caller audits those, and an origin that had to evict another is counted
+// in View.Evicted instead, so a flood of forged origins costs the audit
+// nothing.
+func (t *Trust) Check(origin, userAgent string) (v Verdict, fresh bool) {
 	if !IsExtension(origin) {
 		return NotExtension, false
 	}
 	t.mu.Lock()
+	now := t.now()
+	t.expireLocked(now)
 	v = t.verdictLocked(origin)
-	if v != Waiting || len(t.pending) >= MaxPending || slices.ContainsFunc(t.pending, func(r Request) bool { return r.Origin == origin }) {
+	if v != Waiting {
 		t.mu.Unlock()
 		return v, false
 	}
-	t.pending = append(t.pending, Request{Origin: origin, Browser: Browser(userAgent), At: t.now().UTC()})
+	if i := slices.IndexFunc(t.pending, func(r Request) bool { return r.Origin == origin }); i >= 0 {
+		r := t.pending[i]
+		r.seen = now
+		t.pending = append(slices.Delete(t.pending, i, i+1), r)
+		t.mu.Unlock()
+		return v, false
+	}
+	k := kind(origin)
+	n, first := 0, -1
+	for i, r := range t.pending {
+		if kind(r.Origin) == k {
+			if first < 0 {
+				first = i
+			}
+			n++
+		}
+	}
+	fresh = n < MaxPending
+	if !fresh {
+		t.pending = slices.Delete(t.pending, first, first+1)
+		t.evicted++
+	}
+	t.pending = append(t.pending, Request{Origin: origin, Browser: Browser(userAgent), At: now.UTC(), seen: now})
 	view, subs := t.viewLocked(), slices.Clone(t.onChange)
 	t.mu.Unlock()
 	for _, f := range subs {
 		f(view)
 	}
-	return v, true
+	return v, fresh
+}
+
+// expireLocked drops the origins not heard from within PendingTTL.
+func (t *Trust) expireLocked(now time.Time) {
+	t.pending = slices.DeleteFunc(t.pending, func(r Request) bool { return now.Sub(r.seen) > PendingTTL })
+}
+
+// kind is an extension origin's scheme.
+func kind(origin string) string {
+	k, _, _ := strings.Cut(origin, "://")
+	return k
 }
 
 // Decide records the human's answer for origin, pending or not (the
@@ -201,11 +251,12 @@ func (t *Trust) Decided() []Decision {
 func (t *Trust) View() View {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.expireLocked(t.now())
 	return t.viewLocked()
 }
 
 func (t *Trust) viewLocked() View {
-	return View{Pending: append([]Request{}, t.pending...), Decided: slices.Clone(t.decided)}
+	return View{Pending: append([]Request{}, t.pending...), Decided: slices.Clone(t.decided), Evicted: t.evicted}
 }
 
 // OnChange registers f, called (outside the lock) with the new view when an

@@ -2,6 +2,7 @@ package origins
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -62,26 +63,26 @@ func TestTrust(t *testing.T) {
 			t.Fatalf("origin %d: %v", i, v)
 		}
 	}
-	if _, added := tr.Check(origin(0), "Firefox/153.0"); added {
+	if _, fresh := tr.Check(origin(9), "Firefox/153.0"); fresh {
 		t.Fatal("listed twice")
 	}
-	if p := tr.View().Pending; len(p) != MaxPending || p[0].Browser != "Firefox 153" || !p[0].At.Equal(now) {
+	if p := tr.View().Pending; len(p) != MaxPending || p[0].Origin != origin(2) || p[0].Browser != "Firefox 153" || !p[0].At.Equal(now) {
 		t.Fatalf("pending: %+v", p)
 	}
-	if len(views) != MaxPending {
-		t.Fatalf("%d change notices, want %d", len(views), MaxPending)
+	if len(views) != MaxPending+2 {
+		t.Fatalf("%d change notices, want %d", len(views), MaxPending+2)
 	}
-	if b, err := tr.Decide(origin(0), true); err != nil || b != "Firefox 153" {
+	if b, err := tr.Decide(origin(2), true); err != nil || b != "Firefox 153" {
 		t.Fatalf("decide: %q %v", b, err)
 	}
-	if tr.Verdict(origin(0)) != Accepted || len(tr.View().Pending) != MaxPending-1 {
+	if tr.Verdict(origin(2)) != Accepted || len(tr.View().Pending) != MaxPending-1 {
 		t.Fatal("accepting did not end the wait")
 	}
 	if _, err := tr.Decide("http://evil.example", true); err != ErrNotExtension {
 		t.Fatalf("web origin decided: %v", err)
 	}
-	tr.Decide(origin(0), false)
-	if tr.Verdict(origin(0)) != Refused || len(tr.Decided()) != 1 || tr.Decided()[0].Browser != "Firefox 153" {
+	tr.Decide(origin(2), false)
+	if tr.Verdict(origin(2)) != Refused || len(tr.Decided()) != 1 || tr.Decided()[0].Browser != "Firefox 153" {
 		t.Fatalf("taking it back: %+v", tr.Decided())
 	}
 	for i := range MaxDecided + 5 {
@@ -94,5 +95,46 @@ func TestTrust(t *testing.T) {
 	fresh.Restore(append(tr.Decided(), Decision{Origin: "http://evil.example", Accepted: true}))
 	if len(fresh.Decided()) != MaxDecided || fresh.Verdict(origin(100+MaxDecided+4)) != Accepted {
 		t.Fatal("restore")
+	}
+}
+
+// Issue 41: eight forged moz-extension origins then a real install: the
+// real one is listed (the least recently heard forged one makes room, on
+// the count), forged ones that never call again expire, and the other kind
+// keeps its own room.
+func TestPendingExpireAndKeepTheNewest(t *testing.T) {
+	now := time.Date(2026, 11, 27, 5, 0, 0, 0, time.UTC)
+	tr := New(func() time.Time { return now })
+	forged := func(i int) string { return fmt.Sprintf("moz-extension://00000000-0000-0000-0000-%012d", i) }
+	for i := range MaxPending {
+		if _, fresh := tr.Check(forged(i), "curl/8"); !fresh {
+			t.Fatalf("forged %d not fresh", i)
+		}
+	}
+	chrome := "chrome-extension://abcdefghijklmnopabcdefghijklmnop"
+	if _, fresh := tr.Check(chrome, "Chrome/142.0"); !fresh {
+		t.Fatal("the other kind had no room")
+	}
+	now = now.Add(time.Minute)
+	firstSeen := now
+	real := "moz-extension://6f1d3c2a-9b7e-4c55-8a10-3d2f0e4b7c91"
+	if v, fresh := tr.Check(real, "Firefox/153.0"); v != Waiting || fresh {
+		t.Fatalf("the real one: %v fresh %v", v, fresh)
+	}
+	v := tr.View()
+	listed := func(o string) bool {
+		return slices.ContainsFunc(v.Pending, func(r Request) bool { return r.Origin == o })
+	}
+	if !listed(real) || listed(forged(0)) || !listed(chrome) || v.Evicted != 1 || len(v.Pending) != MaxPending+1 {
+		t.Fatalf("pending %+v", v)
+	}
+	// The real one keeps calling; the forged ones do not.
+	for range 3 {
+		now = now.Add(PendingTTL / 2)
+		tr.Check(real, "Firefox/153.0")
+	}
+	v = tr.View()
+	if len(v.Pending) != 1 || v.Pending[0].Origin != real || v.Pending[0].Browser != "Firefox 153" || !v.Pending[0].At.Equal(firstSeen) {
+		t.Fatalf("after the TTL: %+v", v.Pending)
 	}
 }

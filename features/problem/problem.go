@@ -33,7 +33,14 @@ const (
 	// OriginNotAccepted: an extension origin the human has not accepted
 	// (or refused) in the dashboard, such as a Firefox install's.
 	OriginNotAccepted Code = "origin_not_accepted"
-	Internal          Code = "internal"
+	// DecisionsUnreadable: the file that holds the human's decisions could
+	// not be read, so what the AI asks of capture is refused until the
+	// human looks in the dashboard.
+	DecisionsUnreadable Code = "decisions_unreadable"
+	// NotSaved: the human's decision holds for this server but could not
+	// be written to disk, so a restart would lose it.
+	NotSaved Code = "decisions_not_saved"
+	Internal Code = "internal"
 )
 
 // Error is a failure with a code and a message that says what to do next.

@@ -27,6 +27,7 @@ type Dir struct {
 	path string
 	keep int
 	mu   sync.Mutex
+	last time.Time // the newest write's stamp, so that stamps only grow
 }
 
 // New returns a store in path (created on first save).
@@ -36,40 +37,64 @@ func New(path string) *Dir { return &Dir{path: path, keep: Keep} }
 func (d *Dir) Path() string { return d.path }
 
 // Save writes one PNG named for its time and tab, then prunes the oldest
-// beyond Keep. It returns the file's path.
+// beyond Keep. It returns the file's path. The time comes from the page,
+// so it only names the file: what is oldest is what was written first.
 func (d *Dir) Save(at time.Time, tab int, png []byte) (string, error) {
 	if !bytes.HasPrefix(png, pngMagic) {
 		return "", ErrNotPNG
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if err := os.MkdirAll(d.path, 0o755); err != nil {
+	if err := os.MkdirAll(d.path, 0o700); err != nil {
 		return "", fmt.Errorf("create screenshot dir: %w", err)
 	}
 	name := fmt.Sprintf("error-%s-tab%d.png", at.UTC().Format("20060102-150405.000"), tab)
 	file := filepath.Join(d.path, name)
-	if err := os.WriteFile(file, png, 0o644); err != nil {
+	if err := os.WriteFile(file, png, 0o600); err != nil {
 		return "", fmt.Errorf("write screenshot: %w", err)
 	}
+	// The file's own time orders the pruning; a clock too coarse to tell
+	// two writes apart must not make a later one look older.
+	d.last = later(time.Now(), d.last.Add(time.Microsecond))
+	_ = os.Chtimes(file, d.last, d.last)
 	d.prune()
 	return file, nil
 }
 
-// prune removes the oldest screenshots beyond keep; names sort by time.
+// prune removes the screenshots written longest ago beyond keep.
 func (d *Dir) prune() {
 	entries, err := os.ReadDir(d.path)
 	if err != nil {
 		return
 	}
-	var names []string
+	type shot struct {
+		name string
+		at   time.Time
+	}
+	var shots []shot
 	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), "error-") && strings.HasSuffix(e.Name(), ".png") {
-			names = append(names, e.Name())
+		if !strings.HasPrefix(e.Name(), "error-") || !strings.HasSuffix(e.Name(), ".png") {
+			continue
+		}
+		if fi, err := e.Info(); err == nil {
+			shots = append(shots, shot{e.Name(), fi.ModTime()})
 		}
 	}
-	slices.Sort(names)
-	for len(names) > d.keep {
-		os.Remove(filepath.Join(d.path, names[0]))
-		names = names[1:]
+	slices.SortFunc(shots, func(a, b shot) int {
+		if c := a.at.Compare(b.at); c != 0 {
+			return c
+		}
+		return strings.Compare(a.name, b.name)
+	})
+	for len(shots) > d.keep {
+		os.Remove(filepath.Join(d.path, shots[0].name))
+		shots = shots[1:]
 	}
+}
+
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }

@@ -56,6 +56,25 @@ type OriginAnswer struct {
 	Accept *bool  `json:"accept"`
 }
 
+// Decisions is what is wrong with the file of the human's decisions.
+type Decisions struct {
+	// Unreadable is why the file could not be read at start: until the
+	// human recovers, the AI's capture changes are refused, the pilot is
+	// blocked and approval is ask.
+	Unreadable string `json:"unreadable,omitempty"`
+	// Kept is where the unreadable file was moved.
+	Kept string `json:"kept,omitempty"`
+	// SaveError is why the last save failed: the decisions hold for this
+	// server only.
+	SaveError string `json:"save_error,omitempty"`
+}
+
+// Recover is the human's answer to an unreadable decisions file: start
+// from the kept file ("kept") or from nothing ("nothing").
+type Recover struct {
+	From string `json:"from"`
+}
+
 // ApprovalMode sets the pilot approval mode: "ask" or "auto".
 type ApprovalMode struct {
 	Mode string `json:"mode"`
@@ -90,6 +109,9 @@ type Health struct {
 	// History is where the capture buffers are kept on disk, and what
 	// this server restored from the port's previous owner.
 	History *History `json:"history,omitempty"`
+	// Decisions is set while the human's decisions could not be read or
+	// saved; nil when they are fine.
+	Decisions *Decisions `json:"decisions,omitempty"`
 	// AuditLog is the audit file this server writes.
 	AuditLog string                  `json:"audit_log,omitempty"`
 	Buffers  map[string]capture.Fill `json:"buffers"`
