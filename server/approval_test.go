@@ -159,3 +159,42 @@ func TestAskModeSendsProgress(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+// An AI that stops waiting for its own interact call (it cancels the call)
+// leaves an approval_decided line that says so, and the request leaves the
+// dashboard's queue.
+func TestCancelledApprovalIsDecided(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	s, base := startServerWith(t, Config{Version: "test", AuditLog: path, PilotApproval: "ask", ApprovalTimeout: time.Minute})
+	ai := clientNamed(t, s, "claude-code")
+	pilotWorker(t, base, true)
+	waitReachable(t, s)
+	waitFor(t, func() bool { return s.PilotStatus().Enabled })
+
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		req := mcp.CallToolRequest{}
+		req.Params.Name = "interact"
+		req.Params.Arguments = map[string]any{"action": "highlight", "selector": "#go"}
+		_, err := ai.CallTool(ctx, req)
+		done <- err
+	}()
+	waitFor(t, func() bool { return len(s.Approvals().Pending) == 1 })
+	cancel()
+	<-done
+	waitFor(t, func() bool { return len(s.Approvals().Pending) == 0 })
+	var decided []map[string]any
+	waitFor(t, func() bool {
+		decided = decided[:0]
+		for _, l := range readAudit(t, path) {
+			if l["event"] == "approval_decided" {
+				decided = append(decided, l)
+			}
+		}
+		return len(decided) > 0
+	})
+	if len(decided) != 1 || decided[0]["result"] != "cancelled" || decided[0]["action"] != "highlight" || decided[0]["agent"] != "claude-code" {
+		t.Fatalf("approval_decided lines: %v", decided)
+	}
+}
