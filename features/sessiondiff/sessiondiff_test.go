@@ -231,7 +231,7 @@ func TestNames(t *testing.T) {
 	}
 	r.do(t, Request{Action: "capture", Name: strings.Repeat("é", MaxName)}) // 50 characters, 100 bytes
 	r.fail(t, Request{Action: "delete", Name: "current"}, problem.InvalidParam, "reserved")
-	r.fail(t, Request{Action: "compare"}, problem.InvalidParam, "compare_a")
+	r.fail(t, Request{Action: "compare"}, problem.InvalidParam, "compare needs name")
 	r.fail(t, Request{Action: "compare", CompareA: "nope"}, problem.NotFound, `"nope"`)
 	r.fail(t, Request{Action: "rename"}, problem.InvalidParam, "capture, compare, list, delete")
 }
