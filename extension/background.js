@@ -44,6 +44,7 @@ if (chrome.webNavigation) {
   chrome.webNavigation.onBeforeNavigate.addListener(tabs.onBeforeNavigate);
   chrome.webNavigation.onErrorOccurred.addListener(tabs.onNavigationError);
   chrome.webNavigation.onCommitted.addListener(onCommitted); // the content script, after the load
+  chrome.webNavigation.onCommitted.addListener(tabs.onDocumentCommitted); // the server closes the old one's sockets
   chrome.webNavigation.onCompleted.addListener(onCompleted);
 }
 

@@ -213,6 +213,7 @@ func (s *Server) Handler() http.Handler {
 		mux.HandleFunc("POST "+route, s.ingest(store))
 	}
 	mux.HandleFunc("POST /page", s.handlePage)
+	mux.HandleFunc("POST /page-left", s.handlePageLeft)
 	// The extension polls with POST, the only method on which Chrome sends
 	// its Origin; GET stays for reading the settings.
 	mux.HandleFunc("GET /settings", s.handleSettings)

@@ -37,6 +37,20 @@ export function onWindowRemoved(windowId) {
 
 export function onTabRemoved(tabId) {
   tracker.removed(tabId);
+  pageLeft(tabId, 'tab_closed', Date.now());
+}
+
+/**
+ * webNavigation.onCommitted: a new document in a tab's main frame, so the one before it is gone (reloaded,
+ * navigated away from, or put in the back/forward cache); at d.timeStamp, before the new one ran a script.
+ */
+export function onDocumentCommitted(d) {
+  if (primaryFrame(d)) pageLeft(d.tabId, d.transitionType === 'reload' ? 'reload' : 'navigation', d.timeStamp);
+}
+
+// The server closes what a gone document left open (its WebSockets), which the page cannot report.
+function pageLeft(tab, reason, ts) {
+  postJSON('/page-left', JSON.stringify({ tab, reason, ts: Math.round(ts || Date.now()) })).catch(() => {});
 }
 
 export function onTabReplaced(added, removed) {

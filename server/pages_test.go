@@ -1,0 +1,50 @@
+package server
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// The worker says a tab's document went away: its open sockets are closed
+// in websocket_status, with the reason, and stay closed for the next owner
+// of the port (the close is an event in the history).
+func TestSocketsOfAGonePageAreClosed(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "history")
+	s1, base := startServerWith(t, Config{Version: "test", HistoryDir: dir})
+	now := time.Now().UnixMilli()
+	post(t, base, "/websocket-events", fmt.Sprintf(`{"events":[{"event":"open","id":"old","url":"wss://api.test/ws","tab":5,"ts":%d},`+
+		`{"event":"open","id":"elsewhere","url":"wss://api.test/ws","tab":9,"ts":%d}]}`, now-2000, now-2000))
+	for _, bad := range []string{`{"tab":5,"reason":"bored","ts":1}`, `{"reason":"reload"}`, `[]`} {
+		if code, out := do(t, base, call{method: "POST", path: "/page-left", body: bad, header: map[string]string{"Origin": ExtensionOrigin}}); code != 400 {
+			t.Errorf("%s: %d %v", bad, code, out)
+		}
+	}
+	_, out := do(t, base, call{method: "POST", path: "/page-left", body: fmt.Sprintf(`{"tab":5,"reason":"reload","ts":%d}`, now-1000),
+		header: map[string]string{"Origin": ExtensionOrigin}})
+	if out["closed"] != float64(1) {
+		t.Fatalf("page-left: %v", out)
+	}
+	post(t, base, "/websocket-events", fmt.Sprintf(`{"events":[{"event":"open","id":"new","url":"wss://api.test/ws","tab":5,"ts":%d}]}`, now))
+
+	check := func(s *Server, who string) {
+		t.Helper()
+		st, _ := callTool(t, mcpClient(t, s), "observe", map[string]any{"what": "websocket_status"})
+		state := map[string]map[string]any{}
+		for _, c := range st["connections"].([]any) {
+			m := c.(map[string]any)
+			state[m["id"].(string)] = m
+		}
+		if c := state["old"]; c["state"] != "closed" || c["code"] != float64(1001) || c["reason"] != "the page was reloaded" {
+			t.Errorf("%s: the reloaded page's socket: %v", who, c)
+		}
+		if state["elsewhere"]["state"] != "open" || state["new"]["state"] != "open" {
+			t.Errorf("%s: %v", who, st)
+		}
+	}
+	check(s1, "the server told")
+	stopServer(t, s1)
+	s2, _ := startServerWith(t, Config{Version: "test", HistoryDir: dir})
+	check(s2, "the next owner")
+}
