@@ -13,6 +13,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/problem"
 	"github.com/gasoline-dev/gasoline/features/query"
 )
@@ -49,6 +50,9 @@ type workerMessage struct {
 	Pilot *bool `json:"pilot"`
 	// Version is the extension's manifest version, on "hello".
 	Version string `json:"version"`
+	// Page is the tab the worker tracks, on "hello": a server that took
+	// the port over knows it before the tab changes again.
+	Page *capture.Page `json:"page"`
 	query.Response
 }
 
@@ -102,6 +106,9 @@ func (s *Server) handleExtensionSocket(w http.ResponseWriter, r *http.Request) {
 		}
 		if m.Type == "hello" && m.Version != "" {
 			s.extVersion.Store(&m.Version)
+		}
+		if m.Type == "hello" && m.Page != nil && m.Page.URL != "" {
+			s.store.SetPage(*m.Page)
 		}
 		switch {
 		case m.Type == "result":

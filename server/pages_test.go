@@ -48,3 +48,22 @@ func TestSocketsOfAGonePageAreClosed(t *testing.T) {
 	s2, _ := startServerWith(t, Config{Version: "test", HistoryDir: dir})
 	check(s2, "the next owner")
 }
+
+// A server that took the port over learns the tracked tab from the
+// worker's hello on its socket, before the tab changes again (a reload of
+// the same page is not reported as a new page).
+func TestHelloNamesTheTrackedTab(t *testing.T) {
+	s, base := startServer(t)
+	ai := mcpClient(t, s)
+	if out, _ := callTool(t, ai, "observe", map[string]any{"what": "page"}); out["tracked"] != false {
+		t.Fatalf("before the hello: %v", out)
+	}
+	connectWorkerHello(t, base, map[string]any{"type": "hello", "version": "0.1.0", "pilot": false,
+		"page": map[string]any{"tab": 412, "url": "http://localhost:3000/checkout", "title": "Checkout", "active": true, "ts": time.Now().UnixMilli()}},
+		func(map[string]any) map[string]any { return nil })
+	waitFor(t, func() bool { _, ok := s.store.Page(); return ok })
+	out, _ := callTool(t, ai, "observe", map[string]any{"what": "page"})
+	if out["tab"] != float64(412) || out["url"] != "http://localhost:3000/checkout" || out["title"] != "Checkout" {
+		t.Fatalf("observe page: %v", out)
+	}
+}

@@ -111,6 +111,9 @@ function reportTab(tab) {
   postPage(page);
 }
 
+/** The page last reported to the server, or null: a server the worker's socket reaches may be a new one. */
+export const trackedPage = () => tracker.page;
+
 /** The server came back: it may not know the page. */
 export function repostPage() {
   if (tracker.page) postPage(tracker.page);
