@@ -3,6 +3,8 @@
 package e2e
 
 import (
+	"context"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -128,4 +130,49 @@ func TestTrackedTabSurvivesATakeover(t *testing.T) {
 		t.Fatalf("observe page after the takeover: %v, want tab %v at %v", page, tab, url)
 	}
 	t.Logf("tab %.0f (%v) named by the new owner, port %s", tab, url, strconv.Itoa(port))
+}
+
+// The same for a navigation to another page and for a closed tab.
+func TestNavigationAndClosedTabCloseTheirSockets(t *testing.T) {
+	r := newRig(t, "stale-agent", map[string]any{"ws_mode": "lifecycle"})
+	awaitOneOpen := func(ctx context.Context, except ...string) string {
+		t.Helper()
+		if err := chromedp.Do(ctx, chromedp.Navigate(r.site+"/capture.html")); err != nil {
+			t.Fatal(err)
+		}
+		var id string
+		waitFor(t, 15*time.Second, "the page's socket in websocket_status", func() bool {
+			ids := openIDs(wsConnections(t, r.ai))
+			if len(ids) == 1 && !slices.Contains(except, ids[0]) {
+				id = ids[0]
+			}
+			return id != ""
+		})
+		return id
+	}
+	awaitClosed := func(id, reason string) {
+		t.Helper()
+		var c map[string]any
+		waitFor(t, 15*time.Second, "the socket to close: "+reason, func() bool {
+			c = wsConnections(t, r.ai)[id]
+			return c["state"] == "closed"
+		})
+		if c["code"] != float64(1001) || c["reason"] != reason {
+			t.Fatalf("socket %s: %v, want code 1001 %q", id, c, reason)
+		}
+	}
+
+	first := awaitOneOpen(r.b.ctx)
+	if err := chromedp.Do(r.b.ctx, chromedp.Navigate(r.site+"/other.html")); err != nil {
+		t.Fatal(err)
+	}
+	awaitClosed(first, "the page navigated away")
+
+	tab, closeTab := chromedp.NewContext(r.b.ctx)
+	second := awaitOneOpen(tab, first)
+	closeTab() // closes the tab
+	awaitClosed(second, "the tab was closed")
+	if ids := openIDs(wsConnections(t, r.ai)); len(ids) != 0 {
+		t.Fatalf("open after both pages went away: %v", ids)
+	}
 }
