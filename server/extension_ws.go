@@ -108,7 +108,7 @@ func (s *Server) handleExtensionSocket(w http.ResponseWriter, r *http.Request) {
 			s.extVersion.Store(&m.Version)
 		}
 		if m.Type == "hello" && m.Page != nil && m.Page.URL != "" {
-			s.store.SetPage(*m.Page)
+			s.setPage(*m.Page)
 		}
 		switch {
 		case m.Type == "result":

@@ -2,7 +2,9 @@ package server
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -65,5 +67,26 @@ func TestHelloNamesTheTrackedTab(t *testing.T) {
 	out, _ := callTool(t, ai, "observe", map[string]any{"what": "page"})
 	if out["tab"] != float64(412) || out["url"] != "http://localhost:3000/checkout" || out["title"] != "Checkout" {
 		t.Fatalf("observe page: %v", out)
+	}
+}
+
+// The port's next owner names the tracked tab from the history directory
+// before the extension says anything, in a file only the user can read.
+func TestNextOwnerKnowsTheTrackedTab(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "history")
+	s1, base := startServerWith(t, Config{Version: "test", HistoryDir: dir})
+	post(t, base, "/page", `{"tab":7,"url":"http://app.test/a","title":"A","active":true}`)
+	post(t, base, "/page", `{"tab":8,"url":"http://app.test/b?token=SECRET","title":"B","active":true}`)
+	stopServer(t, s1)
+	if fi, err := os.Stat(filepath.Join(dir, pageFile)); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("%s: %v %v", pageFile, fi, err)
+	}
+	s2, _ := startServerWith(t, Config{Version: "test", HistoryDir: dir})
+	out, _ := callTool(t, mcpClient(t, s2), "observe", map[string]any{"what": "page"})
+	if u, _ := out["url"].(string); out["tab"] != float64(8) || !strings.HasPrefix(u, "http://app.test/b?token=") || out["title"] != "B" {
+		t.Fatalf("the next owner's page: %v", out)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, pageFile)); strings.Contains(string(b), "SECRET") {
+		t.Fatalf("%s keeps what capture scrubs: %s", pageFile, b)
 	}
 }

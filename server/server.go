@@ -128,6 +128,7 @@ type Server struct {
 	origins     *origins.Trust    // extension origins besides the pinned one
 	history     *history.Log      // nil: buffers in memory only
 	historyInfo *wire.History     // what openHistory restored
+	pageSave    sync.Mutex        // orders the tracked tab's writes to pageFile
 }
 
 // New returns a server with empty buffers.
