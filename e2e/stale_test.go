@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -129,6 +130,9 @@ func TestTrackedTabSurvivesATakeover(t *testing.T) {
 	if page["tab"] != tab || page["url"] != url {
 		t.Fatalf("observe page after the takeover: %v, want tab %v at %v", page, tab, url)
 	}
+	// A dashboard attached to the new owner shows the tab in its header.
+	again := startDashboardSized(t, 200, 30, port, "stale-tab-again")
+	again.await(15*time.Second, "attached to a running server", fmt.Sprintf("tab %.0f: %v", tab, url))
 	t.Logf("tab %.0f (%v) named by the new owner, port %s", tab, url, strconv.Itoa(port))
 }
 
