@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -19,18 +20,39 @@ import (
 	"github.com/gasoline-dev/gasoline/features/problem"
 )
 
-// paramLike is how a parameter's name looks in a message: snake_case.
-var paramLike = regexp.MustCompile(`\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b`)
+// paramLike is how a parameter's name looks in a message: snake_case, or
+// the word a message starts with when it says what the word must be.
+var (
+	paramLike = regexp.MustCompile(`\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b`)
+	leading   = regexp.MustCompile(`^([a-z][a-z0-9_]*) (?:is required|must |is longer|is empty)`)
+)
 
-// notParams are snake_case words of errors only the extension's routes
-// answer, never a tool, each with where it comes from.
+// notParams are words of errors only the extension's routes answer, never
+// a tool, each with where it comes from.
 var notParams = map[string]string{
 	"tab_closed": "POST /page-left's reason",
+	"url":        "POST /page's field",
+}
+
+// extInvalid is an invalid_param the extension answers a query with, which
+// the AI reads as the tool's error: its message up to the first
+// interpolation.
+var extInvalid = regexp.MustCompile(`(?:QueryError|fail)\('invalid_param', ['\x60]([^'\x60$]*)`)
+
+// paramWords are the words of msg that name a parameter, or may.
+func paramWords(msg string) []string {
+	words := paramLike.FindAllString(msg, -1)
+	if m := leading.FindStringSubmatch(msg); m != nil {
+		words = append(words, m[1])
+	}
+	return words
 }
 
 // Every error a tool can answer names only parameters (and values) the
 // tools' schemas have: each string of every problem.New and invalid call in
-// server/ and features/ is read for snake_case words, and each must be in
+// server/ and features/, and each invalid_param message of the extension,
+// is read for snake_case words and for the word it starts with when it
+// says what that must be ("selector is required"), and each must be in
 // tools/list (a parameter, or a value one allows), a key or value of
 // configure's settings, a stable error code, or one of notParams.
 func TestErrorMessagesNameOnlySchemaParameters(t *testing.T) {
@@ -100,7 +122,7 @@ func TestErrorMessagesNameOnlySchemaParameters(t *testing.T) {
 						return true
 					}
 					text, _ := strconv.Unquote(lit.Value)
-					for _, w := range paramLike.FindAllString(text, -1) {
+					for _, w := range paramWords(text) {
 						if !known[w] && notParams[w] == "" {
 							bad = append(bad, fset.Position(lit.Pos()).String()+": "+w)
 						}
@@ -113,6 +135,24 @@ func TestErrorMessagesNameOnlySchemaParameters(t *testing.T) {
 		})
 		if err != nil {
 			t.Fatal(err)
+		}
+	}
+	// The extension's own refusals of a query's parameters.
+	for _, dir := range []string{"../extension/sw", "../extension/content", "../extension"} {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.js"))
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range extInvalid.FindAllStringSubmatch(string(b), -1) {
+				calls++
+				for _, w := range paramWords(m[1]) {
+					if !known[w] && notParams[w] == "" {
+						bad = append(bad, f+": "+w)
+					}
+				}
+			}
 		}
 	}
 	if calls < 50 {

@@ -160,7 +160,7 @@ export async function resolveTab(tab) {
     if (id >= 0) return id;
     throw new QueryError('not_found', 'no tab to query: the focused window shows no web page and no page has sent events');
   }
-  if (!Number.isInteger(tab) || tab < 0) throw new QueryError('invalid_param', `tab must be a tab id or 0, not ${JSON.stringify(tab)}`);
+  if (!Number.isInteger(tab) || tab < 0) throw new QueryError('invalid_param', `tab_id must be a tab id or 0, not ${JSON.stringify(tab)}`);
   if (tracker.tabs.has(tab)) return tab; // seen alive, and onRemoved forgets closed tabs
   try {
     const t = await chrome.tabs.get(tab);
