@@ -11,6 +11,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/gasoline-dev/gasoline/features/approval"
 )
 
 // In ask mode every interact call waits for the human: approved, it runs;
@@ -160,9 +162,10 @@ func TestAskModeSendsProgress(t *testing.T) {
 	}
 }
 
-// An AI that stops waiting for its own interact call (it cancels the call)
-// leaves an approval_decided line that says so, and the request leaves the
-// dashboard's queue.
+// An AI that stops waiting for its own interact calls (it cancels them)
+// leaves an approval_decided line for each, and the requests leave the
+// dashboard's queue; one refused because too many wait has its line too:
+// every approval_requested line has its approval_decided line.
 func TestCancelledApprovalIsDecided(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "audit.jsonl")
 	s, base := startServerWith(t, Config{Version: "test", AuditLog: path, PilotApproval: "ask", ApprovalTimeout: time.Minute})
@@ -172,29 +175,37 @@ func TestCancelledApprovalIsDecided(t *testing.T) {
 	waitFor(t, func() bool { return s.PilotStatus().Enabled })
 
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		req := mcp.CallToolRequest{}
-		req.Params.Name = "interact"
-		req.Params.Arguments = map[string]any{"action": "highlight", "selector": "#go"}
-		_, err := ai.CallTool(ctx, req)
-		done <- err
-	}()
-	waitFor(t, func() bool { return len(s.Approvals().Pending) == 1 })
+	var calls sync.WaitGroup
+	for range approval.MaxPending {
+		calls.Go(func() {
+			req := mcp.CallToolRequest{}
+			req.Params.Name = "interact"
+			req.Params.Arguments = map[string]any{"action": "highlight", "selector": "#go"}
+			_, _ = ai.CallTool(ctx, req)
+		})
+	}
+	waitFor(t, func() bool { return len(s.Approvals().Pending) == approval.MaxPending })
+	if out, isErr := callTool(t, ai, "interact", map[string]any{"action": "list_states"}); !isErr || out["error"] != "rate_limited" {
+		t.Fatalf("one past the queue: %v", out)
+	}
 	cancel()
-	<-done
+	calls.Wait()
 	waitFor(t, func() bool { return len(s.Approvals().Pending) == 0 })
-	var decided []map[string]any
-	waitFor(t, func() bool {
-		decided = decided[:0]
+	count := func() (requested, cancelled, refused int) {
 		for _, l := range readAudit(t, path) {
-			if l["event"] == "approval_decided" {
-				decided = append(decided, l)
+			switch {
+			case l["event"] == "approval_requested":
+				requested++
+			case l["event"] == "approval_decided" && l["result"] == "cancelled" && l["action"] == "highlight" && l["agent"] == "claude-code":
+				cancelled++
+			case l["event"] == "approval_decided" && l["result"] == "refused" && l["error"] == "rate_limited" && l["action"] == "list_states":
+				refused++
 			}
 		}
-		return len(decided) > 0
-	})
-	if len(decided) != 1 || decided[0]["result"] != "cancelled" || decided[0]["action"] != "highlight" || decided[0]["agent"] != "claude-code" {
-		t.Fatalf("approval_decided lines: %v", decided)
+		return
+	}
+	waitFor(t, func() bool { r, c, f := count(); return r == approval.MaxPending+1 && c+f == r })
+	if r, c, f := count(); c != approval.MaxPending || f != 1 {
+		t.Fatalf("%d requested, %d cancelled, %d refused", r, c, f)
 	}
 }
