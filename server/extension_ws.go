@@ -115,6 +115,11 @@ func (s *Server) handleExtensionSocket(w http.ResponseWriter, r *http.Request) {
 			s.queries.Resolve(m.Response)
 		case m.Type == "holding":
 			s.queries.MarkHolding(link)
+		case m.Type == "page_left":
+			var p PageLeft
+			if json.Unmarshal(b, &p) == nil {
+				_, _ = s.pageLeft(p)
+			}
 		case (m.Type == "hello" || m.Type == "pilot") && m.Pilot != nil:
 			s.reportPilot(*m.Pilot)
 			s.events.publish("pilot", s.PilotStatus())

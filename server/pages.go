@@ -75,21 +75,32 @@ var pageLeftReasons = map[string]string{
 }
 
 // handlePageLeft closes what the gone document left open: its WebSockets,
-// which the page itself cannot report closed.
+// which the page itself cannot report closed. The worker sends the same on
+// its socket while that is open (a page_left frame).
 func (s *Server) handlePageLeft(w http.ResponseWriter, r *http.Request) {
 	var p PageLeft
 	if err := decodeBody(r, &p); err != nil {
 		writeProblem(w, err)
 		return
 	}
+	n, err := s.pageLeft(p)
+	if err != nil {
+		writeProblem(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]int{"closed": n})
+}
+
+// pageLeft closes the sockets of p's gone document (POST /page-left, or a
+// page_left frame on the worker's socket) and says how many.
+func (s *Server) pageLeft(p PageLeft) (int, error) {
 	reason, ok := pageLeftReasons[p.Reason]
 	if !ok || p.TabID <= 0 {
-		writeProblem(w, problem.New(problem.InvalidParam, `want {"tab": a tab id, "reason": "reload"|"navigation"|"tab_closed", "ts": ms}`))
-		return
+		return 0, problem.New(problem.InvalidParam, `want {"tab": a tab id, "reason": "reload"|"navigation"|"tab_closed", "ts": ms}`)
 	}
 	n := s.store.PageLeft(p.TabID, p.TS, reason)
 	if n > 0 {
 		s.settle()
 	}
-	writeJSON(w, http.StatusOK, map[string]int{"closed": n})
+	return n, nil
 }

@@ -1,12 +1,17 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/gasoline-dev/gasoline/features/capture"
 )
 
 // The worker says a tab's document went away: its open sockets are closed
@@ -89,4 +94,20 @@ func TestNextOwnerKnowsTheTrackedTab(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(dir, pageFile)); strings.Contains(string(b), "SECRET") {
 		t.Fatalf("%s keeps what capture scrubs: %s", pageFile, b)
 	}
+}
+
+// The worker's socket carries the same report as a page_left frame.
+func TestPageLeftFrameClosesTheSockets(t *testing.T) {
+	s, base := startServer(t)
+	now := time.Now().UnixMilli()
+	post(t, base, "/websocket-events", fmt.Sprintf(`{"events":[{"event":"open","id":"gone","url":"wss://api.test/ws","tab":5,"ts":%d}]}`, now-2000))
+	w := connectWorkerHello(t, base, map[string]any{"type": "hello", "version": "0.1.0"}, func(map[string]any) map[string]any { return nil })
+	frame := fmt.Sprintf(`{"type":"page_left","tab":5,"reason":"tab_closed","ts":%d}`, now)
+	if err := w.c.Write(context.Background(), websocket.MessageText, []byte(frame)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, func() bool {
+		c := s.store.WSConnections(capture.Query{ConnectionID: "gone"})
+		return len(c) == 1 && c[0].State == "closed" && c[0].Reason == "the tab was closed" && c[0].Code == capture.CodeGoingAway
+	})
 }

@@ -201,6 +201,9 @@ export function sendResult(msg) {
   postJSON('/query-results', JSON.stringify({ results: [msg] })).catch(() => { /* the server gave up on it by now */ });
 }
 
+/** Tells the server a tab's document went away (tabs.js's pageLeft) on the socket; false when it is not open. */
+export const tellPageLeft = (m) => sendFrame({ type: 'page_left', ...m });
+
 /** Tells the server the pilot switch flipped: on the socket, else with an immediate poll (it carries ?pilot=). */
 export function tellPilot(enabled) {
   if (!sendFrame({ type: 'pilot', pilot: enabled })) pollSettings();

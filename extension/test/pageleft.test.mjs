@@ -26,3 +26,20 @@ test('a new main-frame document and a closed tab are reported as POST /page-left
   assert.equal(left[2].reason, 'tab_closed');
   assert.ok(Math.abs(left[2].ts - Date.now()) < 5000);
 });
+
+test('while the socket is open the report is a frame on it, not a POST', async () => {
+  fakeBrowser();
+  const posts = [];
+  globalThis.fetch = async (url, init) => {
+    posts.push(new URL(url).pathname);
+    return { ok: true, status: 200, json: async () => ({}) };
+  };
+  const tabs = await import('../sw/tabs.js');
+  const frames = [];
+  tabs.pageLeftVia((m) => { frames.push(m); return true; });
+  tabs.onDocumentCommitted({ tabId: 9, frameId: 0, transitionType: 'typed', timeStamp: 1700000003000 });
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(frames, [{ tab: 9, reason: 'navigation', ts: 1700000003000 }]);
+  assert.deepEqual(posts.filter((p) => p === '/page-left'), []);
+  tabs.pageLeftVia(() => false);
+});
