@@ -50,7 +50,7 @@ export function onDocumentCommitted(d) {
 
 let leftOnSocket = () => false;
 
-/** How pageLeft tells the server on the worker's socket (channel.js's tellPageLeft): a frame costs a tenth of a POST. */
+/** How pageLeft tells the server on the worker's socket (channel.js's tellPageLeft), which costs less than a POST. */
 export function pageLeftVia(send) {
   leftOnSocket = send;
 }
