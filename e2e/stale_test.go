@@ -180,3 +180,30 @@ func TestNavigationAndClosedTabCloseTheirSockets(t *testing.T) {
 		t.Fatalf("open after both pages went away: %v", ids)
 	}
 }
+
+// The same in Firefox ESR: a reload closes the old page's socket. Firefox
+// fires the page's close event (1001) as it unloads, which the page reports
+// itself, so the reason may be the page's (none) rather than the worker's.
+func TestFirefoxReloadClosesThePagesSocket(t *testing.T) {
+	r := newFoxRig(t, "ff-stale-agent", map[string]any{"ws_mode": "lifecycle"})
+	r.f.navigate(t, r.f.tab, r.site+"/capture.html")
+	var old string
+	waitFor(t, 15*time.Second, "the page's socket in websocket_status", func() bool {
+		ids := openIDs(wsConnections(t, r.ai))
+		if len(ids) == 1 {
+			old = ids[0]
+		}
+		return old != ""
+	})
+	if _, err := r.f.eval(r.f.tab, `location.reload()`); err != nil {
+		t.Fatal(err)
+	}
+	var c map[string]any
+	waitFor(t, 15*time.Second, "the reloaded page's socket to close", func() bool {
+		c = wsConnections(t, r.ai)[old]
+		return c["state"] == "closed"
+	})
+	if c["code"] != float64(1001) || (c["reason"] != nil && c["reason"] != "the page was reloaded") {
+		t.Fatalf("the old socket: %v", c)
+	}
+}
