@@ -64,6 +64,7 @@ function pageLeft(tab, reason, ts) {
 
 export function onTabReplaced(added, removed) {
   tracker.replaced(added, removed);
+  pageLeft(removed, 'navigation', Date.now()); // the tab now shows another tab's document
 }
 
 // tabs.onUpdated says 'loading' only when the new document commits (Chromium 156: once the response is

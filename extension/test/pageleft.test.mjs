@@ -4,7 +4,7 @@ import { fakeBrowser } from './fake-browser.mjs';
 
 // The worker tells the server when a tab's document goes away (a new one commits in its main frame, or
 // the tab closes), so the server closes the gone page's WebSockets with the reason.
-test('a new main-frame document and a closed tab are reported as POST /page-left', async () => {
+test('a new main-frame document, a closed tab and a replaced one are reported as POST /page-left', async () => {
   fakeBrowser();
   const posts = [];
   globalThis.fetch = async (url, init) => {
@@ -17,9 +17,12 @@ test('a new main-frame document and a closed tab are reported as POST /page-left
   tabs.onDocumentCommitted({ tabId: 7, frameId: 3, transitionType: 'auto_subframe', timeStamp: 1700000002000 });
   tabs.onDocumentCommitted({ tabId: 7, frameId: 0, documentLifecycle: 'prerender', transitionType: 'link', timeStamp: 1 });
   tabs.onTabRemoved(7);
+  tabs.onTabReplaced(8, 6);
   await new Promise((r) => setImmediate(r));
   const left = posts.filter((p) => p.path === '/page-left').map((p) => p.body);
-  assert.equal(left.length, 3, JSON.stringify(posts));
+  assert.equal(left.length, 4, JSON.stringify(posts));
+  assert.equal(left[3].tab, 6);
+  assert.equal(left[3].reason, 'navigation');
   assert.deepEqual(left[0], { tab: 7, reason: 'reload', ts: 1700000000123 });
   assert.deepEqual(left[1], { tab: 7, reason: 'navigation', ts: 1700000001000 });
   assert.equal(left[2].tab, 7);
