@@ -13,7 +13,7 @@ import { readSession, startSaving } from './sw/session.js';
 import { isConnected, lastErrorText, onReconnect, forgetConnection, restoreConnection } from './sw/link.js';
 import { accept, deliveryStats, restoreQueue, startDelivery, retryNow, scheduleFlush } from './sw/delivery.js';
 import * as tabs from './sw/tabs.js';
-import { startChannel, channelMode, ensureSocket, resetSocket, tellPilot, pollSettings } from './sw/channel.js';
+import { startChannel, channelMode, ensureSocket, resetSocket, tellPilot, pollSettings, tellPageLeft } from './sw/channel.js';
 import { runQuery } from './sw/queries.js';
 import { onErrorLog, screenshotStats } from './sw/screenshots.js';
 import { pilotOn, loadPilot, setPilot } from './sw/pilot-switch.js';
@@ -44,8 +44,11 @@ if (chrome.webNavigation) {
   chrome.webNavigation.onBeforeNavigate.addListener(tabs.onBeforeNavigate);
   chrome.webNavigation.onErrorOccurred.addListener(tabs.onNavigationError);
   chrome.webNavigation.onCommitted.addListener(onCommitted); // the content script, after the load
+  chrome.webNavigation.onCommitted.addListener(tabs.onDocumentCommitted); // the server closes the old one's sockets
   chrome.webNavigation.onCompleted.addListener(onCompleted);
 }
+
+tabs.pageLeftVia(tellPageLeft);
 
 // The server answers again: deliver at once, and tell it which page is tracked.
 onReconnect(() => {

@@ -59,6 +59,14 @@ func (s *Server) approve(ctx context.Context, p pilot.Action, tab int) error {
 	d, err := s.approvals.Ask(ctx, req, timeout, func(waited time.Duration) {
 		progress(ctx, waited.Seconds(), timeout.Seconds(), "waiting for the human to approve "+p.Name+" in the Gasoline dashboard")
 	})
+	// Every request ends with a line: the human's answers are written where
+	// they are given; the rest here.
+	switch {
+	case d.Outcome == approval.Cancelled:
+		s.audit(audit.Event{Event: "approval_decided", Action: p.Name, Result: d.Outcome, LatencyMS: d.Latency.Milliseconds(), Source: "ai", Agent: req.Agent})
+	case err != nil && d.Outcome == "": // never queued (too many wait)
+		s.audit(audit.Event{Event: "approval_decided", Action: p.Name, Result: "refused", Error: string(problem.From(err).Code), Source: "server", Agent: req.Agent})
+	}
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/gasoline-dev/gasoline/features/approval"
 )
 
 // In ask mode every interact call waits for the human: approved, it runs;
@@ -157,5 +159,53 @@ func TestAskModeSendsProgress(t *testing.T) {
 			t.Fatalf("%d progress notifications in 2.5 s of waiting", seen())
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// An AI that stops waiting for its own interact calls (it cancels them)
+// leaves an approval_decided line for each, and the requests leave the
+// dashboard's queue; one refused because too many wait has its line too:
+// every approval_requested line has its approval_decided line.
+func TestCancelledApprovalIsDecided(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	s, base := startServerWith(t, Config{Version: "test", AuditLog: path, PilotApproval: "ask", ApprovalTimeout: time.Minute})
+	ai := clientNamed(t, s, "claude-code")
+	pilotWorker(t, base, true)
+	waitReachable(t, s)
+	waitFor(t, func() bool { return s.PilotStatus().Enabled })
+
+	ctx, cancel := context.WithCancel(context.Background())
+	var calls sync.WaitGroup
+	for range approval.MaxPending {
+		calls.Go(func() {
+			req := mcp.CallToolRequest{}
+			req.Params.Name = "interact"
+			req.Params.Arguments = map[string]any{"action": "highlight", "selector": "#go"}
+			_, _ = ai.CallTool(ctx, req)
+		})
+	}
+	waitFor(t, func() bool { return len(s.Approvals().Pending) == approval.MaxPending })
+	if out, isErr := callTool(t, ai, "interact", map[string]any{"action": "list_states"}); !isErr || out["error"] != "rate_limited" {
+		t.Fatalf("one past the queue: %v", out)
+	}
+	cancel()
+	calls.Wait()
+	waitFor(t, func() bool { return len(s.Approvals().Pending) == 0 })
+	count := func() (requested, cancelled, refused int) {
+		for _, l := range readAudit(t, path) {
+			switch {
+			case l["event"] == "approval_requested":
+				requested++
+			case l["event"] == "approval_decided" && l["result"] == "cancelled" && l["action"] == "highlight" && l["agent"] == "claude-code":
+				cancelled++
+			case l["event"] == "approval_decided" && l["result"] == "refused" && l["error"] == "rate_limited" && l["action"] == "list_states":
+				refused++
+			}
+		}
+		return
+	}
+	waitFor(t, func() bool { r, c, f := count(); return r == approval.MaxPending+1 && c+f == r })
+	if r, c, f := count(); c != approval.MaxPending || f != 1 {
+		t.Fatalf("%d requested, %d cancelled, %d refused", r, c, f)
 	}
 }

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
-	"github.com/go-json-experiment/json/jsontext"
 )
 
 // stdioConn reads newline-delimited JSON-RPC from r and writes it to w.
@@ -29,7 +28,7 @@ func newStdioConn(r io.Reader, w io.Writer) *stdioConn {
 }
 
 // lineTooLongError is a stdin line over the cap, skipped to its end; id
-// is the request's id when the line's start names it.
+// is the request's id when the line names one.
 type lineTooLongError struct {
 	id  json.RawMessage
 	max int
@@ -39,31 +38,30 @@ func (e *lineTooLongError) Error() string {
 	return fmt.Sprintf("message exceeds %d bytes", e.max)
 }
 
-// idPrefix is how much of an over-long line is kept to find its id.
-const idPrefix = 64 << 10
-
 // ReadMsg returns the next non-blank line. A line over c.max is read to its
 // end in buffer-sized pieces, never held past c.max, and reported as a
 // *lineTooLongError.
 func (c *stdioConn) ReadMsg(ctx context.Context) ([]byte, error) {
 	var line []byte
-	tooLong := false
+	var id *idScanner // set once the line is over the cap: it finds the id as the rest goes by
 	for {
 		chunk, err := c.r.ReadSlice('\n')
 		switch {
-		case tooLong:
+		case id != nil:
+			id.feed(chunk)
 		case len(line)+len(chunk) > c.max+1: // +1: the newline
-			tooLong = true
-			line = append(line, chunk...)
-			line = bytes.Clone(line[:min(len(line), idPrefix)]) // let the rest go
+			id = &idScanner{}
+			id.feed(line)
+			id.feed(chunk)
+			line = nil
 		default:
 			line = append(line, chunk...)
 		}
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
 		}
-		if tooLong {
-			return nil, &lineTooLongError{id: leadingID(line), max: c.max}
+		if id != nil {
+			return nil, &lineTooLongError{id: id.id, max: c.max}
 		}
 		if line = bytes.TrimSpace(line); len(line) > 0 {
 			return line, nil
@@ -72,32 +70,6 @@ func (c *stdioConn) ReadMsg(ctx context.Context) ([]byte, error) {
 			return nil, err
 		}
 		line = nil
-	}
-}
-
-// leadingID finds the top-level "id" of a JSON object from its first
-// bytes only, or nil when they do not name it.
-func leadingID(b []byte) json.RawMessage {
-	d := jsontext.NewDecoder(bytes.NewReader(b))
-	if t, err := d.ReadToken(); err != nil || t.Kind() != '{' {
-		return nil
-	}
-	for {
-		k, err := d.ReadToken()
-		if err != nil || k.Kind() != '"' {
-			return nil
-		}
-		if k.String() != "id" {
-			if d.SkipValue() != nil {
-				return nil
-			}
-			continue
-		}
-		v, err := d.ReadValue()
-		if err != nil || (v.Kind() != '"' && v.Kind() != '0') {
-			return nil
-		}
-		return json.RawMessage(bytes.Clone(v))
 	}
 }
 

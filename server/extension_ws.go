@@ -14,6 +14,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/gasoline-dev/gasoline/features/browser"
+	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/problem"
 )
 
@@ -49,6 +50,9 @@ type workerMessage struct {
 	Pilot *bool `json:"pilot"`
 	// Version is the extension's manifest version, on "hello".
 	Version string `json:"version"`
+	// Page is the tab the worker tracks, on "hello": a server that took
+	// the port over knows it before the tab changes again.
+	Page *capture.Page `json:"page"`
 	browser.Response
 }
 
@@ -103,11 +107,19 @@ func (s *Server) handleExtensionSocket(w http.ResponseWriter, r *http.Request) {
 		if m.Type == "hello" && m.Version != "" {
 			s.extVersion.Store(&m.Version)
 		}
+		if m.Type == "hello" && m.Page != nil && m.Page.URL != "" {
+			s.setPage(*m.Page)
+		}
 		switch {
 		case m.Type == "result":
 			s.queries.Resolve(m.Response)
 		case m.Type == "holding":
 			s.queries.MarkHolding(link)
+		case m.Type == "page_left":
+			var p PageLeft
+			if json.Unmarshal(b, &p) == nil {
+				_, _ = s.pageLeft(p)
+			}
 		case (m.Type == "hello" || m.Type == "pilot") && m.Pilot != nil:
 			s.reportPilot(*m.Pilot)
 			s.events.publish("pilot", s.PilotStatus())

@@ -46,6 +46,7 @@ func (s *Server) openHistory() {
 	}
 	s.store.Resume(rest.Seq)
 	s.history = h
+	s.restorePage()
 	s.historyInfo = historyView(rest)
 	if rest.Entries > 0 {
 		s.audit(audit.Event{Event: "history_restored", Reason: fmt.Sprintf("%d entries from pid %d", rest.Entries, rest.Prev.PID), Source: "server"})

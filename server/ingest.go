@@ -216,6 +216,6 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, problem.New(problem.InvalidParam, "url is required"))
 		return
 	}
-	s.store.SetPage(p)
+	s.setPage(p)
 	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
 }

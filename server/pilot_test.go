@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // pilotWorker plays an extension whose popup toggle is `on`; it answers
@@ -31,9 +32,36 @@ func TestPilotStatusEverywhere(t *testing.T) {
 	h, _ := callTool(t, ai, "observe", map[string]any{"what": "health"})
 	for name, v := range map[string]any{"observe": obs, "http": http, "health": h["pilot"]} {
 		m := v.(map[string]any)
-		if m["enabled"] != true || m["source"] != "extension_poll" || m["extension_connected"] != true || m["last_poll_ago"] == nil {
+		if m["enabled"] != true || m["state"] != "on" || m["source"] != "extension_poll" || m["extension_connected"] != true || m["last_poll_ago"] == nil {
 			t.Errorf("%s: %v", name, m)
 		}
+	}
+}
+
+// The extension goes away while the pilot is on: every surface says the
+// pilot is unknown, never its last report, and the AI is refused.
+func TestPilotOfAGoneExtensionIsUnknown(t *testing.T) {
+	s, base := startServer(t)
+	ai := mcpClient(t, s)
+	w := connectWorkerHello(t, base, map[string]any{"type": "hello", "pilot": true}, func(map[string]any) map[string]any { return nil })
+	waitReachable(t, s)
+	waitFor(t, func() bool { return s.PilotStatus().Enabled })
+	w.c.CloseNow()
+	for deadline := time.Now().Add(10 * time.Second); s.PilotStatus().Source != "stale"; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) { // pilot.Fresh after the last word
+			t.Fatalf("the pilot is still fresh: %+v", s.PilotStatus())
+		}
+	}
+	obs, _ := callTool(t, ai, "observe", map[string]any{"what": "pilot"})
+	_, http := do(t, base, call{method: "GET", path: "/pilot-status"})
+	h, _ := callTool(t, ai, "observe", map[string]any{"what": "health"})
+	for name, v := range map[string]any{"observe": obs, "http": http, "health": h["pilot"]} {
+		if m := v.(map[string]any); m["state"] != "unknown" || m["enabled"] != false || m["extension_connected"] != false {
+			t.Errorf("%s: %v", name, m)
+		}
+	}
+	if out, isErr := callTool(t, ai, "interact", map[string]any{"action": "list_states"}); !isErr || out["error"] != "extension_not_connected" {
+		t.Fatalf("interact with the extension gone: %v", out)
 	}
 }
 

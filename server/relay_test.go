@@ -115,8 +115,8 @@ func wantError(t *testing.T, m map[string]any, sub string) {
 	}
 }
 
-// A stdin line over the cap is answered with an error for its id (null
-// when its start does not name one) and the relay goes on serving.
+// A stdin line over the cap is answered with an error for its id wherever
+// the line names it (null when it names none) and the relay goes on serving.
 func TestRelayAnswersAnOverlongLineAndLives(t *testing.T) {
 	port, relays := startOwner(t)
 	c := newTestRelay(t, port, 0)
@@ -125,6 +125,10 @@ func TestRelayAnswersAnOverlongLineAndLives(t *testing.T) {
 	c.send(t, bigCall(2, 6<<20))
 	wantError(t, c.answer(t, 2), "exceeds")
 	c.send(t, `{"jsonrpc":"2.0","params":{"pad":"`+strings.Repeat("y", 6<<20)+`"},"id":3,"method":"tools/list"}`)
+	wantError(t, c.answer(t, 3), "exceeds")
+	c.send(t, `{"jsonrpc":"2.0","method":"tools/call","params":{"id":9,"pad":"`+strings.Repeat("y", 6<<20)+`\",\"id\":8"},"id":"a,}\"b"}`)
+	wantError(t, c.answer(t, `a,}"b`), "exceeds")
+	c.send(t, `{"jsonrpc":"2.0","method":"tools/list","params":{"pad":"`+strings.Repeat("y", 6<<20)+`"}}`)
 	wantError(t, c.answer(t, nil), "exceeds")
 	c.send(t, `{"jsonrpc":"2.0","id":4,"method":"tools/list"}`)
 	if _, ok := c.answer(t, 4)["result"]; !ok {
@@ -161,7 +165,11 @@ func TestLeadingID(t *testing.T) {
 		`{"jsonrpc":"2.0","params":{"a":"xxxxx`:                   ``,
 		`{"params":{"id":5,"b":[1,2]},"id":{"x":1}}`:              ``,
 		`{"params":{"id":5,"b":[1,2]},"id":12,"method":"tools/li`: `12`,
-		`not json`: ``,
+		`{"p":"\"id\":3","id" : "x,}\"y" }`:                       `"x,}\"y"`,
+		`{"i\u0064":4,"id":-5e1}`:                                 `-5e1`,
+		`{"idx":4,"ids":[1],"id":true}`:                           ``,
+		`[{"id":1}]`:                                              ``,
+		`not json`:                                                ``,
 	} {
 		if got := string(leadingID([]byte(in))); got != want {
 			t.Errorf("leadingID(%.40q) = %q, want %q", in, got, want)
@@ -205,5 +213,23 @@ func TestStdinLineIsCappedNotBuffered(t *testing.T) {
 	}
 	if m, err := c.ReadMsg(context.Background()); err != nil || !strings.Contains(string(m), `"id":10`) {
 		t.Fatalf("next line: %q %v", m, err)
+	}
+}
+
+// An id after 64 MB of the line is found without holding the line.
+func TestStdinLineIDAfterTheCap(t *testing.T) {
+	in := io.MultiReader(strings.NewReader(`{"jsonrpc":"2.0","method":"tools/call","params":{"pad":"`), &endless{n: 64 << 20},
+		strings.NewReader(`"},"id":77}`+"\n"))
+	c := newStdioConn(in, io.Discard)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := c.ReadMsg(context.Background())
+	runtime.ReadMemStats(&after)
+	var long *lineTooLongError
+	if !errors.As(err, &long) || string(long.id) != "77" {
+		t.Fatalf("err = %v, want a lineTooLongError for id 77", err)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 8*MaxBody {
+		t.Fatalf("allocated %d MB to skip a 64 MB line", grew>>20)
 	}
 }

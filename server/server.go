@@ -132,6 +132,7 @@ type Server struct {
 	origins     *origins.Trust    // extension origins besides the pinned one
 	history     *history.Log      // nil: buffers in memory only
 	historyInfo *wire.History     // what openHistory restored
+	pageSave    sync.Mutex        // orders the tracked tab's writes to pageFile
 
 	// Under decMu: the decisions file could not be read and the human has
 	// not recovered; it could not be moved aside (never write over it);
@@ -228,6 +229,7 @@ func (s *Server) Handler() http.Handler {
 		mux.HandleFunc("POST "+route, s.ingest(store))
 	}
 	mux.HandleFunc("POST /page", s.handlePage)
+	mux.HandleFunc("POST /page-left", s.handlePageLeft)
 	// The extension polls with POST, the only method on which Chrome sends
 	// its Origin; GET stays for reading the settings.
 	mux.HandleFunc("GET /settings", s.handleSettings)

@@ -185,6 +185,7 @@ func TestGoldenPanes(t *testing.T) {
 		{"detail_action", []string{"4", "up", "up", "enter"}},
 		{"doctor", []string{"doctor"}},
 		{"doctor_detail", []string{"doctor", "D"}},
+		{"extension_gone", []string{"gone"}},
 	} {
 		for _, size := range goldenSizes {
 			w, h := size[0], size[1]
@@ -196,6 +197,8 @@ func TestGoldenPanes(t *testing.T) {
 						m.Update(sampleApproval())
 					case "doctor":
 						m.Update(sampleDoctor())
+					case "gone":
+						m.Update(sampleExtensionGone())
 					default:
 						m.Update(keyMsg(k))
 					}
@@ -223,6 +226,15 @@ func TestGoldenPanes(t *testing.T) {
 			})
 		}
 	}
+}
+
+// sampleExtensionGone is the sample's server 36 s after the extension
+// went away with the pilot on: the pilot is unknown, not its last report.
+func sampleExtensionGone() StatusMsg {
+	h := *sampleModel().health
+	h.Extension.Connected, h.Extension.LastSeenMS = false, 36000
+	h.Pilot = &Pilot{State: "unknown", Source: "stale", LastPollAgo: new(36.0)}
+	return StatusMsg(h)
 }
 
 // sampleDoctor is a doctor's report with two problems and a warning.

@@ -279,7 +279,8 @@ func seen(ms int64) string {
 	return ago(time.Duration(ms) * time.Millisecond)
 }
 
-// pilotView is the Web Pilot's state: enabled, off, or blocked by you.
+// pilotView is the Web Pilot's state: enabled, off, blocked by you, or
+// unknown while the extension is out of contact (never its last report).
 // Why it is off follows the extension's state in h when there is one: the
 // pilot's own report can lag the extension's connection by a poll.
 func pilotView(p *Pilot, h *Health) string {
@@ -290,18 +291,36 @@ func pilotView(p *Pilot, h *Health) string {
 		return styleHuman.Render("BLOCKED by you")
 	case p.Enabled:
 		return styleAI.Render("enabled")
+	case pilotUnknown(p):
+		return styleDim.Render("unknown " + pilotWhyUnknown(p, h))
 	case h != nil && h.Extension.Connected:
 		return "off (the extension's popup turns it on)"
 	case h != nil && h.Extension.LastSeenMS > 0:
 		return "off (extension silent)"
 	case h != nil:
 		return "off (no extension)"
-	case p.Source == "stale":
-		return "off (extension silent)"
-	case p.Source == "never_connected":
-		return "off (no extension)"
 	}
 	return "off"
+}
+
+// pilotWhyUnknown says why the server does not know the switch, by the
+// extension's state in h when there is one.
+func pilotWhyUnknown(p *Pilot, h *Health) string {
+	switch {
+	case h != nil && h.Extension.Connected:
+		return "(not reported yet)"
+	case h != nil && h.Extension.LastSeenMS > 0:
+		return "(extension silent)"
+	case h != nil || p.Source == "never_connected":
+		return "(no extension)"
+	}
+	return "(extension silent)"
+}
+
+// pilotUnknown says the server does not know the switch; a server that
+// predates state says so by source alone.
+func pilotUnknown(p *Pilot) bool {
+	return p.State == "unknown" || (p.State == "" && (p.Source == "stale" || p.Source == "never_connected"))
 }
 
 // pilotShort is pilotView in a word.
@@ -311,6 +330,8 @@ func pilotShort(p *Pilot) string {
 		return styleHuman.Render("BLOCKED")
 	case p.Enabled:
 		return styleAI.Render("on")
+	case pilotUnknown(p):
+		return styleDim.Render("?")
 	}
 	return "off"
 }

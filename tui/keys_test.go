@@ -152,12 +152,16 @@ func TestPortHint(t *testing.T) {
 	}
 }
 
-// The pilot's reason for being off follows the extension's state.
+// The pilot's reason for being off, or unknown, follows the extension's state.
 func TestPilotTextFollowsTheExtension(t *testing.T) {
 	h := Health{Service: "gasoline"}
 	h.Extension.Connected = true
-	got := plainView(headerView(header{health: &h, pilot: &Pilot{Source: "never_connected"}}, 200))
-	if strings.Contains(got, "no extension") || !strings.Contains(got, "pilot: off") {
+	got := plainView(headerView(header{health: &h, pilot: &Pilot{Source: "never_connected", State: "unknown"}}, 200))
+	if strings.Contains(got, "no extension") || !strings.Contains(got, "pilot: unknown (not reported yet)") {
+		t.Fatalf("%q", got)
+	}
+	got = plainView(headerView(header{health: &h, pilot: &Pilot{Source: "extension_poll", State: "off"}}, 200))
+	if !strings.Contains(got, "pilot: off (the extension's popup turns it on)") {
 		t.Fatalf("%q", got)
 	}
 }

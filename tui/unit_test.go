@@ -104,9 +104,10 @@ func TestHeaderSaysWhatThePilotIs(t *testing.T) {
 		{nil, "pilot: unknown"},
 		{&Pilot{Enabled: true}, "pilot: enabled"},
 		{&Pilot{Enabled: true, BlockedByUser: true}, "pilot: BLOCKED by you"},
-		{&Pilot{Source: "never_connected"}, "pilot: off (no extension)"},
-		{&Pilot{Source: "stale"}, "pilot: off (extension silent)"},
-		{&Pilot{Source: "extension_poll"}, "pilot: off"},
+		{&Pilot{Source: "never_connected", State: "unknown"}, "pilot: unknown (no extension)"},
+		{&Pilot{Source: "stale", State: "unknown"}, "pilot: unknown (extension silent)"},
+		{&Pilot{Source: "stale"}, "pilot: unknown (extension silent)"},
+		{&Pilot{Source: "extension_poll", State: "off"}, "pilot: off"},
 	} {
 		if got := plainView(headerView(header{conn: ConnState{Phase: Attached, Addr: "127.0.0.1:7890"}, pilot: tc.p}, 200)); !strings.Contains(got, tc.want) {
 			t.Errorf("%+v: %q lacks %q", tc.p, got, tc.want)

@@ -9,6 +9,7 @@ import { serverURL, applyServerSettings, settingsGeneration } from './settings.j
 import { request, postJSON, setConnected, failure } from './link.js';
 import { pilotOn, pilotReady } from './pilot-switch.js';
 import { nextBackoff } from './backoff.js';
+import { trackedPage } from './tabs.js';
 
 const WS_PATH = '/ws/extension';
 const WS_BACKOFF_MIN = 100;
@@ -76,7 +77,8 @@ function openSocket() {
     pilotReady().then(() => {
       if (ws !== sock || !wsOpen) return;
       try {
-        sock.send(JSON.stringify({ type: 'hello', version: chrome.runtime.getManifest().version, pilot: pilotOn() }));
+        // The tracked page too: the server may be a new one (a takeover) that knows no page.
+        sock.send(JSON.stringify({ type: 'hello', version: chrome.runtime.getManifest().version, pilot: pilotOn(), page: trackedPage() || undefined }));
       } catch (_) { /* onclose follows */ }
     });
     // The server pushes settings only when they change: ask now what is in force (a restarted server
@@ -205,6 +207,9 @@ export function sendResult(msg) {
   if (sendFrame(msg)) return;
   postJSON('/query-results', JSON.stringify({ results: [msg] })).catch(() => { /* the server gave up on it by now */ });
 }
+
+/** Tells the server a tab's document went away (tabs.js's pageLeft) on the socket; false when it is not open. */
+export const tellPageLeft = (m) => sendFrame({ type: 'page_left', ...m });
 
 /** Tells the server the pilot switch flipped: on the socket, else with an immediate poll (it carries ?pilot=). */
 export function tellPilot(enabled) {

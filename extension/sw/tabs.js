@@ -37,10 +37,34 @@ export function onWindowRemoved(windowId) {
 
 export function onTabRemoved(tabId) {
   tracker.removed(tabId);
+  pageLeft(tabId, 'tab_closed', Date.now());
+}
+
+/**
+ * webNavigation.onCommitted: a new document in a tab's main frame, so the one before it is gone (reloaded,
+ * navigated away from, or put in the back/forward cache); at d.timeStamp, before the new one ran a script.
+ */
+export function onDocumentCommitted(d) {
+  if (primaryFrame(d)) pageLeft(d.tabId, d.transitionType === 'reload' ? 'reload' : 'navigation', d.timeStamp);
+}
+
+let leftOnSocket = () => false;
+
+/** How pageLeft tells the server on the worker's socket (channel.js's tellPageLeft), which costs less than a POST. */
+export function pageLeftVia(send) {
+  leftOnSocket = send;
+}
+
+// The server closes what a gone document left open (its WebSockets), which the page cannot report: on the
+// socket, else with POST /page-left.
+function pageLeft(tab, reason, ts) {
+  const m = { tab, reason, ts: Math.round(ts || Date.now()) };
+  if (!leftOnSocket(m)) postJSON('/page-left', JSON.stringify(m)).catch(() => {});
 }
 
 export function onTabReplaced(added, removed) {
   tracker.replaced(added, removed);
+  pageLeft(removed, 'navigation', Date.now()); // the tab now shows another tab's document
 }
 
 // tabs.onUpdated says 'loading' only when the new document commits (Chromium 156: once the response is
@@ -97,6 +121,9 @@ function reportTab(tab) {
   postPage(page);
 }
 
+/** The page last reported to the server, or null: a server the worker's socket reaches may be a new one. */
+export const trackedPage = () => tracker.page;
+
 /** The server came back: it may not know the page. */
 export function repostPage() {
   if (tracker.page) postPage(tracker.page);
@@ -143,7 +170,7 @@ export async function resolveTab(tab) {
     if (id >= 0) return id;
     throw new QueryError('not_found', 'no tab to query: the focused window shows no web page and no page has sent events');
   }
-  if (!Number.isInteger(tab) || tab < 0) throw new QueryError('invalid_param', `tab must be a tab id or 0, not ${JSON.stringify(tab)}`);
+  if (!Number.isInteger(tab) || tab < 0) throw new QueryError('invalid_param', `tab_id must be a tab id or 0, not ${JSON.stringify(tab)}`);
   if (tracker.tabs.has(tab)) return tab; // seen alive, and onRemoved forgets closed tabs
   try {
     const t = await chrome.tabs.get(tab);

@@ -38,6 +38,9 @@ const (
 	Approved = "approved"
 	Denied   = "denied"
 	TimedOut = "timeout"
+	// Cancelled is a request its caller stopped waiting for (the AI
+	// cancelled its call or went away) before the human answered.
+	Cancelled = "cancelled"
 )
 
 // Decision is how a request ended.
@@ -83,6 +86,8 @@ func (q *Queue) OnChange(fn func([]Request)) {
 
 // Ask queues req and waits for the human's answer, the timeout, or ctx;
 // tick, if set, is called about every second while it waits (progress).
+// When ctx ends first the error is ctx's, and the decision says Cancelled
+// (or the human's answer, if it came at the same moment).
 func (q *Queue) Ask(ctx context.Context, req Request, timeout time.Duration, tick func(waited time.Duration)) (Decision, error) {
 	q.mu.Lock()
 	if len(q.pending) >= MaxPending {
@@ -112,8 +117,10 @@ func (q *Queue) Ask(ctx context.Context, req Request, timeout time.Duration, tic
 			}
 			return <-e.done, nil // answered as it expired
 		case <-ctx.Done():
-			q.remove(e.req.ID)
-			return Decision{}, ctx.Err()
+			if q.remove(e.req.ID) {
+				return Decision{Outcome: Cancelled, Latency: q.now().Sub(req.At)}, ctx.Err()
+			}
+			return <-e.done, ctx.Err() // answered as it was cancelled
 		case <-beat:
 			tick(q.now().Sub(req.At))
 		}

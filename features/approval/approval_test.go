@@ -150,3 +150,27 @@ func TestWithdrawnAndBounded(t *testing.T) {
 	ck.advance(time.Minute)
 	waitPending(t, q, 0)
 }
+
+// A caller that stops waiting gets its context's error and a Cancelled
+// decision, and the request leaves the queue.
+func TestCancelledAskIsADecision(t *testing.T) {
+	ck := &fakeClock{t: time.Date(2026, 11, 23, 4, 0, 0, 0, time.UTC)}
+	q := New(ck.now, ck.after)
+	ctx, cancel := context.WithCancel(context.Background())
+	type result struct {
+		d   Decision
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		d, err := q.Ask(ctx, Request{Action: "highlight"}, time.Minute, nil)
+		ch <- result{d, err}
+	}()
+	waitPending(t, q, 1)
+	cancel()
+	r := <-ch
+	if !errors.Is(r.err, context.Canceled) || r.d.Outcome != Cancelled {
+		t.Fatalf("cancelled ask: %+v", r)
+	}
+	waitPending(t, q, 0)
+}

@@ -37,6 +37,7 @@ type Store struct {
 	ws      *ring[WSEvent]
 	actions *ring[Action]
 	conns   map[string]*WSConnection
+	left    map[int]leftPage // tabs whose document went away (websocket.go)
 	page    Page
 	now     func() time.Time
 
@@ -175,7 +176,12 @@ func (s *Store) AddActions(actions []Action) (int, []Rejection) {
 // AddWSEvents stores WebSocket events and updates the connection table,
 // which tracks at most WSConnCap sockets (the oldest opened is evicted).
 func (s *Store) AddWSEvents(events []WSEvent) (int, []Rejection) {
-	return add(s, KindWSEvents, s.ws, events, func(_ uint64, e *WSEvent) { s.track(*e) })
+	var orphans []WSEvent
+	n, rej := add(s, KindWSEvents, s.ws, events, func(_ uint64, e *WSEvent) { orphans = s.trackLive(*e, orphans) })
+	if len(orphans) > 0 {
+		s.AddWSEvents(orphans)
+	}
+	return n, rej
 }
 
 // SetPage records the tab the extension tracks.

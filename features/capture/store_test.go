@@ -263,3 +263,53 @@ func TestStackDoesNotRepeatTheMessage(t *testing.T) {
 		t.Fatalf("%q | %q | %q", e[2].Stack, e[1].Stack, e[0].Stack)
 	}
 }
+
+// A tab's document goes away (reload, navigation, closed tab): its open
+// sockets close with code 1001 and the reason, as close events the AI and
+// the dashboard read; sockets of other tabs and of the new document stay
+// open; an old document's socket reported late is closed as it arrives.
+func TestSocketsOfAGonePageClose(t *testing.T) {
+	s := NewStore()
+	s.AddWSEvents([]WSEvent{
+		{Event: "open", ID: "old", URL: "ws://x/live", TS: ts(0), TabID: 5},
+		{Event: "open", ID: "other", URL: "ws://x/live", TS: ts(1), TabID: 6},
+		{Event: "open", ID: "shut", URL: "ws://x/live", TS: ts(1), TabID: 5},
+		{Event: "close", ID: "shut", Code: 1000, TS: ts(2), TabID: 5},
+	})
+	if n := s.PageLeft(5, ts(4), "the page was reloaded"); n != 1 {
+		t.Fatalf("closed %d, want 1", n)
+	}
+	s.AddWSEvents([]WSEvent{{Event: "open", ID: "new", URL: "ws://x/live", TS: ts(5), TabID: 5}})
+	// Held back by the old page's worker batch, its second socket arrives last.
+	s.AddWSEvents([]WSEvent{{Event: "open", ID: "late", URL: "ws://x/feed", TS: ts(3), TabID: 5}})
+	state := map[string]WSConnection{}
+	for _, c := range s.WSConnections(Query{}) {
+		state[c.ID] = c
+	}
+	for id, want := range map[string]string{"old": "closed", "late": "closed", "shut": "closed", "other": "open", "new": "open"} {
+		if state[id].State != want {
+			t.Errorf("%s: %+v, want %s", id, state[id], want)
+		}
+	}
+	if c := state["old"]; c.Code != CodeGoingAway || c.Reason != "the page was reloaded" || c.Closed == nil || !c.Closed.Equal(ts(4).Time) {
+		t.Errorf("old: %+v", c)
+	}
+	if c := state["shut"]; c.Code != 1000 {
+		t.Errorf("a socket the page closed keeps its own code: %+v", c)
+	}
+	var closes []string
+	for _, e := range s.WSEvents(Query{Limit: MaxLimit}).Entries {
+		if e.Event == "close" && e.Code == CodeGoingAway {
+			closes = append(closes, e.ID+" "+e.Reason)
+		}
+	}
+	if strings.Join(closes, ",") != "late the page was reloaded,old the page was reloaded" {
+		t.Errorf("close events: %q", closes)
+	}
+	if n := s.PageLeft(5, ts(4), "again"); n != 0 {
+		t.Errorf("closed %d twice", n)
+	}
+	if n := s.PageLeft(7, ts(3), "a tab with no sockets"); n != 0 {
+		t.Errorf("closed %d of a tab with none", n)
+	}
+}

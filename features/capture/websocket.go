@@ -1,6 +1,9 @@
 package capture
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // WSConnection is the state of one tracked WebSocket.
 type WSConnection struct {
@@ -83,4 +86,85 @@ func (s *Store) WSConnections(q Query) []WSConnection {
 		return b.Opened.Compare(a.Opened.Time)
 	})
 	return out
+}
+
+// CodeGoingAway is the close code of a socket whose page went away (RFC
+// 6455: "a browser having navigated away from a page").
+const CodeGoingAway = 1001
+
+// leftPage is when a tab's document went away, and why.
+type leftPage struct {
+	at     Time
+	reason string
+}
+
+// maxLeftTabs bounds the tabs whose leaving is remembered for the events
+// of their gone documents that arrive late.
+const maxLeftTabs = 64
+
+// PageLeft says tab's document went away at at (a reload, a navigation, a
+// closed tab, the back/forward cache): every WebSocket of the tab opened
+// before at is closed by a close event with CodeGoingAway and reason, as
+// the page cannot report it itself. A socket of a gone document reported
+// later is closed as it arrives. It returns how many it closed.
+func (s *Store) PageLeft(tab int, at Time, reason string) int {
+	if tab <= 0 {
+		return 0
+	}
+	reason = Truncate(reason, MaxText)
+	s.mu.Lock()
+	if at.IsZero() {
+		at.Time = s.now()
+	}
+	if s.left == nil {
+		s.left = make(map[int]leftPage)
+	}
+	if prev, ok := s.left[tab]; !ok || prev.at.Before(at.Time) {
+		if !ok && len(s.left) >= maxLeftTabs {
+			s.forgetOldestLeft()
+		}
+		s.left[tab] = leftPage{at, reason}
+	}
+	var closes []WSEvent
+	for _, c := range s.conns {
+		if ev, ok := s.orphan(c); ok {
+			closes = append(closes, ev)
+		}
+	}
+	s.mu.Unlock()
+	slices.SortFunc(closes, func(a, b WSEvent) int { return strings.Compare(a.ID, b.ID) })
+	n, _ := s.AddWSEvents(closes)
+	return n
+}
+
+// trackLive tracks e and adds to orphans the close of its socket if the
+// socket's page has already gone. The caller holds the lock.
+func (s *Store) trackLive(e WSEvent, orphans []WSEvent) []WSEvent {
+	s.track(e)
+	if c, ok := s.conns[e.ID]; ok && len(s.left) > 0 {
+		if ev, ok := s.orphan(c); ok && !slices.ContainsFunc(orphans, func(o WSEvent) bool { return o.ID == c.ID }) {
+			orphans = append(orphans, ev)
+		}
+	}
+	return orphans
+}
+
+// orphan is the close event of c if c is not closed and its page went
+// away after it opened. The caller holds the lock.
+func (s *Store) orphan(c *WSConnection) (WSEvent, bool) {
+	l, ok := s.left[c.TabID]
+	if !ok || c.State == "closed" || !c.Opened.Before(l.at.Time) {
+		return WSEvent{}, false
+	}
+	return WSEvent{TS: l.at, Event: "close", ID: c.ID, URL: c.URL, Code: CodeGoingAway, Reason: l.reason, TabID: c.TabID, Page: c.Page}, true
+}
+
+func (s *Store) forgetOldestLeft() {
+	oldest, first := 0, true
+	for tab, l := range s.left {
+		if first || l.at.Before(s.left[oldest].at.Time) {
+			oldest, first = tab, false
+		}
+	}
+	delete(s.left, oldest)
 }

@@ -140,6 +140,8 @@ func (in Inputs) server(running bool, h Health, add func(name, label string, st 
 		add("pilot", "pilot", OK, "blocked from the dashboard", "")
 	case p.Enabled:
 		add("pilot", "pilot", OK, "on: the AI may drive the page", "")
+	case p.State == "unknown":
+		add("pilot", "pilot", OK, "unknown: the extension is not in contact, so the AI may not drive the page", "")
 	default:
 		add("pilot", "pilot", OK, "off (the human turns it on in the extension's popup)", "")
 	}

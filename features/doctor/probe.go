@@ -31,8 +31,9 @@ type Health struct {
 		LastSeenMS int64  `json:"last_seen_ms_ago,omitempty"`
 	} `json:"extension"`
 	Pilot struct {
-		Enabled       bool `json:"enabled"`
-		BlockedByUser bool `json:"blocked_by_user"`
+		State         string `json:"state,omitempty"` // on, off, unknown
+		Enabled       bool   `json:"enabled"`
+		BlockedByUser bool   `json:"blocked_by_user"`
 	} `json:"pilot"`
 	AuditLog string `json:"audit_log,omitempty"`
 }

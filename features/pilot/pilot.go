@@ -23,8 +23,18 @@ const (
 	SourceNeverConnected = "never_connected"
 )
 
-// Status is the pilot state as every surface reports it.
+// States of the switch as the server knows it: what the extension reports
+// while it is in contact, unknown otherwise (never its last report).
+const (
+	StateOn      = "on"
+	StateOff     = "off"
+	StateUnknown = "unknown"
+)
+
+// Status is the pilot state as every surface reports it. Enabled is true
+// only while the extension is in contact and reports the switch on.
 type Status struct {
+	State              string   `json:"state"`
 	Enabled            bool     `json:"enabled"`
 	Source             string   `json:"source"`
 	ExtensionConnected bool     `json:"extension_connected"`
@@ -81,17 +91,20 @@ func (s *Switch) SetBlocked(blocked bool) {
 func (s *Switch) Status(linked bool) Status {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	st := Status{Enabled: s.enabled, BlockedByUser: s.blocked, Source: SourceNeverConnected}
+	st := Status{State: StateUnknown, BlockedByUser: s.blocked, Source: SourceNeverConnected}
 	if s.reported.IsZero() {
 		return st
 	}
 	ago := s.now().Sub(s.reported)
 	secs := ago.Round(100 * time.Millisecond).Seconds()
 	st.LastPollAgo = &secs
-	if linked || ago < Fresh {
-		st.Source, st.ExtensionConnected = SourcePoll, true
-	} else {
+	if !linked && ago >= Fresh {
 		st.Source = SourceStale
+		return st
+	}
+	st.Source, st.ExtensionConnected, st.Enabled, st.State = SourcePoll, true, s.enabled, StateOff
+	if s.enabled {
+		st.State = StateOn
 	}
 	return st
 }
@@ -103,10 +116,10 @@ func (s *Switch) Check(linked bool) error {
 	switch {
 	case st.BlockedByUser:
 		return problem.New(problem.PilotDisabled, "The human blocked the AI Web Pilot from the Gasoline dashboard. Ask them to unblock it (key P) if you need it.")
+	case st.Source == SourceStale:
+		return problem.New(problem.ExtensionNotConnected, "The Gasoline extension is not connected, so the pilot cannot act. Ask the human to open Chrome with the extension enabled.")
 	case !st.Enabled:
 		return problem.New(problem.PilotDisabled, "Enable 'AI Web Pilot' in extension popup to use this tool")
-	case !st.ExtensionConnected:
-		return problem.New(problem.ExtensionNotConnected, "The Gasoline extension is not connected, so the pilot cannot act. Ask the human to open Chrome with the extension enabled.")
 	}
 	return nil
 }

@@ -24,19 +24,21 @@ func (c *clock) add(d time.Duration) {
 func TestFreshness(t *testing.T) {
 	ck := &clock{t: time.Unix(100, 0)}
 	s := New(ck.now)
-	if st := s.Status(false); st.Source != SourceNeverConnected || st.Enabled || st.ExtensionConnected || st.LastPollAgo != nil {
+	if st := s.Status(false); st.Source != SourceNeverConnected || st.State != StateUnknown || st.Enabled || st.ExtensionConnected || st.LastPollAgo != nil {
 		t.Fatalf("never: %+v", st)
 	}
 	s.Report(true)
 	ck.add(1200 * time.Millisecond)
-	if st := s.Status(false); st.Source != SourcePoll || !st.Enabled || !st.ExtensionConnected || *st.LastPollAgo != 1.2 {
+	if st := s.Status(false); st.Source != SourcePoll || st.State != StateOn || !st.Enabled || !st.ExtensionConnected || *st.LastPollAgo != 1.2 {
 		t.Fatalf("fresh: %+v", st)
 	}
 	ck.add(2 * time.Second)
-	if st := s.Status(false); st.Source != SourceStale || st.ExtensionConnected {
+	// The extension went silent with the switch on: the server no longer
+	// knows it, and never shows the last report as the state.
+	if st := s.Status(false); st.Source != SourceStale || st.State != StateUnknown || st.Enabled || st.ExtensionConnected {
 		t.Fatalf("stale: %+v", st)
 	}
-	if st := s.Status(true); st.Source != SourcePoll {
+	if st := s.Status(true); st.Source != SourcePoll || st.State != StateOn || !st.Enabled {
 		t.Fatalf("a live socket keeps it fresh: %+v", st)
 	}
 	s.Touch()
@@ -64,6 +66,14 @@ func TestCheck(t *testing.T) {
 	ck.add(10 * time.Second)
 	if p := problem.From(s.Check(false)); p.Code != problem.ExtensionNotConnected {
 		t.Fatalf("stale: %v", p)
+	}
+	s.Report(false)
+	if st := s.Status(false); st.State != StateOff || st.Enabled {
+		t.Fatalf("off: %+v", st)
+	}
+	ck.add(10 * time.Second)
+	if p := problem.From(s.Check(false)); p.Code != problem.ExtensionNotConnected {
+		t.Fatalf("stale while off: %v", p)
 	}
 }
 

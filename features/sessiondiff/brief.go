@@ -17,8 +17,8 @@ func (r *CaptureResult) Brief() string {
 // Brief implements Brief.
 func (r *CompareResult) Brief() string {
 	s := r.Summary
-	return fmt.Sprintf("%s vs %s: %s (%d new errors, %d resolved, %d new network errors, %d performance regressions)",
-		r.A, r.B, s.Verdict, s.NewErrors, s.ResolvedErrors, s.NewNetworkErrors, s.PerformanceRegressions)
+	return fmt.Sprintf("%s vs %s: %s (%d new errors, %d resolved, %d new network errors, %d performance regressions, %d slower endpoints)",
+		r.A, r.B, s.Verdict, s.NewErrors, s.ResolvedErrors, s.NewNetworkErrors, s.PerformanceRegressions, s.SlowerEndpoints)
 }
 
 // Brief implements Brief.

@@ -13,6 +13,13 @@ const (
 	DurationAbsMS = 100
 )
 
+// An endpoint at least SlowerFactor times and SlowerAbsMS slower in b is a
+// performance regression in the verdict, as a user would read it.
+const (
+	SlowerFactor = 2
+	SlowerAbsMS  = 100
+)
+
 // Verdicts, as the spec names them.
 const (
 	Improved  = "improved"  // errors resolved, nothing new, no performance regression
@@ -100,8 +107,11 @@ type Summary struct {
 	NewErrors              int    `json:"new_errors"`
 	ResolvedErrors         int    `json:"resolved_errors"`
 	PerformanceRegressions int    `json:"performance_regressions,omitempty"`
-	NewNetworkErrors       int    `json:"new_network_errors,omitempty"`
-	ResolvedNetworkErrors  int    `json:"resolved_network_errors,omitempty"`
+	// SlowerEndpoints are endpoints of both at least SlowerFactor times and
+	// SlowerAbsMS slower in b: performance regressions of the verdict.
+	SlowerEndpoints       int `json:"slower_endpoints,omitempty"`
+	NewNetworkErrors      int `json:"new_network_errors,omitempty"`
+	ResolvedNetworkErrors int `json:"resolved_network_errors,omitempty"`
 }
 
 // Compare diffs snapshot a against b.
@@ -149,6 +159,9 @@ func Compare(a, b *snapshot.Snapshot) (SessionDiff, Summary) {
 			if p.Before.Failing() && !p.After.Failing() {
 				sum.ResolvedNetworkErrors++
 			}
+			if slower(p.Before.DurationMS, p.After.DurationMS) {
+				sum.SlowerEndpoints++
+			}
 			dur := durationChange(p.Before.DurationMS, p.After.DurationMS)
 			if p.Before.Label() != p.After.Label() || dur != "" {
 				d.Network.StatusChanges = append(d.Network.StatusChanges,
@@ -172,7 +185,7 @@ func Compare(a, b *snapshot.Snapshot) (SessionDiff, Summary) {
 
 	d.Performance = perf.Compare(a.Performance, b.Performance)
 	sum.PerformanceRegressions = d.Performance.Regressions()
-	sum.Verdict = verdict(sum.ResolvedErrors+sum.ResolvedNetworkErrors, sum.NewErrors+sum.NewNetworkErrors, sum.PerformanceRegressions)
+	sum.Verdict = verdict(sum.ResolvedErrors+sum.ResolvedNetworkErrors, sum.NewErrors+sum.NewNetworkErrors, sum.PerformanceRegressions+sum.SlowerEndpoints)
 	return d, sum
 }
 
@@ -202,6 +215,11 @@ func durationChange(before, after int) string {
 		return ""
 	}
 	return fmt.Sprintf("%+dms", delta)
+}
+
+// slower says an endpoint's mean duration regressed; 0 is no measure.
+func slower(before, after int) bool {
+	return before > 0 && after >= SlowerFactor*before && after-before >= SlowerAbsMS
 }
 
 func abs(n int) int {

@@ -149,7 +149,7 @@ func (s *Store) capture(req Request) (any, error) {
 func (s *Store) compare(req Request) (any, error) {
 	a, b := cmp.Or(req.CompareA, req.Name), cmp.Or(req.CompareB, Current)
 	if a == "" {
-		return nil, problem.New(problem.InvalidParam, "compare needs compare_a (a snapshot name) and compare_b (another, or %q for the live state, the default).", Current)
+		return nil, problem.New(problem.InvalidParam, "compare needs name (the snapshot to compare) and takes compare_b (another snapshot, or %q for the live state, the default).", Current)
 	}
 	sa, err := s.resolve(a, req.URLFilter, b)
 	if err != nil {

@@ -125,7 +125,7 @@ func TestCaptureAndCompareAsSpec(t *testing.T) {
 		`"request_count":{"before":12,"after":47,"change":"+292%","regression":true},` +
 		`"transfer_size":{"before":340000,"after":2400000,"change":"+606%","regression":true}},` +
 		`"websockets":{"connection_changes":[{"url":"/live","before":"open","after":"closed"}]}},` +
-		`"summary":{"verdict":"regressed","new_errors":3,"resolved_errors":0,"performance_regressions":3,"new_network_errors":1}}`
+		`"summary":{"verdict":"regressed","new_errors":3,"resolved_errors":0,"performance_regressions":3,"slower_endpoints":1,"new_network_errors":1}}`
 	if got != want {
 		t.Fatalf("compare\n got %s\nwant %s", got, want)
 	}
@@ -156,6 +156,12 @@ func TestVerdicts(t *testing.T) {
 		{"regressed: a new error", func(r *rig) {}, func(r *rig) { r.errs("boom") }, Regressed, 0, 1},
 		{"regressed: a new failing endpoint", func(r *rig) {}, func(r *rig) { r.calls("GET /api/b 404 10ms") }, Regressed, 0, 1},
 		{"regressed: slower only", func(r *rig) { r.perf = &perf.Performance{LCP: 400} }, func(r *rig) { r.perf = &perf.Performance{LCP: 1400} }, Regressed, 0, 0},
+		{"regressed: an endpoint 10ms to 800ms", func(r *rig) { r.calls("GET /api/a 200 10ms") }, func(r *rig) { r.calls("GET /api/a 200 800ms") }, Regressed, 0, 0},
+		{"regressed: an endpoint 2x and 100ms slower", func(r *rig) { r.calls("GET /api/a 200 100ms") }, func(r *rig) { r.calls("GET /api/a 200 200ms") }, Regressed, 0, 0},
+		{"unchanged: 2x but under 100ms slower", func(r *rig) { r.calls("GET /api/a 200 40ms") }, func(r *rig) { r.calls("GET /api/a 200 120ms") }, Unchanged, 0, 0},
+		{"unchanged: 100ms but under 2x slower", func(r *rig) { r.calls("GET /api/a 200 300ms") }, func(r *rig) { r.calls("GET /api/a 200 590ms") }, Unchanged, 0, 0},
+		{"mixed: fixed but an endpoint slower", func(r *rig) { r.errs("old"); r.calls("GET /api/a 200 10ms") },
+			func(r *rig) { r.calls("GET /api/a 200 800ms") }, Mixed, 1, 0},
 		{"mixed: one gone, one new", func(r *rig) { r.errs("old") }, func(r *rig) { r.errs("new") }, Mixed, 1, 1},
 		{"mixed: fixed but slower", func(r *rig) { r.errs("old"); r.perf = &perf.Performance{LoadTime: 500} },
 			func(r *rig) { r.perf = &perf.Performance{LoadTime: 2000} }, Mixed, 1, 0},
@@ -226,7 +232,7 @@ func TestNames(t *testing.T) {
 	}
 	r.do(t, Request{Action: "capture", Name: strings.Repeat("é", MaxName)}) // 50 characters, 100 bytes
 	r.fail(t, Request{Action: "delete", Name: "current"}, problem.InvalidParam, "reserved")
-	r.fail(t, Request{Action: "compare"}, problem.InvalidParam, "compare_a")
+	r.fail(t, Request{Action: "compare"}, problem.InvalidParam, "compare needs name")
 	r.fail(t, Request{Action: "compare", CompareA: "nope"}, problem.NotFound, `"nope"`)
 	r.fail(t, Request{Action: "rename"}, problem.InvalidParam, "capture, compare, list, delete")
 }
@@ -268,7 +274,7 @@ func TestEveryResultHasABrief(t *testing.T) {
 	for _, req := range []Request{{Action: "capture", Name: "a"}, {Action: "compare", Name: "a"}, {Action: "list"}, {Action: "delete", Name: "a"}} {
 		got = append(got, r.do(t, req).(Brief).Brief())
 	}
-	want := "captured a: 1 console errors, 0 requests|a vs current: unchanged (0 new errors, 0 resolved, 0 new network errors, 0 performance regressions)|1 snapshots|deleted a"
+	want := "captured a: 1 console errors, 0 requests|a vs current: unchanged (0 new errors, 0 resolved, 0 new network errors, 0 performance regressions, 0 slower endpoints)|1 snapshots|deleted a"
 	if strings.Join(got, "|") != want {
 		t.Fatalf("briefs\n%s\nwant\n%s", strings.Join(got, "|"), want)
 	}

@@ -1,0 +1,106 @@
+package server
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+
+	"github.com/gasoline-dev/gasoline/features/capture"
+	"github.com/gasoline-dev/gasoline/features/decisions"
+	"github.com/gasoline-dev/gasoline/features/problem"
+)
+
+// pageFile, beside the history, holds the tracked tab for the port's next
+// owner: it names the tab at once, before the extension's socket reaches
+// it (and an extension that only polls never says it again until the tab
+// changes).
+const pageFile = "page.json"
+
+// setPage records the tracked tab and keeps it for the port's next owner.
+func (s *Server) setPage(p capture.Page) {
+	s.pageSave.Lock()
+	defer s.pageSave.Unlock()
+	s.store.SetPage(p)
+	if s.history == nil {
+		return
+	}
+	kept, _ := s.store.Page() // as the store scrubbed it
+	b, err := json.Marshal(kept)
+	if err == nil {
+		err = decisions.Replace(filepath.Join(s.cfg.HistoryDir, pageFile), b)
+	}
+	if err != nil {
+		fmt.Fprintf(s.cfg.Log, "gasoline: warning: keep the tracked tab: %v\n", err)
+	}
+}
+
+// restorePage takes the tracked tab the previous owner kept, unless a tab
+// was already reported to this server.
+func (s *Server) restorePage() {
+	f, err := os.Open(filepath.Join(s.cfg.HistoryDir, pageFile))
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, 16<<10))
+	var p capture.Page
+	if err != nil || json.Unmarshal(b, &p) != nil || p.URL == "" || p.TabID <= 0 {
+		return
+	}
+	s.pageSave.Lock()
+	defer s.pageSave.Unlock()
+	if _, ok := s.store.Page(); !ok {
+		s.store.SetPage(p)
+	}
+}
+
+// PageLeft is the body of POST /page-left: the extension's worker saw a
+// tab's document go away (a new document committed in its main frame, or
+// the tab closed) at TS.
+type PageLeft struct {
+	TabID  int          `json:"tab"`
+	Reason string       `json:"reason"` // one of pageLeftReasons' keys
+	TS     capture.Time `json:"ts"`
+}
+
+// pageLeftReasons are the reasons the worker gives, and how a socket's
+// close says them.
+var pageLeftReasons = map[string]string{
+	"reload":     "the page was reloaded",
+	"navigation": "the page navigated away",
+	"tab_closed": "the tab was closed",
+}
+
+// handlePageLeft closes what the gone document left open: its WebSockets,
+// which the page itself cannot report closed. The worker sends the same on
+// its socket while that is open (a page_left frame).
+func (s *Server) handlePageLeft(w http.ResponseWriter, r *http.Request) {
+	var p PageLeft
+	if err := decodeBody(r, &p); err != nil {
+		writeProblem(w, err)
+		return
+	}
+	n, err := s.pageLeft(p)
+	if err != nil {
+		writeProblem(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]int{"closed": n})
+}
+
+// pageLeft closes the sockets of p's gone document (POST /page-left, or a
+// page_left frame on the worker's socket) and says how many.
+func (s *Server) pageLeft(p PageLeft) (int, error) {
+	reason, ok := pageLeftReasons[p.Reason]
+	if !ok || p.TabID <= 0 {
+		return 0, problem.New(problem.InvalidParam, `want {"tab": a tab id, "reason": "reload"|"navigation"|"tab_closed", "ts": ms}`)
+	}
+	n := s.store.PageLeft(p.TabID, p.TS, reason)
+	if n > 0 {
+		s.settle()
+	}
+	return n, nil
+}
