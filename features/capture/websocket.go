@@ -83,7 +83,12 @@ func (s *Store) WSConnections(q Query) []WSConnection {
 			}
 			return 1
 		}
-		return b.Opened.Compare(a.Opened.Time)
+		if c := b.Opened.Compare(a.Opened.Time); c != 0 {
+			return c
+		}
+		// Sockets opened in the same millisecond: one order for every
+		// reader and for the next server, not the map's.
+		return strings.Compare(a.ID, b.ID)
 	})
 	return out
 }
