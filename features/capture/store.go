@@ -28,18 +28,19 @@ const (
 
 // Store is the capture state of one Gasoline server. Safe for concurrent use.
 type Store struct {
-	mu      sync.RWMutex
-	seq     uint64
-	logs    *ring[LogEntry]
-	errors  *ring[LogEntry]
-	network *ring[NetworkEntry]
-	bodies  *ring[NetworkBody]
-	ws      *ring[WSEvent]
-	actions *ring[Action]
-	conns   map[string]*WSConnection
-	left    map[int]leftPage // tabs whose document went away (websocket.go)
-	page    Page
-	now     func() time.Time
+	mu        sync.RWMutex
+	seq       uint64
+	logs      *ring[LogEntry]
+	errors    *ring[LogEntry]
+	network   *ring[NetworkEntry]
+	bodies    *ring[NetworkBody]
+	ws        *ring[WSEvent]
+	actions   *ring[Action]
+	conns     map[string]*WSConnection
+	left      map[int]leftPage // tabs whose document went away (websocket.go)
+	connsSeen uint64           // sockets first seen, to order those of one millisecond
+	page      Page
+	now       func() time.Time
 
 	listeners []func(Event) // copy-on-write: add reads it under the lock
 	onClear   []func(kinds []string)

@@ -1,8 +1,10 @@
 package capture
 
 import (
+	"cmp"
 	"slices"
 	"strings"
+	"time"
 )
 
 // WSConnection is the state of one tracked WebSocket.
@@ -21,6 +23,10 @@ type WSConnection struct {
 	LastMsg  *Time  `json:"last_message,omitempty"`
 	TabID    int    `json:"tab,omitempty"`
 	Page     string `json:"page,omitempty"`
+
+	// n orders sockets first seen in the same millisecond: the order the
+	// events came in, which the history replays for the next server.
+	n uint64
 }
 
 func (s *Store) track(e WSEvent) {
@@ -29,7 +35,8 @@ func (s *Store) track(e WSEvent) {
 		if len(s.conns) >= WSConnCap {
 			s.evictOldestConn()
 		}
-		c = &WSConnection{ID: e.ID, URL: e.URL, State: "open", Opened: e.TS, TabID: e.TabID, Page: e.Page}
+		s.connsSeen++
+		c = &WSConnection{ID: e.ID, URL: e.URL, State: "open", Opened: e.TS, TabID: e.TabID, Page: e.Page, n: s.connsSeen}
 		s.conns[e.ID] = c
 	}
 	if c.URL == "" {
@@ -83,12 +90,12 @@ func (s *Store) WSConnections(q Query) []WSConnection {
 			}
 			return 1
 		}
-		if c := b.Opened.Compare(a.Opened.Time); c != 0 {
+		// At the millisecond the history keeps, so that the next server
+		// lists them as this one does.
+		if c := b.Opened.Truncate(time.Millisecond).Compare(a.Opened.Truncate(time.Millisecond)); c != 0 {
 			return c
 		}
-		// Sockets opened in the same millisecond: one order for every
-		// reader and for the next server, not the map's.
-		return strings.Compare(a.ID, b.ID)
+		return cmp.Compare(b.n, a.n)
 	})
 	return out
 }
