@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gasoline-dev/gasoline/features/sourcemap"
 	"io"
 	"net"
 	"net/http"
@@ -127,7 +128,8 @@ type Server struct {
 	approvals   *approval.Queue   // pilot actions waiting for the human
 	origins     *origins.Trust    // extension origins besides the pinned one
 	history     *history.Log      // nil: buffers in memory only
-	historyInfo *wire.History     // what openHistory restored
+	maps        *sourcemap.Resolver
+	historyInfo *wire.History // what openHistory restored
 }
 
 // New returns a server with empty buffers.
@@ -145,6 +147,7 @@ func New(cfg Config) *Server {
 		pilot:     pilot.New(nil),
 		approvals: approval.New(nil, nil),
 		origins:   origins.New(cfg.Clock),
+		maps:      sourcemap.New(sourcemap.Config{}),
 		started:   time.Now(),
 		sessions:  make(map[string]*session),
 

@@ -59,6 +59,9 @@ func (s *Server) Health() Health {
 	if s.auditor != nil {
 		h.AuditLog = s.auditor.Path()
 	}
+	if st := s.maps.Stats(); st.Maps > 0 || len(st.Failures) > 0 {
+		h.SourceMaps = &st
+	}
 	return h
 }
 

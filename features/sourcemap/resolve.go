@@ -1,0 +1,132 @@
+package sourcemap
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	sm "github.com/go-sourcemap/sourcemap"
+)
+
+// Resolved is a frame at its original position when its script has a map.
+type Resolved struct {
+	Frame
+	Mapped bool
+	Source string // original source, as the map names it
+	OLine  int    // original line, 1-based
+	OCol   int    // original column, 1-based
+	Name   string // original function name when known, else Frame.Func
+	// code is the original source text, from the map's sourcesContent.
+	code string
+}
+
+// Resolve maps every frame of every stack it is given, reading each
+// script's map at most once; frames whose script has no usable map stay as
+// they are.
+func (r *Resolver) Resolve(ctx context.Context, stacks [][]Frame) [][]Resolved {
+	var scripts []string
+	seen := map[string]bool{}
+	for _, fs := range stacks {
+		for _, f := range fs {
+			if f.IsFrame() && !seen[f.URL] {
+				seen[f.URL] = true
+				scripts = append(scripts, f.URL)
+			}
+		}
+	}
+	maps := r.maps(ctx, scripts)
+	out := make([][]Resolved, len(stacks))
+	for i, fs := range stacks {
+		rs := make([]Resolved, len(fs))
+		for j, f := range fs {
+			rs[j] = Resolved{Frame: f, Name: f.Func}
+			m := maps[f.URL]
+			if m == nil || !f.IsFrame() {
+				continue
+			}
+			src, _, line, col, ok := r.lookup(m, f)
+			if !ok || src == "" {
+				continue
+			}
+			rs[j].Mapped, rs[j].Source, rs[j].OLine, rs[j].OCol = true, src, line, col+1
+			rs[j].code = m.SourceContent(src)
+		}
+		// A minifier renames functions: a frame takes its name from the
+		// original source around it, else from its caller's call site,
+		// which names the callee as written.
+		for j := range rs {
+			if !rs[j].Mapped {
+				continue
+			}
+			if name := enclosing(rs[j].code, rs[j].OLine, rs[j].OCol); name != "" {
+				rs[j].Name = name
+				continue
+			}
+			if j+1 < len(rs) && rs[j+1].Mapped {
+				if _, name, _, _, ok := r.lookup(maps[fs[j+1].URL], fs[j+1]); ok && name != "" {
+					rs[j].Name = name
+				}
+			}
+		}
+		out[i] = rs
+	}
+	return out
+}
+
+// lookup maps one frame. The parser trusts the map's indexes; a map that
+// names a source or name it does not list makes it panic, which here
+// leaves the frame unmapped and the map forgotten, and says why.
+func (r *Resolver) lookup(m *sm.Consumer, f Frame) (source, name string, line, col int, ok bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			source, name, line, col, ok = "", "", 0, 0, false
+			_ = r.failed(f.URL, fmt.Sprintf("map is malformed: %v", p))
+		}
+	}()
+	return m.Source(f.Line, max(f.Col-1, 0))
+}
+
+// Lines returns the original line of a resolved frame and one line either
+// side, numbered, with their common indentation removed; "" when the map
+// carries no source text.
+func (f Resolved) Lines() string {
+	if !f.Mapped || f.code == "" {
+		return ""
+	}
+	all := strings.Split(f.code, "\n")
+	if f.OLine < 1 || f.OLine > len(all) {
+		return ""
+	}
+	from, to := max(f.OLine-1, 1), min(f.OLine+1, len(all))
+	lines := make([]string, 0, 3)
+	indent := -1
+	for n := from; n <= to; n++ {
+		l := strings.TrimRight(all[n-1], " \t\r")
+		lines = append(lines, l)
+		if t := strings.TrimLeft(l, " \t"); t != "" {
+			if d := len(l) - len(t); indent < 0 || d < indent {
+				indent = d
+			}
+		}
+	}
+	var b strings.Builder
+	for i, l := range lines {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(itoa(from + i))
+		b.WriteString(": ")
+		if len(l) >= indent && indent > 0 {
+			l = l[indent:]
+		}
+		b.WriteString(clipLine(l))
+	}
+	return b.String()
+}
+
+func clipLine(l string) string {
+	if len(l) > 300 {
+		return l[:300] + "…"
+	}
+	return l
+}

@@ -1,0 +1,93 @@
+package server
+
+import (
+	"context"
+
+	"github.com/gasoline-dev/gasoline/features/capture"
+	"github.com/gasoline-dev/gasoline/features/sourcemap"
+)
+
+// stackEntry is a console entry or error as the AI reads it: its stack at
+// the developer's original sources where the scripts have source maps,
+// written densely (see sourcemap.Render), with the top resolved frame's
+// lines. Errors leave out the level, which is always "error" there.
+type stackEntry struct {
+	TS      capture.Time `json:"ts"`
+	Level   string       `json:"level,omitempty"`
+	Kind    string       `json:"kind,omitempty"`
+	Message string       `json:"message"`
+	Args    []string     `json:"args,omitempty"`
+	Stack   string       `json:"stack,omitempty"`
+	// Code is the top resolved frame's original line, one line either side.
+	Code string `json:"code,omitempty"`
+	// Source is the script position an exception names, left out when it
+	// is the stack's first frame.
+	Source     string `json:"source,omitempty"`
+	TabID      int    `json:"tab,omitempty"`
+	Page       string `json:"page,omitempty"`
+	Screenshot string `json:"screenshot,omitempty"`
+}
+
+func (e *stackEntry) Where() (*int, *string) { return &e.TabID, &e.Page }
+
+// readStacks adapts a console or error buffer read: the stacks of the
+// entries read are resolved together, so each script's map is read once.
+func (s *Server) readStacks(get func(capture.Query) capture.Result[capture.LogEntry], level bool) func(context.Context, args) (any, error) {
+	return func(ctx context.Context, a args) (any, error) {
+		q, err := captureQuery(a)
+		if err != nil {
+			return nil, err
+		}
+		r := get(q)
+		out := capture.Result[stackEntry]{Cursor: r.Cursor, More: r.More, Reset: r.Reset, Entries: s.stackEntries(ctx, r.Entries, level)}
+		return render[stackEntry](out), nil
+	}
+}
+
+func (s *Server) stackEntries(ctx context.Context, es []capture.LogEntry, level bool) []stackEntry {
+	// Each entry contributes its stack, then its source as a one-frame stack.
+	stacks := make([][]sourcemap.Frame, 0, 2*len(es))
+	for _, e := range es {
+		stacks = append(stacks, sourcemap.Parse(e.Stack))
+		var src []sourcemap.Frame
+		if e.Source != "" {
+			src = []sourcemap.Frame{sourcemap.Parse("at " + e.Source)[0]}
+		}
+		stacks = append(stacks, src)
+	}
+	resolved := s.maps.Resolve(ctx, stacks)
+	out := make([]stackEntry, len(es))
+	for i, e := range es {
+		o := stackEntry{TS: e.TS, Kind: e.Kind, Message: e.Message, Args: e.Args, TabID: e.TabID, Page: e.Page, Screenshot: e.Screenshot}
+		if level {
+			o.Level = e.Level
+		}
+		origin := sourcemap.OriginOf(e.Page)
+		st := sourcemap.Render(resolved[2*i], origin)
+		o.Stack, o.Code = st.Stack, st.Code
+		if src := resolved[2*i+1]; len(src) == 1 {
+			if top := stacks[2*i]; len(top) == 0 || !sameFrame(top, src[0].Frame) {
+				so := sourcemap.Render(src, origin)
+				o.Source = so.Top
+				if so.Top == "" {
+					o.Source = e.Source
+				}
+				if o.Code == "" {
+					o.Code = so.Code
+				}
+			}
+		}
+		out[i] = o
+	}
+	return out
+}
+
+// sameFrame says whether an exception's source is its stack's first frame.
+func sameFrame(stack []sourcemap.Frame, src sourcemap.Frame) bool {
+	for _, f := range stack {
+		if f.IsFrame() {
+			return f.URL == src.URL && f.Line == src.Line && f.Col == src.Col
+		}
+	}
+	return false
+}
