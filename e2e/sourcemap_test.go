@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"context"
 	"net"
 	"net/http"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // The fixture app (testdata/fixtures/sourcemap-app) is built here, by the
@@ -189,4 +191,52 @@ func TestSourceMappedErrors(t *testing.T) {
 	if len(app.got) != 0 {
 		t.Errorf("Gasoline read from a public origin: %v", app.got)
 	}
+}
+
+// maxThreeErrors is the budget for the three-error fixture's observe errors
+// with all three stacks: what chrome-devtools-mcp answers for two of them.
+const maxThreeErrors = 611
+
+// TestThreeErrorsDense: console.error with an Error, an unhandled rejection
+// and an uncaught TypeError, each with its stack, in at most 611 bytes.
+func TestThreeErrorsDense(t *testing.T) {
+	r := newRig(t, "dense-agent", map[string]any{"log_level": "error"})
+	if err := chromedp.Do(r.b.ctx, chromedp.Navigate(r.site+"/three-errors.html")); err != nil {
+		t.Fatal(err)
+	}
+	var res map[string]any
+	waitFor(t, 30*time.Second, "three errors", func() bool {
+		res = observe(t, r.ai, map[string]any{"what": "errors"})
+		return len(entries(res)) == 3
+	})
+	body := observeText(t, r.ai, map[string]any{"what": "errors"})
+	t.Logf("observe errors: %d B: %s", len(body), body)
+	for _, want := range []string{"logFailure", "loadUser", "renderCart", "onTick", "start"} {
+		if strings.Count(body, want+" ") < 1 {
+			t.Errorf("no frame of %s: %s", want, body)
+		}
+	}
+	for _, e := range entries(res) {
+		if s, _ := e["stack"].(string); strings.Count(s, "\n") < 1 {
+			t.Errorf("a stack of one frame or none: %v", e)
+		}
+	}
+	if len(body) > maxThreeErrors {
+		t.Errorf("%d B, over the %d-byte budget", len(body), maxThreeErrors)
+	}
+}
+
+// observeText is observe's result text as the AI receives it.
+func observeText(t testing.TB, c mcpClient, args map[string]any) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	defer cancel()
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "observe"
+	req.Params.Arguments = args
+	res, err := c.CallTool(ctx, req)
+	if err != nil || res.IsError {
+		t.Fatalf("observe %v: %v %v", args, err, res)
+	}
+	return res.Content[0].(mcp.TextContent).Text
 }
