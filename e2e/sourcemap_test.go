@@ -89,10 +89,17 @@ func awaitThree(t testing.TB, ai mcpClient, page string, mapped bool) map[string
 	t.Helper()
 	var res map[string]any
 	by := map[string]map[string]any{}
+	defer func() {
+		if t.Failed() {
+			t.Logf("last read: %s", mustJSON(res))
+		}
+	}()
 	waitFor(t, 30*time.Second, "three errors from "+page, func() bool {
 		res = observe(t, ai, map[string]any{"what": "errors", "url_filter": page})
 		for _, e := range entries(res) {
 			msg, _ := e["message"].(string)
+			// Chromium: "reading 'rate'"; Firefox: "can't access property \"rate\"".
+			msg = strings.NewReplacer(`property "rate"`, "reading 'rate'").Replace(msg)
 			for _, key := range []string{"reading 'rate'", "price service unavailable", "total mismatch"} {
 				if strings.Contains(msg, key) {
 					by[key] = e
