@@ -6,6 +6,7 @@ import (
 	"context"
 	"net"
 	"net/http"
+	"net/http/httputil"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -154,6 +155,11 @@ func checkMapped(t testing.TB, by map[string]map[string]any) {
 // external map and with an inline one, read at their original sources; on
 // an origin the human has not allowed, neither script nor map is fetched.
 func TestSourceMappedErrors(t *testing.T) {
+	// app.example.test stands for a public origin: Chromium reaches it by
+	// its host rules, Gasoline's server through an HTTP proxy (which it
+	// honours, as Go's clients do, for origins other than loopback).
+	t.Setenv("HTTP_PROXY", publicNameProxy(t, "app.example.test"))
+	t.Setenv("NO_PROXY", "")
 	r := &rig{port: freePort(t)}
 	r.ai = mcpStdio(t, r.port, "sm-agent")
 	r.b = launch(t, extensionFor(t, "http://127.0.0.1:"+strconv.Itoa(r.port)),
@@ -197,6 +203,25 @@ func TestSourceMappedErrors(t *testing.T) {
 	}
 	if len(app.got) != 0 {
 		t.Errorf("Gasoline read from a public origin: %v", app.got)
+	}
+
+	// The AI cannot widen the list; the human can, on the options page.
+	if out, isErr, err := callTool(r.ai, "configure", map[string]any{"action": "capture", "settings": map[string]any{"sourcemap_origins": page}}); err != nil || !isErr {
+		t.Errorf("configure took sourcemap_origins: %v %v", out, err)
+	}
+	opts := r.openExtensionPage(t, "options.html")
+	waitFor(t, 10*time.Second, "the options form", func() bool {
+		v, err := chromedp.Run(opts, chromedp.Evaluate[string](`document.getElementById('log_level').value`))
+		return err == nil && v == "error"
+	})
+	if _, err := chromedp.Run(opts, chromedp.Evaluate[bool](`(() => {
+		document.getElementById('sourcemap_origins').value = '`+page+`/';
+		document.getElementById('form').requestSubmit(); return true; })()`)); err != nil {
+		t.Fatal(err)
+	}
+	checkMapped(t, awaitThree(t, r.ai, page, true))
+	if app.requests("/dist/app.js.map") != 1 {
+		t.Errorf("Gasoline read %v", app.got)
 	}
 }
 
@@ -246,4 +271,30 @@ func observeText(t testing.TB, c mcpClient, args map[string]any) string {
 		t.Fatalf("observe %v: %v %v", args, err, res)
 	}
 	return res.Content[0].(mcp.TextContent).Text
+}
+
+// publicNameProxy is an HTTP proxy that sends requests for name:port to
+// 127.0.0.1:port.
+func publicNameProxy(t testing.TB, name string) string {
+	t.Helper()
+	rp := &httputil.ReverseProxy{Rewrite: func(pr *httputil.ProxyRequest) {
+		u := *pr.In.URL
+		u.Host = strings.Replace(u.Host, name, "127.0.0.1", 1)
+		pr.Out.URL = &u
+		pr.Out.Host = pr.In.Host
+	}}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Hostname() != name {
+			http.Error(w, "not proxied", http.StatusForbidden)
+			return
+		}
+		rp.ServeHTTP(w, r)
+	})}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	return "http://" + ln.Addr().String()
 }

@@ -49,6 +49,10 @@ type workerMessage struct {
 	Pilot *bool `json:"pilot"`
 	// Version is the extension's manifest version, on "hello".
 	Version string `json:"version"`
+	// SourcemapOrigins is the human's allow list of origins to read source
+	// maps from besides development ones, on "hello" and on
+	// "sourcemap_origins" (sent when the human changes it).
+	SourcemapOrigins *[]string `json:"sourcemap_origins"`
 	query.Response
 }
 
@@ -102,6 +106,9 @@ func (s *Server) handleExtensionSocket(w http.ResponseWriter, r *http.Request) {
 		}
 		if m.Type == "hello" && m.Version != "" {
 			s.extVersion.Store(&m.Version)
+		}
+		if (m.Type == "hello" || m.Type == "sourcemap_origins") && m.SourcemapOrigins != nil {
+			s.maps.SetAllowed(*m.SourcemapOrigins)
 		}
 		switch {
 		case m.Type == "result":

@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"net/http"
+	"strings"
 
 	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/sourcemap"
@@ -90,4 +92,15 @@ func sameFrame(stack []sourcemap.Frame, src sourcemap.Frame) bool {
 		}
 	}
 	return false
+}
+
+// noteMapOrigins records the human's source map allow list as the
+// extension's settings poll reports it (?sourcemap_origins=, space
+// separated). Only the extension's own origin is believed: the AI has no
+// way to widen the list (configure knows no such setting).
+func (s *Server) noteMapOrigins(r *http.Request) {
+	if !s.fromExtension(r) || !r.URL.Query().Has("sourcemap_origins") {
+		return
+	}
+	s.maps.SetAllowed(strings.Fields(r.URL.Query().Get("sourcemap_origins")))
 }

@@ -18,6 +18,7 @@ type Settings struct {
 
 func (s *Server) handleSettings(w http.ResponseWriter, r *http.Request) {
 	s.notePilot(r)
+	s.noteMapOrigins(r)
 	writeJSON(w, http.StatusOK, Settings{Connected: true, CaptureOverrides: s.control.Values()})
 }
 

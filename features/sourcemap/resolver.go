@@ -22,6 +22,8 @@ const (
 	MaxMap     = 10 << 20 // bytes of one map
 	MaxScript  = 10 << 20 // bytes of one script read for its map reference
 	CacheBytes = 32 << 20 // estimated memory of the parsed maps kept
+	// MaxAllowed bounds the human's allow list.
+	MaxAllowed = 50
 	// MaxFailures bounds the failures health lists (one per script).
 	MaxFailures = 10
 	// mappingCost is the parsed size of one mapping (six int32s).
@@ -104,7 +106,7 @@ func New(cfg Config) *Resolver {
 func (r *Resolver) SetAllowed(origins []string) {
 	m := map[string]bool{}
 	for _, o := range origins {
-		if n := NormalizeOrigin(o); n != "" {
+		if n := NormalizeOrigin(o); n != "" && len(m) < MaxAllowed {
 			m[n] = true
 		}
 	}
