@@ -188,6 +188,7 @@ func New(cfg Config) *Server {
 	s.store.Subscribe(func(e capture.Event) { s.events.publish("entry", e) })
 	s.an = newAnalysis(s.store, s.perf.Latest, cfg.Clock)
 	s.store.Subscribe(s.streams.observe)
+	s.store.Subscribe(s.prefetchMaps)
 	s.mcp = s.newMCP()
 	s.batches = map[string]storeFunc{
 		"/logs":             storeBatch(s, "entries", s.store.AddLogs),

@@ -48,14 +48,14 @@ func (s *Server) readStacks(get func(capture.Query) capture.Result[capture.LogEn
 
 func (s *Server) stackEntries(ctx context.Context, es []capture.LogEntry, level bool) []stackEntry {
 	// Each entry contributes its stack, then its source as a one-frame stack.
-	stacks := make([][]sourcemap.Frame, 0, 2*len(es))
+	stacks := make([]sourcemap.Stack, 0, 2*len(es))
 	for _, e := range es {
-		stacks = append(stacks, sourcemap.Parse(e.Stack))
+		stacks = append(stacks, sourcemap.Stack{Page: e.Page, Frames: sourcemap.Parse(e.Stack)})
 		var src []sourcemap.Frame
 		if e.Source != "" {
 			src = []sourcemap.Frame{sourcemap.Parse("at " + e.Source)[0]}
 		}
-		stacks = append(stacks, src)
+		stacks = append(stacks, sourcemap.Stack{Page: e.Page, Frames: src})
 	}
 	resolved := s.maps.Resolve(ctx, stacks)
 	out := make([]stackEntry, len(es))
@@ -68,7 +68,7 @@ func (s *Server) stackEntries(ctx context.Context, es []capture.LogEntry, level 
 		st := sourcemap.Render(resolved[2*i], origin)
 		o.Stack, o.Code = st.Stack, st.Code
 		if src := resolved[2*i+1]; len(src) == 1 {
-			if top := stacks[2*i]; len(top) == 0 || !sameFrame(top, src[0].Frame) {
+			if top := stacks[2*i].Frames; len(top) == 0 || !sameFrame(top, src[0].Frame) {
 				so := sourcemap.Render(src, origin)
 				o.Source = so.Top
 				if so.Top == "" {
@@ -103,4 +103,12 @@ func (s *Server) noteMapOrigins(r *http.Request) {
 		return
 	}
 	s.maps.SetAllowed(strings.Fields(r.URL.Query().Get("sourcemap_origins")))
+}
+
+// prefetchMaps starts reading the maps of each arriving error's scripts,
+// so that the AI's first read of it finds them ready.
+func (s *Server) prefetchMaps(ev capture.Event) {
+	if e, ok := ev.Entry.(capture.LogEntry); ok && ev.Kind == capture.KindLogs && e.Level == "error" && e.Stack != "" {
+		s.maps.Prefetch(sourcemap.Stack{Page: e.Page, Frames: sourcemap.Parse(e.Stack)})
+	}
 }

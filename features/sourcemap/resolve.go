@@ -20,23 +20,40 @@ type Resolved struct {
 	code string
 }
 
-// Resolve maps every frame of every stack it is given, reading each
-// script's map at most once; frames whose script has no usable map stay as
-// they are.
-func (r *Resolver) Resolve(ctx context.Context, stacks [][]Frame) [][]Resolved {
-	var scripts []string
-	seen := map[string]bool{}
-	for _, fs := range stacks {
-		for _, f := range fs {
-			if f.IsFrame() && !seen[f.URL] {
-				seen[f.URL] = true
-				scripts = append(scripts, f.URL)
+// Stack is one entry's frames and the URL of the page that produced them.
+type Stack struct {
+	Page   string
+	Frames []Frame
+}
+
+// MaxScriptsPerRead bounds the scripts one Resolve reads: a stack's URLs
+// are the page's to write.
+const MaxScriptsPerRead = 32
+
+// scripts lists the scripts of the stacks, once each, with the page that
+// named each first.
+func scripts(stacks []Stack) (urls []string, page map[string]string) {
+	page = map[string]string{}
+	for _, st := range stacks {
+		for _, f := range st.Frames {
+			if _, ok := page[f.URL]; f.IsFrame() && !ok && len(urls) < MaxScriptsPerRead {
+				page[f.URL] = st.Page
+				urls = append(urls, f.URL)
 			}
 		}
 	}
-	maps := r.maps(ctx, scripts)
+	return urls, page
+}
+
+// Resolve maps every frame of every stack it is given, reading each
+// script's map at most once; frames whose script has no usable map stay as
+// they are.
+func (r *Resolver) Resolve(ctx context.Context, stacks []Stack) [][]Resolved {
+	urls, pages := scripts(stacks)
+	maps := r.maps(ctx, urls, pages)
 	out := make([][]Resolved, len(stacks))
-	for i, fs := range stacks {
+	for i, st := range stacks {
+		fs := st.Frames
 		rs := make([]Resolved, len(fs))
 		for j, f := range fs {
 			rs[j] = Resolved{Frame: f, Name: f.Func}

@@ -24,6 +24,8 @@ const (
 	CacheBytes = 32 << 20 // estimated memory of the parsed maps kept
 	// MaxAllowed bounds the human's allow list.
 	MaxAllowed = 50
+	// MaxPrefetch bounds the reads started by arriving errors at once.
+	MaxPrefetch = 4
 	// MaxFailures bounds the failures health lists (one per script).
 	MaxFailures = 10
 	// mappingCost is the parsed size of one mapping (six int32s).
@@ -69,8 +71,9 @@ type entry struct {
 
 // Resolver maps frames to original sources. Safe for concurrent use.
 type Resolver struct {
-	cfg    Config
-	flight singleflight.Group
+	cfg         Config
+	flight      singleflight.Group
+	prefetching chan struct{}
 
 	mu       sync.Mutex
 	allowed  map[string]bool // origins the human allowed besides development ones
@@ -98,7 +101,8 @@ func New(cfg Config) *Resolver {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	return &Resolver{cfg: cfg, allowed: map[string]bool{}, entries: map[string]*entry{}, lru: list.New()}
+	return &Resolver{cfg: cfg, allowed: map[string]bool{}, entries: map[string]*entry{}, lru: list.New(),
+		prefetching: make(chan struct{}, MaxPrefetch)}
 }
 
 // SetAllowed replaces the origins the human allowed maps to be read from
@@ -141,6 +145,9 @@ func (r *Resolver) Stats() Stats {
 }
 
 func (r *Resolver) permitted(u *url.URL) bool {
+	if u == nil {
+		return false
+	}
 	if Development(u) {
 		return true
 	}
@@ -179,7 +186,10 @@ func (r *Resolver) cached(script string) (*sm.Consumer, bool) {
 
 // maps returns the map of every script named, waiting at most cfg.Wait
 // (and ctx) for those still being read; a script without one is absent.
-func (r *Resolver) maps(ctx context.Context, scripts []string) map[string]*sm.Consumer {
+// A script is read only when both its origin and the origin of the page
+// that named it are allowed: a page elsewhere cannot steer reads at the
+// developer's machine.
+func (r *Resolver) maps(ctx context.Context, scripts []string, pages map[string]string) map[string]*sm.Consumer {
 	out := map[string]*sm.Consumer{}
 	pending := map[string]<-chan singleflight.Result{}
 	for _, s := range scripts {
@@ -189,20 +199,9 @@ func (r *Resolver) maps(ctx context.Context, scripts []string) map[string]*sm.Co
 			}
 			continue
 		}
-		u, err := url.Parse(s)
-		if err != nil || Origin(u) == "" {
-			continue
+		if ch := r.start(s, pages[s]); ch != nil {
+			pending[s] = ch
 		}
-		if !r.permitted(u) {
-			r.fail(s, fmt.Sprintf("origin %s is not allowed: the human can allow it in the extension's options (source map origins); not fetched", Origin(u)))
-			continue
-		}
-		pending[s] = r.flight.DoChan(s, func() (any, error) {
-			// The read outlives this call so that a slow map serves the next one.
-			c, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-			defer cancel()
-			return r.load(c, u)
-		})
 	}
 	if len(pending) == 0 {
 		return out
@@ -219,6 +218,52 @@ func (r *Resolver) maps(ctx context.Context, scripts []string) map[string]*sm.Co
 		}
 	}
 	return out
+}
+
+// start begins reading a script's map unless a read is under way; nil
+// when it may not be read.
+func (r *Resolver) start(script, page string) <-chan singleflight.Result {
+	u, err := url.Parse(script)
+	if err != nil || Origin(u) == "" {
+		return nil
+	}
+	p, _ := url.Parse(page)
+	for _, o := range []*url.URL{u, p} {
+		if !r.permitted(o) {
+			r.fail(script, fmt.Sprintf("origin %s is not allowed: the human can allow it in the extension's options (source maps); not fetched", Origin(o)))
+			return nil
+		}
+	}
+	return r.flight.DoChan(script, func() (any, error) {
+		// The read outlives its caller so that a slow map serves the next one.
+		c, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+		defer cancel()
+		return r.load(c, u)
+	})
+}
+
+// Prefetch starts reading the maps of a stack's scripts as the error
+// arrives, so that the AI's first read finds them ready. It does not wait,
+// and does nothing while MaxPrefetch reads are under way.
+func (r *Resolver) Prefetch(st Stack) {
+	urls, pages := scripts([]Stack{st})
+	for _, s := range urls {
+		if _, ok := r.cached(s); ok {
+			continue
+		}
+		select {
+		case r.prefetching <- struct{}{}:
+		default:
+			return
+		}
+		ch := r.start(s, pages[s])
+		go func() {
+			if ch != nil {
+				<-ch
+			}
+			<-r.prefetching
+		}()
+	}
 }
 
 // load reads a script, finds its map, reads and parses it, and keeps it.

@@ -47,14 +47,17 @@ func (s *site) hit(p string) int {
 
 // The stacks Chromium gives for the fixture's three errors (positions from
 // running the bundle in V8).
-func stacks(base string) [][]Frame {
+func stacks(base string) []Stack {
 	u := base + "/dist/app.js"
-	return [][]Frame{
-		Parse("TypeError: Cannot read properties of undefined (reading 'rate')\n    at m (" + u + ":1:79)\n    at n (" + u + ":1:119)\n    at l (" + u + ":1:516)"),
-		Parse("    at a (" + u + ":1:232)\n    at i (" + u + ":1:285)"),
-		Parse("p@" + u + ":1:361\nu@" + u + ":1:447\n@" + u + ":1:618"), // Firefox's form
+	return []Stack{
+		on(base, "TypeError: Cannot read properties of undefined (reading 'rate')\n    at m ("+u+":1:79)\n    at n ("+u+":1:119)\n    at l ("+u+":1:516)"),
+		on(base, "    at a ("+u+":1:232)\n    at i ("+u+":1:285)"),
+		on(base, "p@"+u+":1:361\nu@"+u+":1:447\n@"+u+":1:618"), // Firefox's form
 	}
 }
+
+// on is a stack from a page at base.
+func on(base, stack string) Stack { return Stack{Page: base + "/index.html", Frames: Parse(stack)} }
 
 func TestResolveExternalMap(t *testing.T) {
 	s := newSite(t, nil)
@@ -153,8 +156,8 @@ func TestInlineMapAndHeader(t *testing.T) {
 	if w := "applyCoupon /src/cart.ts:9:35"; !strings.Contains(Render(got[0], s.URL).Stack, w) {
 		t.Errorf("inline: %s", Render(got[0], s.URL).Stack)
 	}
-	hdr := Parse("    at m (" + s.URL + "/hdr/app.js:1:79)\n    at n (" + s.URL + "/hdr/app.js:1:119)")
-	got = r.Resolve(context.Background(), [][]Frame{hdr})
+	hdr := on(s.URL, "    at m ("+s.URL+"/hdr/app.js:1:79)\n    at n ("+s.URL+"/hdr/app.js:1:119)")
+	got = r.Resolve(context.Background(), []Stack{hdr})
 	if !got[0][0].Mapped || got[0][0].Source != s.URL+"/src/cart.ts" || s.hit("/wrong.map") != 0 {
 		t.Errorf("header: %+v %v", got[0][0], s.hits)
 	}
@@ -171,9 +174,9 @@ func TestFailuresSayWhyOnce(t *testing.T) {
 		"/bad/app.js.map": func(w http.ResponseWriter) { w.Write([]byte(`{"version":3,"mappings":"!!"}`)) },
 		"/gone/app.js":    func(w http.ResponseWriter) { w.WriteHeader(404) },
 	})
-	var st [][]Frame
+	var st []Stack
 	for _, p := range []string{"big", "bad", "gone"} {
-		st = append(st, Parse("    at f ("+s.URL+"/"+p+"/app.js:1:2)\n    at g ("+s.URL+"/"+p+"/app.js:1:3)"))
+		st = append(st, on(s.URL, "    at f ("+s.URL+"/"+p+"/app.js:1:2)\n    at g ("+s.URL+"/"+p+"/app.js:1:3)"))
 	}
 	r := New(Config{})
 	for range 3 {
@@ -217,7 +220,7 @@ func TestCacheBoundAndRebuild(t *testing.T) {
 	now := time.Unix(0, 0)
 	var r *Resolver
 	read := func(p string) {
-		r.Resolve(context.Background(), [][]Frame{Parse("at m (" + s.URL + "/" + p + "/app.js:1:79)")})
+		r.Resolve(context.Background(), []Stack{on(s.URL, "at m ("+s.URL+"/"+p+"/app.js:1:79)")})
 	}
 	r = New(Config{})
 	read("a")
@@ -327,5 +330,51 @@ function outer() {
 		if got := enclosing(code, c.line, c.col); got != c.want {
 			t.Errorf("%d:%d = %q, want %q", c.line, c.col, got, c.want)
 		}
+	}
+}
+
+// A page on an origin that is not allowed gets no script read, even one on
+// the developer's machine: its stack's URLs are its own to write.
+func TestPublicPageCannotSteerReads(t *testing.T) {
+	s := newSite(t, nil)
+	r := New(Config{})
+	st := Stack{Page: "https://evil.example/", Frames: Parse("at f (" + s.URL + "/dist/app.js:1:79)")}
+	if got := r.Resolve(context.Background(), []Stack{st}); got[0][0].Mapped || s.hit("/dist/app.js") != 0 {
+		t.Fatalf("a public page's stack was read: %v", s.hits)
+	}
+	if f := r.Stats().Failures; len(f) != 1 || !strings.Contains(f[0].Reason, "https://evil.example is not allowed") {
+		t.Fatalf("failures %+v", f)
+	}
+	r.Prefetch(st)
+	many := Stack{Page: s.URL + "/"}
+	for i := range 100 {
+		many.Frames = append(many.Frames, Parse(fmt.Sprintf("at f (%s/x%d.js:1:1)", s.URL, i))...)
+	}
+	r.Resolve(context.Background(), []Stack{many})
+	n := 0
+	for p := range s.hits {
+		if strings.HasPrefix(p, "/x") {
+			n++
+		}
+	}
+	if n != MaxScriptsPerRead {
+		t.Errorf("%d scripts read for one read, want %d", n, MaxScriptsPerRead)
+	}
+}
+
+// An arriving error's maps are read before the AI asks.
+func TestPrefetch(t *testing.T) {
+	s := newSite(t, nil)
+	r := New(Config{})
+	r.Prefetch(stacks(s.URL)[0])
+	deadline := time.Now().Add(10 * time.Second)
+	for r.Stats().Maps != 1 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if r.Stats().Maps != 1 || s.hit("/dist/app.js.map") != 1 {
+		t.Fatalf("not prefetched: %+v %v", r.Stats(), s.hits)
+	}
+	if got := r.Resolve(context.Background(), stacks(s.URL)); !got[0][1].Mapped || s.hit("/dist/app.js.map") != 1 {
+		t.Fatalf("prefetched map not used: %v", s.hits)
 	}
 }
