@@ -24,6 +24,9 @@ const (
 	CacheBytes = 32 << 20 // estimated memory of the parsed maps kept
 	// MaxAllowed bounds the human's allow list.
 	MaxAllowed = 50
+	// MaxLoading bounds the scripts and maps being read and parsed at once,
+	// and so the memory they take on the way (each at most 10 MB).
+	MaxLoading = 2
 	// MaxPrefetch bounds the reads started by arriving errors at once.
 	MaxPrefetch = 4
 	// MaxFailures bounds the failures health lists (one per script).
@@ -74,6 +77,7 @@ type Resolver struct {
 	cfg         Config
 	flight      singleflight.Group
 	prefetching chan struct{}
+	loading     chan struct{}
 
 	mu       sync.Mutex
 	allowed  map[string]bool // origins the human allowed besides development ones
@@ -102,7 +106,7 @@ func New(cfg Config) *Resolver {
 		cfg.Now = time.Now
 	}
 	return &Resolver{cfg: cfg, allowed: map[string]bool{}, entries: map[string]*entry{}, lru: list.New(),
-		prefetching: make(chan struct{}, MaxPrefetch)}
+		prefetching: make(chan struct{}, MaxPrefetch), loading: make(chan struct{}, MaxLoading)}
 }
 
 // SetAllowed replaces the origins the human allowed maps to be read from
@@ -269,6 +273,13 @@ func (r *Resolver) Prefetch(st Stack) {
 // load reads a script, finds its map, reads and parses it, and keeps it.
 func (r *Resolver) load(ctx context.Context, script *url.URL) (*sm.Consumer, error) {
 	key := script.String()
+	select {
+	case r.loading <- struct{}{}:
+		defer func() { <-r.loading }()
+	case <-ctx.Done():
+		r.fail(key, "timed out waiting for other maps being read; read again on the next observe")
+		return nil, ctx.Err()
+	}
 	body, h, err := get(ctx, r.cfg.Client, key, MaxScript)
 	if err != nil {
 		return nil, r.failed(key, "script: "+err.Error())
