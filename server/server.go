@@ -186,7 +186,7 @@ func New(cfg Config) *Server {
 	s.token = newToken()
 	s.writeToken()
 	s.store.Subscribe(func(e capture.Event) { s.events.publish("entry", e) })
-	s.an = newAnalysis(s.store, s.perf.Latest, cfg.Clock)
+	s.an = newAnalysis(s.store, s.perf.Latest, cfg.Clock, s.locateEntry)
 	s.store.Subscribe(s.streams.observe)
 	s.store.Subscribe(s.prefetchMaps)
 	s.mcp = s.newMCP()

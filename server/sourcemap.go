@@ -112,3 +112,10 @@ func (s *Server) prefetchMaps(ev capture.Event) {
 		s.maps.Prefetch(sourcemap.Stack{Page: e.Page, Frames: sourcemap.Parse(e.Stack)})
 	}
 }
+
+// locateEntry names where an error was thrown, at its original source when
+// mapped, for verify and diff: its first frame as observe shows it.
+func (s *Server) locateEntry(e capture.LogEntry) string {
+	rs := s.maps.Resolve(context.Background(), []sourcemap.Stack{{Page: e.Page, Frames: sourcemap.Parse(e.Stack)}})
+	return sourcemap.Render(rs[0], sourcemap.OriginOf(e.Page)).First
+}

@@ -55,6 +55,17 @@ func TestObserveErrorsSourceMapped(t *testing.T) {
 		t.Errorf("health source_maps: %v (map read %d times)", sm, mapReads.Load())
 	}
 
+	// verify and diff say where each error was thrown, at its source.
+	callTool(t, c, "analyze", map[string]any{"target": "diff", "action": "capture", "name": "base"})
+	d, _ := callTool(t, c, "analyze", map[string]any{"target": "diff", "action": "compare", "name": "base"})
+	if !strings.Contains(mustJSON(d), `"at":"applyCoupon /src/cart.ts:9:35"`) {
+		t.Errorf("diff: %s", mustJSON(d))
+	}
+	v, _ := callTool(t, c, "analyze", map[string]any{"target": "verify", "action": "start"})
+	if !strings.Contains(mustJSON(v), `"at":"applyCoupon /src/cart.ts:9:35"`) {
+		t.Errorf("verify: %s", mustJSON(v))
+	}
+
 	// The allow list: believed from the extension only.
 	do(t, base, call{method: "POST", path: "/settings?sourcemap_origins=https://cdn.example.com"})
 	if a := s.maps.Allowed(); len(a) != 0 {

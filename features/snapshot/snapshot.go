@@ -40,6 +40,9 @@ type Source interface {
 type Issue struct {
 	Message string `json:"message"`
 	Count   int    `json:"count"`
+	// At is where the newest occurrence was thrown, at its original source
+	// when its script has a source map; "" when it had no stack.
+	At string `json:"at,omitempty"`
 }
 
 // Endpoint is the requests to one method + path. Status is the newest
@@ -160,7 +163,12 @@ type Reader struct {
 	src  Source
 	perf PerfFunc
 	now  func() time.Time
+	// locate names where an entry was thrown (nil: nowhere).
+	locate func(capture.LogEntry) string
 }
+
+// SetLocate sets how an issue's newest entry is placed in the source.
+func (r *Reader) SetLocate(fn func(capture.LogEntry) string) { r.locate = fn }
 
 // NewReader reads src, and page-load metrics from perf when it is not nil.
 // now is the clock (time.Now when nil).
@@ -189,7 +197,7 @@ func (r *Reader) Take(w Window) Snapshot {
 
 	q.Limit = MaxConsole
 	errs := r.src.Errors(q)
-	snap.Errors = group(errs.Entries)
+	snap.Errors = group(errs.Entries, r.locate)
 	// Errors are in the log buffer too. Among its newest 2×MaxConsole entries
 	// at warn or above, either there are MaxConsole errors (and no room for
 	// warnings) or there are warnings enough to fill the room.
@@ -201,7 +209,7 @@ func (r *Reader) Take(w Window) Snapshot {
 			warns = append(warns, e)
 		}
 	}
-	snap.Warnings = group(warns)
+	snap.Warnings = group(warns, r.locate)
 	q.Level = ""
 
 	q.Limit = MaxNetwork
@@ -229,7 +237,7 @@ func (r *Reader) Take(w Window) Snapshot {
 
 // group folds entries, newest first, into issues by normalised message,
 // most frequent first.
-func group(entries []capture.LogEntry) []Issue {
+func group(entries []capture.LogEntry, locate func(capture.LogEntry) string) []Issue {
 	if len(entries) == 0 {
 		return nil
 	}
@@ -247,7 +255,11 @@ func group(entries []capture.LogEntry) []Issue {
 			continue
 		}
 		at[m] = len(out)
-		out = append(out, Issue{Message: m, Count: 1})
+		is := Issue{Message: m, Count: 1}
+		if locate != nil && e.Stack != "" {
+			is.At = locate(e)
+		}
+		out = append(out, is)
 	}
 	slices.SortStableFunc(out, func(a, b Issue) int { return b.Count - a.Count })
 	return out

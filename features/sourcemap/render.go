@@ -19,6 +19,8 @@ type Rendered struct {
 	// Top is the first frame shown, "file:line:col" in full, for fields
 	// that name one position (an exception's source).
 	Top string
+	// First is the first frame shown as its stack line ("name file:line:col").
+	First string
 }
 
 // Render writes a resolved stack densely. origin is the page's origin,
@@ -52,6 +54,10 @@ func Render(frames []Resolved, origin string) Rendered {
 		pos := ":" + itoa(line) + ":" + itoa(col)
 		if out.Top == "" {
 			out.Top = file + pos
+			out.First = out.Top
+			if f.Name != "" {
+				out.First = f.Name + " " + out.Top
+			}
 		}
 		if f.Mapped && !coded {
 			coded = true
