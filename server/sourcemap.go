@@ -3,9 +3,12 @@ package server
 import (
 	"context"
 	"net/http"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gasoline-dev/gasoline/features/capture"
+	"github.com/gasoline-dev/gasoline/features/security"
 	"github.com/gasoline-dev/gasoline/features/sourcemap"
 )
 
@@ -118,4 +121,28 @@ func (s *Server) prefetchMaps(ev capture.Event) {
 func (s *Server) locateEntry(e capture.LogEntry) string {
 	rs := s.maps.Resolve(context.Background(), []sourcemap.Stack{{Page: e.Page, Frames: sourcemap.Parse(e.Stack)}})
 	return sourcemap.Render(rs[0], sourcemap.OriginOf(e.Page)).First
+}
+
+// mapFindings places the security findings made at a console call site at
+// their original source, where the script has a map, for SARIF.
+func (s *Server) mapFindings(r security.Report) security.Report {
+	var stacks []sourcemap.Stack
+	var at []int
+	for i, f := range r.Findings {
+		if f.In == "console" && f.Source != "" {
+			stacks = append(stacks, sourcemap.Stack{Page: f.Page, Frames: sourcemap.Parse("at " + f.Source)})
+			at = append(at, i)
+		}
+	}
+	if len(at) == 0 {
+		return r
+	}
+	out := r
+	out.Findings = slices.Clone(r.Findings)
+	for j, rs := range s.maps.Resolve(context.Background(), stacks) {
+		if len(rs) == 1 && rs[0].Mapped {
+			out.Findings[at[j]].Source = rs[0].Source + ":" + strconv.Itoa(rs[0].OLine) + ":" + strconv.Itoa(rs[0].OCol)
+		}
+	}
+	return out
 }

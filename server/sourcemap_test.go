@@ -66,6 +66,19 @@ func TestObserveErrorsSourceMapped(t *testing.T) {
 		t.Errorf("verify: %s", mustJSON(v))
 	}
 
+	// SARIF places a finding at a console call site at its original source.
+	jwt := "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.c2lnbmF0dXJlX3ZhbHVlX2hlcmU"
+	body = `{"entries":[{"ts":1700000000003,"level":"error","kind":"exception","message":"Uncaught Error: token ` + jwt + `",` +
+		`"source":"` + u + `:1:79","tab":7,"page":"` + site.URL + `/index.html"}]}`
+	if code, out := do(t, base, call{method: "POST", path: "/logs", body: body, header: map[string]string{"Origin": ExtensionOrigin}}); code != 200 {
+		t.Fatalf("%d %v", code, out)
+	}
+	callTool(t, c, "analyze", map[string]any{"target": "security"})
+	doc, _ := callTool(t, c, "generate", map[string]any{"format": "sarif"})
+	if j := mustJSON(doc); !strings.Contains(j, `"uri":"`+site.URL+`/src/cart.ts"`) || !strings.Contains(j, `"startLine":9`) {
+		t.Errorf("sarif: %s", j)
+	}
+
 	// The allow list: believed from the extension only.
 	do(t, base, call{method: "POST", path: "/settings?sourcemap_origins=https://cdn.example.com"})
 	if a := s.maps.Allowed(); len(a) != 0 {
