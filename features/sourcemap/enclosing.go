@@ -23,14 +23,13 @@ const maxScan = 200
 // a function; "" when the position is in an anonymous function or at top
 // level. Braces in strings and comments can mislead it; it only names a
 // frame the browser could not name in the original's words.
-func enclosing(code string, line, col int) string {
-	lines := strings.Split(code, "\n")
-	if line < 1 || line > len(lines) {
+func enclosing(code *text, line, col int) string {
+	if code == nil || line < 1 || line > code.lines() {
 		return ""
 	}
 	depth := 0
 	for n := line - 1; n >= 0 && n >= line-maxScan; n-- {
-		l := lines[n]
+		l := code.line(n + 1)
 		end := len(l)
 		if n == line-1 {
 			end = min(max(col-1, 0), len(l))

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-
-	sm "github.com/go-sourcemap/sourcemap"
 )
 
 // Resolved is a frame at its original position when its script has a map.
@@ -17,7 +15,7 @@ type Resolved struct {
 	OCol   int    // original column, 1-based
 	Name   string // original function name when known, else Frame.Func
 	// code is the original source text, from the map's sourcesContent.
-	code string
+	code *text
 }
 
 // Stack is one entry's frames and the URL of the page that produced them.
@@ -66,7 +64,7 @@ func (r *Resolver) Resolve(ctx context.Context, stacks []Stack) [][]Resolved {
 				continue
 			}
 			rs[j].Mapped, rs[j].Source, rs[j].OLine, rs[j].OCol = true, src, line, col+1
-			rs[j].code = m.SourceContent(src)
+			rs[j].code = m.text(src)
 		}
 		// A minifier renames functions: a frame takes its name from the
 		// original source around it, else from its caller's call site,
@@ -93,7 +91,7 @@ func (r *Resolver) Resolve(ctx context.Context, stacks []Stack) [][]Resolved {
 // lookup maps one frame. The parser trusts the map's indexes; a map that
 // names a source or name it does not list makes it panic, which here
 // leaves the frame unmapped and the map forgotten, and says why.
-func (r *Resolver) lookup(m *sm.Consumer, f Frame) (source, name string, line, col int, ok bool) {
+func (r *Resolver) lookup(m *srcMap, f Frame) (source, name string, line, col int, ok bool) {
 	defer func() {
 		if p := recover(); p != nil {
 			source, name, line, col, ok = "", "", 0, 0, false
@@ -107,18 +105,17 @@ func (r *Resolver) lookup(m *sm.Consumer, f Frame) (source, name string, line, c
 // side, numbered, with their common indentation removed; "" when the map
 // carries no source text.
 func (f Resolved) Lines() string {
-	if !f.Mapped || f.code == "" {
+	if !f.Mapped || f.code == nil {
 		return ""
 	}
-	all := strings.Split(f.code, "\n")
-	if f.OLine < 1 || f.OLine > len(all) {
+	if f.OLine < 1 || f.OLine > f.code.lines() {
 		return ""
 	}
-	from, to := max(f.OLine-1, 1), min(f.OLine+1, len(all))
+	from, to := max(f.OLine-1, 1), min(f.OLine+1, f.code.lines())
 	lines := make([]string, 0, 3)
 	indent := -1
 	for n := from; n <= to; n++ {
-		l := strings.TrimRight(all[n-1], " \t\r")
+		l := strings.TrimRight(f.code.line(n), " \t\r")
 		lines = append(lines, l)
 		if t := strings.TrimLeft(l, " \t"); t != "" {
 			if d := len(l) - len(t); indent < 0 || d < indent {

@@ -33,6 +33,8 @@ const (
 	MaxFailures = 10
 	// mappingCost is the parsed size of one mapping (six int32s).
 	mappingCost = 24
+	// lineCost is the index of one line of an original source's text.
+	lineCost = 4
 )
 
 // Config tunes a Resolver; zero fields take the defaults.
@@ -66,7 +68,7 @@ type Stats struct {
 type entry struct {
 	script  string
 	sum     [32]byte
-	m       *sm.Consumer // nil: the script names no map
+	m       *srcMap // nil: the script names no map
 	cost    int64
 	checked time.Time
 	elem    *list.Element
@@ -177,7 +179,7 @@ func (r *Resolver) succeed(script string) {
 }
 
 // cached returns a script's map if it was read recently enough.
-func (r *Resolver) cached(script string) (*sm.Consumer, bool) {
+func (r *Resolver) cached(script string) (*srcMap, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	e := r.entries[script]
@@ -193,8 +195,8 @@ func (r *Resolver) cached(script string) (*sm.Consumer, bool) {
 // A script is read only when both its origin and the origin of the page
 // that named it are allowed: a page elsewhere cannot steer reads at the
 // developer's machine.
-func (r *Resolver) maps(ctx context.Context, scripts []string, pages map[string]string) map[string]*sm.Consumer {
-	out := map[string]*sm.Consumer{}
+func (r *Resolver) maps(ctx context.Context, scripts []string, pages map[string]string) map[string]*srcMap {
+	out := map[string]*srcMap{}
 	pending := map[string]<-chan singleflight.Result{}
 	for _, s := range scripts {
 		if m, ok := r.cached(s); ok {
@@ -215,7 +217,7 @@ func (r *Resolver) maps(ctx context.Context, scripts []string, pages map[string]
 	for s, ch := range pending {
 		select {
 		case res := <-ch:
-			if m, _ := res.Val.(*sm.Consumer); m != nil {
+			if m, _ := res.Val.(*srcMap); m != nil {
 				out[s] = m
 			}
 		case <-ctx.Done():
@@ -271,7 +273,7 @@ func (r *Resolver) Prefetch(st Stack) {
 }
 
 // load reads a script, finds its map, reads and parses it, and keeps it.
-func (r *Resolver) load(ctx context.Context, script *url.URL) (*sm.Consumer, error) {
+func (r *Resolver) load(ctx context.Context, script *url.URL) (*srcMap, error) {
 	key := script.String()
 	select {
 	case r.loading <- struct{}{}:
@@ -300,13 +302,14 @@ func (r *Resolver) load(ctx context.Context, script *url.URL) (*sm.Consumer, err
 	r.succeed(key)
 	cost := int64(256)
 	if m != nil {
-		cost += int64(len(raw)) + mappingCost*int64(bytes.Count(raw, []byte{','})+bytes.Count(raw, []byte{';'}))
+		cost += int64(len(raw)) + mappingCost*int64(bytes.Count(raw, []byte{','})+bytes.Count(raw, []byte{';'})) +
+			lineCost*int64(bytes.Count(raw, []byte(`\n`)))
 	}
 	r.keep(&entry{script: key, sum: sum, m: m, cost: cost, checked: r.cfg.Now()})
 	return m, nil
 }
 
-func (r *Resolver) readMap(ctx context.Context, script *url.URL, body []byte, h http.Header) (*sm.Consumer, []byte, error) {
+func (r *Resolver) readMap(ctx context.Context, script *url.URL, body []byte, h http.Header) (*srcMap, []byte, error) {
 	ref := mapReference(body, h)
 	if ref == "" {
 		return nil, nil, errNoMap
@@ -330,7 +333,7 @@ func (r *Resolver) readMap(ctx context.Context, script *url.URL, body []byte, h 
 	if err != nil {
 		return nil, nil, fmt.Errorf("map %s does not parse: %v", clip(base), err)
 	}
-	return m, raw, nil
+	return &srcMap{Consumer: m}, raw, nil
 }
 
 // failed says why once and remembers the failure until the script is

@@ -327,7 +327,7 @@ function outer() {
 		line, col int
 		want      string
 	}{{3, 5, "total"}, {4, 7, ""}, {10, 5, "apply"}, {15, 3, "outer"}, {14, 22, "inner"}, {1, 1, ""}} {
-		if got := enclosing(code, c.line, c.col); got != c.want {
+		if got := enclosing(newText(code), c.line, c.col); got != c.want {
 			t.Errorf("%d:%d = %q, want %q", c.line, c.col, got, c.want)
 		}
 	}
