@@ -378,3 +378,21 @@ func TestPrefetch(t *testing.T) {
 		t.Fatalf("prefetched map not used: %v", s.hits)
 	}
 }
+
+// A script that redirects to another origin is not followed there.
+func TestRedirectStaysOnTheOrigin(t *testing.T) {
+	other := newSite(t, nil)
+	s := newSite(t, map[string]func(w http.ResponseWriter){
+		"/dist/app.js": func(w http.ResponseWriter) {
+			w.Header().Set("Location", other.URL+"/dist/app.js")
+			w.WriteHeader(http.StatusFound)
+		},
+	})
+	r := New(Config{})
+	if got := r.Resolve(context.Background(), stacks(s.URL)); got[0][1].Mapped || other.hit("/dist/app.js") != 0 {
+		t.Fatalf("followed a redirect to another origin: %v", other.hits)
+	}
+	if f := r.Stats().Failures; len(f) != 1 || !strings.Contains(f[0].Reason, "another origin") {
+		t.Fatalf("failures %+v", f)
+	}
+}
