@@ -346,6 +346,11 @@ func TestPublicPageCannotSteerReads(t *testing.T) {
 		t.Fatalf("failures %+v", f)
 	}
 	r.Prefetch(st)
+	// An inline script's frame is the page itself: never fetched again.
+	r.Resolve(context.Background(), []Stack{{Page: s.URL + "/cb?code=1#x", Frames: Parse("at f (" + s.URL + "/cb?code=1:3:4)")}})
+	if s.hit("/cb") != 0 {
+		t.Fatalf("the page itself was fetched: %v", s.hits)
+	}
 	many := Stack{Page: s.URL + "/"}
 	for i := range 100 {
 		many.Frames = append(many.Frames, Parse(fmt.Sprintf("at f (%s/x%d.js:1:1)", s.URL, i))...)
