@@ -29,12 +29,15 @@ type Stack struct {
 const MaxScriptsPerRead = 32
 
 // scripts lists the scripts of the stacks, once each, with the page that
-// named each first.
+// named each first. A frame in the page's own document (an inline script)
+// is not read: fetching a page again can act (an OAuth callback spends its
+// code), and inline scripts seldom have maps.
 func scripts(stacks []Stack) (urls []string, page map[string]string) {
 	page = map[string]string{}
 	for _, st := range stacks {
+		doc, _, _ := strings.Cut(st.Page, "#")
 		for _, f := range st.Frames {
-			if _, ok := page[f.URL]; f.IsFrame() && !ok && len(urls) < MaxScriptsPerRead {
+			if _, ok := page[f.URL]; f.IsFrame() && !ok && f.URL != doc && len(urls) < MaxScriptsPerRead {
 				page[f.URL] = st.Page
 				urls = append(urls, f.URL)
 			}
