@@ -108,7 +108,7 @@ func (s *Server) handleExtensionSocket(w http.ResponseWriter, r *http.Request) {
 			s.extVersion.Store(&m.Version)
 		}
 		if (m.Type == "hello" || m.Type == "sourcemap_origins") && m.SourcemapOrigins != nil {
-			s.maps.SetAllowed(*m.SourcemapOrigins)
+			s.setMapOrigins(*m.SourcemapOrigins)
 		}
 		switch {
 		case m.Type == "result":

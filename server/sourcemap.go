@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gasoline-dev/gasoline/features/audit"
 	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/security"
 	"github.com/gasoline-dev/gasoline/features/sourcemap"
@@ -105,7 +106,15 @@ func (s *Server) noteMapOrigins(r *http.Request) {
 	if !s.fromExtension(r) || !r.URL.Query().Has("sourcemap_origins") {
 		return
 	}
-	s.maps.SetAllowed(strings.Fields(r.URL.Query().Get("sourcemap_origins")))
+	s.setMapOrigins(strings.Fields(r.URL.Query().Get("sourcemap_origins")))
+}
+
+// setMapOrigins applies the human's allow list as the extension reports it,
+// and audits each change (a repeated report is not one).
+func (s *Server) setMapOrigins(origins []string) {
+	if s.maps.SetAllowed(origins) {
+		s.audit(audit.Event{Event: "sourcemap_origins_changed", To: s.maps.Allowed(), Source: "human", Agent: "extension options"})
+	}
 }
 
 // prefetchMaps starts reading the maps of each arriving error's scripts,

@@ -2,6 +2,8 @@ package server
 
 import (
 	"net/http"
+	"os"
+	"path/filepath"
 	"net/http/httptest"
 	"strings"
 	"sync/atomic"
@@ -90,5 +92,21 @@ func TestObserveErrorsSourceMapped(t *testing.T) {
 	}
 	if _, isErr := callTool(t, c, "configure", map[string]any{"action": "capture", "settings": map[string]any{"sourcemap_origins": "https://x.test"}}); !isErr {
 		t.Error("configure accepted sourcemap_origins")
+	}
+}
+
+// Each change of the human's allow list is one audit line; the same list
+// reported again is none.
+func TestMapOriginsChangeIsAudited(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	_, base := startServerWith(t, Config{Version: "test", AuditLog: path})
+	ext := map[string]string{"Origin": ExtensionOrigin}
+	for _, q := range []string{"https://a.test", "https://a.test", "https://a.test%20https://b.test", ""} {
+		do(t, base, call{method: "POST", path: "/settings?sourcemap_origins=" + q, header: ext})
+	}
+	b, _ := os.ReadFile(path)
+	if n := strings.Count(string(b), `"event":"sourcemap_origins_changed"`); n != 3 ||
+		!strings.Contains(string(b), `"to":["https://a.test","https://b.test"],"source":"human"`) {
+		t.Errorf("%d changes audited:\n%s", n, b)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -112,8 +113,9 @@ func New(cfg Config) *Resolver {
 }
 
 // SetAllowed replaces the origins the human allowed maps to be read from
-// besides the development ones. Entries that are not origins are ignored.
-func (r *Resolver) SetAllowed(origins []string) {
+// besides the development ones, and says whether that changed them.
+// Entries that are not origins are ignored.
+func (r *Resolver) SetAllowed(origins []string) bool {
 	m := map[string]bool{}
 	for _, o := range origins {
 		if n := NormalizeOrigin(o); n != "" && len(m) < MaxAllowed {
@@ -121,8 +123,12 @@ func (r *Resolver) SetAllowed(origins []string) {
 		}
 	}
 	r.mu.Lock()
+	defer r.mu.Unlock()
+	if maps.Equal(m, r.allowed) {
+		return false
+	}
 	r.allowed = m
-	r.mu.Unlock()
+	return true
 }
 
 // Allowed lists the human's allowed origins, sorted.
