@@ -5,7 +5,7 @@ import js from '@eslint/js';
 import globals from 'globals';
 
 export default [
-  { ignores: ['extension/lib/', 'node_modules/', 'bin/', 'e2e/', 'testdata/'] },
+  { ignores: ['extension/lib/', 'node_modules/', 'bin/', 'e2e/', 'testdata/', '**/testdata/'] },
   js.configs.recommended,
   {
     rules: {

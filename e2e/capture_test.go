@@ -54,7 +54,7 @@ func TestCaptureEndToEnd(t *testing.T) {
 		return len(entries(errs)) >= 3
 	})
 	first := findContains(entries(errs), "message", "first-line boom")
-	if first == nil || first["kind"] != "exception" || !strings.Contains(first["source"].(string), "capture.html") {
+	if first == nil || first["kind"] != "exception" || !strings.Contains(mustJSON([]any{first["source"], first["stack"]}), "capture.html") {
 		t.Errorf("first-line exception: %v (all: %v)", first, errs)
 	}
 	if r := findContains(entries(errs), "message", "rejected-boom"); r == nil || r["kind"] != "rejection" || r["stack"] == nil {

@@ -41,7 +41,7 @@ func TestFirefoxCapture(t *testing.T) {
 		// Firefox's words for a failed fetch.
 		return findContains(entries(errs), "message", "NetworkError when attempting to fetch") != nil
 	})
-	if first := findContains(entries(errs), "message", "first-line boom"); first == nil || first["kind"] != "exception" || !strings.Contains(first["source"].(string), "capture.html") {
+	if first := findContains(entries(errs), "message", "first-line boom"); first == nil || first["kind"] != "exception" || !strings.Contains(mustJSON([]any{first["source"], first["stack"]}), "capture.html") {
 		t.Errorf("first-line exception: %v (all: %v)", first, errs)
 	}
 	if rj := findContains(entries(errs), "message", "rejected-boom"); rj == nil || rj["kind"] != "rejection" || rj["stack"] == nil {

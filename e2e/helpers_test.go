@@ -288,9 +288,9 @@ func chromiumPath() string {
 
 // startChromium starts headless Chromium on about:blank, with the unpacked
 // extension in extDir loaded unless extDir is empty.
-func startChromium(t testing.TB, extDir string) context.Context {
+func startChromium(t testing.TB, extDir string, flags ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
-	ctx, cancel := openChromium(t, extDir)
+	ctx, cancel := openChromium(t, extDir, flags...)
 	t.Cleanup(cancel)
 	return ctx
 }
@@ -298,7 +298,7 @@ func startChromium(t testing.TB, extDir string) context.Context {
 // openChromium starts a headless Chromium with the extension in extDir
 // loaded ("" for none) and a fresh profile, on about:blank; cancel ends it
 // and removes the profile.
-func openChromium(t testing.TB, extDir string) (ctx context.Context, cancel func()) {
+func openChromium(t testing.TB, extDir string, flags ...chromedp.ExecAllocatorOption) (ctx context.Context, cancel func()) {
 	t.Helper()
 	profile, err := os.MkdirTemp("", "gasoline-chromium-")
 	if err != nil {
@@ -314,6 +314,7 @@ func openChromium(t testing.TB, extDir string) (ctx context.Context, cancel func
 		chromedp.Flag("disable-sync", true),
 		chromedp.UserDataDir(profile),
 	)
+	opts = append(opts, flags...)
 	if extDir != "" {
 		opts = append(opts,
 			chromedp.Flag("disable-extensions", false),
@@ -332,9 +333,9 @@ func openChromium(t testing.TB, extDir string) (ctx context.Context, cancel func
 	return ctx, cancel
 }
 
-func launch(t testing.TB, extDir string) *browser {
+func launch(t testing.TB, extDir string, flags ...chromedp.ExecAllocatorOption) *browser {
 	t.Helper()
-	ctx := startChromium(t, extDir)
+	ctx := startChromium(t, extDir, flags...)
 	// Attach to the extension's service worker once its extension APIs are
 	// usable: a worker found while it is still starting may not have them.
 	var (

@@ -8,12 +8,12 @@
 // wakes a stopped worker for an event only if a listener for it was added at the top level. Every
 // listener dispatches to the module that owns the state.
 
-import { serverURL, settingsView, effectiveForTab, recomputeEffective, applyServerSettings, userSettingsChanged, loadSettings } from './sw/settings.js';
+import { serverURL, settingsView, effectiveForTab, recomputeEffective, applyServerSettings, userSettingsChanged, loadSettings, sourcemapOrigins } from './sw/settings.js';
 import { readSession, startSaving } from './sw/session.js';
 import { isConnected, lastErrorText, onReconnect, forgetConnection, restoreConnection } from './sw/link.js';
 import { accept, deliveryStats, restoreQueue, startDelivery, retryNow, scheduleFlush } from './sw/delivery.js';
 import * as tabs from './sw/tabs.js';
-import { startChannel, channelMode, ensureSocket, resetSocket, tellPilot, pollSettings, tellPageLeft } from './sw/channel.js';
+import { startChannel, channelMode, ensureSocket, resetSocket, tellPilot, pollSettings, tellPageLeft, tellSourcemapOrigins } from './sw/channel.js';
 import { runQuery } from './sw/queries.js';
 import { onErrorLog, screenshotStats } from './sw/screenshots.js';
 import { pilotOn, loadPilot, setPilot } from './sw/pilot-switch.js';
@@ -140,8 +140,12 @@ function flipPilot(enabled) {
 
 function onSettingsChanged(changes) {
   if (!changes.gasoline_settings) return;
+  const origins = JSON.stringify(sourcemapOrigins());
   userSettingsChanged(changes.gasoline_settings.newValue).then((serverChanged) => {
-    if (!serverChanged) return;
+    if (!serverChanged) {
+      if (JSON.stringify(sourcemapOrigins()) !== origins) tellSourcemapOrigins();
+      return;
+    }
     forgetConnection();
     tabs.forgetPage();
     retryNow();

@@ -2,6 +2,7 @@
 // The capture settings, their values and defaults are generated from Go (features/capturectl);
 // this page only words them. A setting added in Go shows up here with its name as its label.
 import { CAPTURE_SETTINGS as GENERATED, CAPTURE_DEFAULTS } from './generated/constants.mjs';
+import { mapOriginsOf, MAX_MAP_ORIGINS } from './sw/settings.js';
 
 const CAPTURE_SETTINGS = /** @type {readonly CaptureSetting[]} */ (GENERATED);
 
@@ -76,6 +77,7 @@ async function load() {
   const r = await chrome.runtime.sendMessage(/** @satisfies {RuntimeMessage} */ ({ type: 'settings' }));
   defaults = { ...CAPTURE_DEFAULTS, ...r.defaults };
   show({ ...defaults, ...r.settings });
+  $('sourcemap_origins').value = (r.sourcemap_origins || []).join('\n');
   showOverrides(r.overrides);
 }
 
@@ -103,7 +105,15 @@ $('form').addEventListener('submit', async (e) => {
     return;
   }
   $('server_url').classList.remove('invalid');
-  const settings = { server_url: server };
+  const lines = $('sourcemap_origins').value.split('\n').map((l) => l.trim()).filter(Boolean);
+  const origins = mapOriginsOf(lines);
+  if (origins.length !== new Set(lines.map((l) => l.toLowerCase().replace(/\/$/, ''))).size || lines.length > MAX_MAP_ORIGINS) {
+    $('sourcemap_origins').classList.add('invalid');
+    say(`Source map origins: one origin a line (like https://staging.example.com, no path), at most ${MAX_MAP_ORIGINS}.`, false);
+    return;
+  }
+  $('sourcemap_origins').classList.remove('invalid');
+  const settings = { server_url: server, sourcemap_origins: origins };
   for (const c of CAPTURE_SETTINGS) settings[c.name] = c.bool ? $(c.name).checked : $(c.name).value;
   try {
     await chrome.storage.sync.set({ gasoline_settings: settings });
@@ -115,6 +125,7 @@ $('form').addEventListener('submit', async (e) => {
 
 $('reset').addEventListener('click', () => {
   if (defaults) show(defaults);
+  $('sourcemap_origins').value = '';
   say('Defaults restored; press Save to keep them.', true);
 });
 

@@ -66,6 +66,8 @@ interface SettingsView {
   defaults: Settings;
   effective: Settings;
   overrides: Partial<Settings>;
+  /** The origins besides development ones the human lets the server read source maps from. */
+  sourcemap_origins: string[];
 }
 
 // ---- server ↔ worker (the socket /ws/extension, or GET /pending-queries and POST /query-results)
@@ -114,7 +116,14 @@ interface QueryResult {
 }
 
 /** Every JSON frame the worker sends on the socket (capture batches are `events` text frames). */
-type WorkerFrame = QueryResult | { type: 'hello'; version: string; pilot?: boolean } | { type: 'pong' } | { type: 'holding' } | { type: 'pilot'; pilot: boolean };
+type WorkerFrame = QueryResult
+  | { type: 'hello'; version: string; pilot?: boolean; page?: unknown; sourcemap_origins?: string[] }
+  | { type: 'pong' } | { type: 'holding' } | { type: 'pilot'; pilot: boolean }
+  | { type: 'sourcemap_origins'; sourcemap_origins: string[] }
+  | { type: 'page_left'; tab: number; reason: PageLeftReason; ts: number };
+
+/** Why a tab's document went away (POST /page-left, the page_left frame). */
+type PageLeftReason = 'reload' | 'navigation' | 'tab_closed';
 
 // ---- globals
 

@@ -45,8 +45,9 @@ type analysis struct {
 
 // newAnalysis wires the analyses to store and to the page loads perf
 // reports; now is their clock (nil: time.Now).
-func newAnalysis(store *capture.Store, perf perf.LatestFunc, now func() time.Time) *analysis {
+func newAnalysis(store *capture.Store, perf perf.LatestFunc, now func() time.Time, locate func(capture.LogEntry) string) *analysis {
 	r := snapshot.NewReader(store, perf, now)
+	r.SetLocate(locate)
 	a := &analysis{contracts: apicontract.New(), verify: verify.New(r), diffs: sessiondiff.New(r)}
 	// Shapes are learned on ingest: the bodies buffer keeps only the newest
 	// 100, and a contract spans the whole session.

@@ -53,6 +53,10 @@ type workerMessage struct {
 	// Page is the tab the worker tracks, on "hello": a server that took
 	// the port over knows it before the tab changes again.
 	Page *capture.Page `json:"page"`
+	// SourcemapOrigins is the human's allow list of origins to read source
+	// maps from besides development ones, on "hello" and on
+	// "sourcemap_origins" (sent when the human changes it).
+	SourcemapOrigins *[]string `json:"sourcemap_origins"`
 	browser.Response
 }
 
@@ -109,6 +113,9 @@ func (s *Server) handleExtensionSocket(w http.ResponseWriter, r *http.Request) {
 		}
 		if m.Type == "hello" && m.Page != nil && m.Page.URL != "" {
 			s.setPage(*m.Page)
+		}
+		if (m.Type == "hello" || m.Type == "sourcemap_origins") && m.SourcemapOrigins != nil {
+			s.setMapOrigins(*m.SourcemapOrigins)
 		}
 		switch {
 		case m.Type == "result":

@@ -27,6 +27,7 @@ func (s *Server) generateSARIF(context.Context, args) (any, error) {
 		doc = sarif.FromAudit(r)
 	}
 	if r, ok := s.an.latestSecurity(); ok {
+		r = s.mapFindings(r)
 		if doc.Runs == nil {
 			doc = sarif.FromSecurity(r)
 		} else {

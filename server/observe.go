@@ -79,8 +79,8 @@ func read[T any, P interface {
 
 func (s *Server) observeModes() []mode {
 	modes := []mode{
-		{"logs", s.afterHeld(read(s.store.Logs))},
-		{"errors", s.afterHeld(read(s.store.Errors))},
+		{"logs", s.afterHeld(s.readStacks(s.store.Logs, true))},
+		{"errors", s.afterHeld(s.readStacks(s.store.Errors, false))},
 		{"network", s.afterHeld(read(s.store.Network))},
 		{"network_bodies", s.afterHeld(read(s.store.Bodies))},
 		{"websocket_events", s.afterHeld(read(s.store.WSEvents))},

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gasoline-dev/gasoline/features/sourcemap"
 	"io"
 	"net"
 	"net/http"
@@ -131,6 +132,7 @@ type Server struct {
 	approvals   *approval.Queue   // pilot actions waiting for the human
 	origins     *origins.Trust    // extension origins besides the pinned one
 	history     *history.Log      // nil: buffers in memory only
+	maps        *sourcemap.Resolver
 	historyInfo *wire.History     // what openHistory restored
 	pageSave    sync.Mutex        // orders the tracked tab's writes to pageFile
 
@@ -157,6 +159,7 @@ func New(cfg Config) *Server {
 		pilot:     pilot.New(nil),
 		approvals: approval.New(nil, nil),
 		origins:   origins.New(cfg.Clock),
+		maps:      sourcemap.New(sourcemap.Config{}),
 		started:   time.Now(),
 		sessions:  make(map[string]*session),
 
@@ -199,8 +202,9 @@ func New(cfg Config) *Server {
 	s.token = newToken()
 	s.writeToken()
 	s.store.Subscribe(func(e capture.Event) { s.events.publish("entry", e) })
-	s.an = newAnalysis(s.store, s.perf.Latest, cfg.Clock)
+	s.an = newAnalysis(s.store, s.perf.Latest, cfg.Clock, s.locateEntry)
 	s.store.Subscribe(s.streams.observe)
+	s.store.Subscribe(s.prefetchMaps)
 	s.mcp = s.newMCP()
 	s.batches = map[string]storeFunc{
 		"/logs":             storeBatch(s, "entries", s.store.AddLogs),

@@ -18,6 +18,7 @@ type Settings struct {
 
 func (s *Server) handleSettings(w http.ResponseWriter, r *http.Request) {
 	s.notePilot(r)
+	s.noteMapOrigins(r)
 	writeJSON(w, http.StatusOK, Settings{Connected: true, CaptureOverrides: s.control.Values()})
 }
 
@@ -59,6 +60,9 @@ func (s *Server) Health() Health {
 	}
 	if s.auditor != nil {
 		h.AuditLog = s.auditor.Path()
+	}
+	if st := s.maps.Stats(); st.Maps > 0 || len(st.Failures) > 0 {
+		h.SourceMaps = &st
 	}
 	return h
 }

@@ -5,7 +5,7 @@
 // GET /settings is polled every POLL_MS either way (it also tells the server the extension is alive).
 // See PROTOCOL.md, "On-demand queries".
 
-import { serverURL, applyServerSettings, settingsGeneration } from './settings.js';
+import { serverURL, applyServerSettings, settingsGeneration, sourcemapOrigins } from './settings.js';
 import { request, postJSON, setConnected, failure } from './link.js';
 import { pilotOn, pilotReady } from './pilot-switch.js';
 import { nextBackoff } from './backoff.js';
@@ -78,7 +78,10 @@ function openSocket() {
       if (ws !== sock || !wsOpen) return;
       try {
         // The tracked page too: the server may be a new one (a takeover) that knows no page.
-        sock.send(JSON.stringify({ type: 'hello', version: chrome.runtime.getManifest().version, pilot: pilotOn(), page: trackedPage() || undefined }));
+        sock.send(JSON.stringify({
+          type: 'hello', version: chrome.runtime.getManifest().version, pilot: pilotOn(),
+          page: trackedPage() || undefined, sourcemap_origins: sourcemapOrigins(),
+        }));
       } catch (_) { /* onclose follows */ }
     });
     // The server pushes settings only when they change: ask now what is in force (a restarted server
@@ -216,6 +219,11 @@ export function tellPilot(enabled) {
   if (!sendFrame({ type: 'pilot', pilot: enabled })) pollSettings();
 }
 
+/** Tells the server the human's source map origins changed: on the socket, else with an immediate poll. */
+export function tellSourcemapOrigins() {
+  if (!sendFrame({ type: 'sourcemap_origins', sourcemap_origins: sourcemapOrigins() })) pollSettings();
+}
+
 // ---- fallback polling for queries while the socket is down
 
 function startQueryPoll() {
@@ -256,7 +264,8 @@ export async function pollSettings() {
   try {
     // POST, not GET: Chrome sends the extension's Origin only on a POST, and the server refuses a
     // pilot report without it.
-    const res = await request(`/settings?pilot=${pilotOn()}`, { method: 'POST' });
+    const origins = encodeURIComponent(sourcemapOrigins().join(' '));
+    const res = await request(`/settings?pilot=${pilotOn()}&sourcemap_origins=${origins}`, { method: 'POST' });
     if (!res.ok) throw new Error(`POST /settings: HTTP ${res.status}`);
     const body = await res.json();
     setConnected(true);

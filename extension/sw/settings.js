@@ -54,6 +54,25 @@ export function merge(user, over) {
   return { ...DEFAULT_SETTINGS, ...sanitize(user, true), ...sanitize(over, false) };
 }
 
+// The origins besides loopback and private ones the human allows the server to read source maps from
+// (the options page). Only the user's settings carry them; the server's overrides never do.
+export const MAX_MAP_ORIGINS = 50;
+const ORIGIN_RE = /^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$|^https?:\/\/\[[0-9a-f:.]+\](:\d{1,5})?$/;
+
+/** The valid origins of a list, lowercased, without a trailing slash, at most MAX_MAP_ORIGINS. */
+export function mapOriginsOf(list) {
+  if (!Array.isArray(list)) return [];
+  const out = [];
+  for (const o of list) {
+    const v = typeof o === 'string' ? o.trim().toLowerCase().replace(/\/$/, '') : '';
+    if (ORIGIN_RE.test(v) && !out.includes(v)) out.push(v);
+  }
+  return out.slice(0, MAX_MAP_ORIGINS);
+}
+
+let mapOrigins = [];
+export const sourcemapOrigins = () => mapOrigins;
+
 /** @type {Settings} */
 let userSettings = { ...DEFAULT_SETTINGS };
 /** @type {Partial<Settings>} */
@@ -80,7 +99,7 @@ export const settingsGeneration = () => generation;
  * @returns {SettingsView}
  */
 export function settingsView() {
-  return { settings: userSettings, defaults: DEFAULT_SETTINGS, effective, overrides };
+  return { settings: userSettings, defaults: DEFAULT_SETTINGS, effective, overrides, sourcemap_origins: mapOrigins };
 }
 
 // Recomputes the effective settings; when they changed, pushes them to the tabs and writes them to
@@ -136,6 +155,7 @@ export function applyServerSettings(body) {
 /** The user changed their settings (storage.onChanged); resolves to whether the server address changed. */
 export function userSettingsChanged(value) {
   userSettings = { ...DEFAULT_SETTINGS, ...sanitize(value, true) };
+  mapOrigins = mapOriginsOf(value && value.sourcemap_origins);
   return recomputeEffective();
 }
 
@@ -145,6 +165,8 @@ export async function loadSettings(session) {
   try {
     const r = await chrome.storage.sync.get('gasoline_settings');
     userSettings = { ...DEFAULT_SETTINGS, ...sanitize(r.gasoline_settings, true) };
+    const stored = /** @type {{sourcemap_origins?: unknown} | undefined} */ (r.gasoline_settings);
+    mapOrigins = mapOriginsOf(stored && stored.sourcemap_origins);
   } catch (_) {
     userSettings = { ...DEFAULT_SETTINGS };
   }

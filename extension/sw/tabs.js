@@ -48,7 +48,8 @@ export function onDocumentCommitted(d) {
   if (primaryFrame(d)) pageLeft(d.tabId, d.transitionType === 'reload' ? 'reload' : 'navigation', d.timeStamp);
 }
 
-let leftOnSocket = () => false;
+/** @type {(m: {tab: number, reason: string, ts: number}) => boolean} */
+let leftOnSocket = (_m) => false;
 
 /** How pageLeft tells the server on the worker's socket (channel.js's tellPageLeft), which costs less than a POST. */
 export function pageLeftVia(send) {

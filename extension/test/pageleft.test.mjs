@@ -33,7 +33,7 @@ test('a new main-frame document, a closed tab and a replaced one are reported as
 test('while the socket is open the report is a frame on it, not a POST', async () => {
   fakeBrowser();
   const posts = [];
-  globalThis.fetch = async (url, init) => {
+  globalThis.fetch = async (url, _init) => {
     posts.push(new URL(url).pathname);
     return { ok: true, status: 200, json: async () => ({}) };
   };

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_SETTINGS, validServerURL, normalizeServerURL, sanitize, merge, overridesOf } from '../sw/settings.js';
+import { DEFAULT_SETTINGS, validServerURL, normalizeServerURL, sanitize, merge, overridesOf, mapOriginsOf, MAX_MAP_ORIGINS } from '../sw/settings.js';
 
 test('only loopback http URLs with a valid port are server URLs', () => {
   for (const u of ['http://127.0.0.1:7890', 'http://localhost:1', 'http://127.0.0.1:65535/', ' http://localhost:7890 ']) {
@@ -43,4 +43,14 @@ test('overrides come only from an object', () => {
   for (const b of [null, {}, { capture_overrides: null }, { capture_overrides: [1] }, { capture_overrides: 'x' }]) {
     assert.deepEqual(overridesOf(b), {});
   }
+});
+
+test('source map origins: origins only, lowercased, deduplicated, bounded; never from the server', () => {
+  assert.deepEqual(mapOriginsOf([' https://Staging.Example.com/ ', 'http://10.0.0.5:8080', 'https://staging.example.com',
+    'https://x.test/path', 'javascript:alert(1)', 'https://a.test:99999x', 'http://[::1]:3000', 7, null]),
+  ['https://staging.example.com', 'http://10.0.0.5:8080', 'http://[::1]:3000']);
+  assert.deepEqual(mapOriginsOf('https://a.test'), []);
+  assert.equal(mapOriginsOf(Array.from({ length: 80 }, (_, i) => `https://h${i}.test`)).length, MAX_MAP_ORIGINS);
+  assert.equal('sourcemap_origins' in sanitize({ sourcemap_origins: ['https://a.test'] }, true), false);
+  assert.equal('sourcemap_origins' in merge({}, { sourcemap_origins: ['https://a.test'] }), false);
 });

@@ -84,9 +84,11 @@ type ArtifactLocation struct {
 	URI string `json:"uri"`
 }
 
-// Region carries the element's HTML as a snippet.
+// Region carries the element's HTML as a snippet, or a script position.
 type Region struct {
-	Snippet *Message `json:"snippet,omitempty"`
+	StartLine   int      `json:"startLine,omitempty"`
+	StartColumn int      `json:"startColumn,omitempty"`
+	Snippet     *Message `json:"snippet,omitempty"`
 }
 
 // LogicalLocation is the element, named by its selector.

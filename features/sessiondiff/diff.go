@@ -58,6 +58,7 @@ type Message struct {
 	Type    string `json:"type"` // console (an error), warning
 	Message string `json:"message"`
 	Count   int    `json:"count"`
+	At      string `json:"at,omitempty"` // where the newest was thrown (snapshot.Issue.At)
 }
 
 // NetworkDiff compares endpoints (method + path).
@@ -126,17 +127,17 @@ func Compare(a, b *snapshot.Snapshot) (SessionDiff, Summary) {
 		for _, p := range snapshot.MatchIssues(kind.a, kind.b) {
 			switch {
 			case p.Before == nil:
-				d.Errors.New = append(d.Errors.New, Message{kind.typ, p.After.Message, p.After.Count})
+				d.Errors.New = append(d.Errors.New, Message{kind.typ, p.After.Message, p.After.Count, p.After.At})
 				if kind.counts {
 					sum.NewErrors += p.After.Count
 				}
 			case p.After == nil:
-				d.Errors.Resolved = append(d.Errors.Resolved, Message{kind.typ, p.Before.Message, p.Before.Count})
+				d.Errors.Resolved = append(d.Errors.Resolved, Message{kind.typ, p.Before.Message, p.Before.Count, p.Before.At})
 				if kind.counts {
 					sum.ResolvedErrors += p.Before.Count
 				}
 			default:
-				d.Errors.Unchanged = append(d.Errors.Unchanged, Message{kind.typ, p.After.Message, p.After.Count})
+				d.Errors.Unchanged = append(d.Errors.Unchanged, Message{kind.typ, p.After.Message, p.After.Count, p.After.At})
 			}
 		}
 	}

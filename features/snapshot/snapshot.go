@@ -41,6 +41,9 @@ type Source interface {
 type Issue struct {
 	Message string `json:"message"`
 	Count   int    `json:"count"`
+	// At is where the newest occurrence was thrown, at its original source
+	// when its script has a source map; "" when it had no stack.
+	At string `json:"at,omitempty"`
 }
 
 // Endpoint is the requests to one method + path. Status is the newest
@@ -161,7 +164,12 @@ type Reader struct {
 	src  Source
 	perf perf.LatestFunc
 	now  func() time.Time
+	// locate names where an entry was thrown (nil: nowhere).
+	locate func(capture.LogEntry) string
 }
+
+// SetLocate sets how an issue's newest entry is placed in the source.
+func (r *Reader) SetLocate(fn func(capture.LogEntry) string) { r.locate = fn }
 
 // NewReader reads src, and page-load metrics from perf when it is not nil.
 // now is the clock (time.Now when nil).
@@ -190,7 +198,7 @@ func (r *Reader) Take(w Window) Snapshot {
 
 	q.Limit = MaxConsole
 	errs := r.src.Errors(q)
-	snap.Errors = group(errs.Entries)
+	snap.Errors = group(errs.Entries, r.locate)
 	// Errors are in the log buffer too. Among its newest 2×MaxConsole entries
 	// at warn or above, either there are MaxConsole errors (and no room for
 	// warnings) or there are warnings enough to fill the room.
@@ -202,7 +210,7 @@ func (r *Reader) Take(w Window) Snapshot {
 			warns = append(warns, e)
 		}
 	}
-	snap.Warnings = group(warns)
+	snap.Warnings = group(warns, r.locate)
 	q.Level = ""
 
 	q.Limit = MaxNetwork
@@ -230,7 +238,7 @@ func (r *Reader) Take(w Window) Snapshot {
 
 // group folds entries, newest first, into issues by normalised message,
 // most frequent first.
-func group(entries []capture.LogEntry) []Issue {
+func group(entries []capture.LogEntry, locate func(capture.LogEntry) string) []Issue {
 	if len(entries) == 0 {
 		return nil
 	}
@@ -248,7 +256,11 @@ func group(entries []capture.LogEntry) []Issue {
 			continue
 		}
 		at[m] = len(out)
-		out = append(out, Issue{Message: m, Count: 1})
+		is := Issue{Message: m, Count: 1}
+		if locate != nil && e.Stack != "" {
+			is.At = locate(e)
+		}
+		out = append(out, is)
 	}
 	slices.SortStableFunc(out, func(a, b Issue) int { return b.Count - a.Count })
 	return out

@@ -49,11 +49,11 @@ func TestTakeGroupsAndNormalises(t *testing.T) {
 	})
 	got := NewReader(s, nil, nil).Take(Window{})
 
-	wantErrors := []Issue{{"Cannot read property 'user' of undefined at line [n]", 2}, {"Failed to load resource", 1}}
+	wantErrors := []Issue{{"Cannot read property 'user' of undefined at line [n]", 2, ""}, {"Failed to load resource", 1, ""}}
 	if fmt.Sprint(got.Errors) != fmt.Sprint(wantErrors) {
 		t.Errorf("errors = %v, want %v", got.Errors, wantErrors)
 	}
-	if fmt.Sprint(got.Warnings) != fmt.Sprint([]Issue{{"Deprecated API", 2}}) {
+	if fmt.Sprint(got.Warnings) != fmt.Sprint([]Issue{{"Deprecated API", 2, ""}}) {
 		t.Errorf("warnings = %v", got.Warnings)
 	}
 	byKey := map[string]Endpoint{}
@@ -150,7 +150,7 @@ func TestTakeWindowSeesOnlyWhatFollowsTheCursor(t *testing.T) {
 	s.AddLogs(logs("error", "after"))
 	s.AddNetwork([]capture.NetworkEntry{req("GET", "http://localhost:3000/a", 200, 1)})
 	got := r.Take(Window{After: cur})
-	if fmt.Sprint(got.Errors) != "[{after 1}]" || len(got.Endpoints) != 1 || got.Endpoints[0].Status != 200 || got.Events != 3 {
+	if fmt.Sprint(got.Errors) != "[{after 1 }]" || len(got.Endpoints) != 1 || got.Endpoints[0].Status != 200 || got.Events != 3 {
 		t.Fatalf("window: events %d errors %v endpoints %v", got.Events, got.Errors, got.Endpoints)
 	}
 }
@@ -202,13 +202,29 @@ func TestTakePerformance(t *testing.T) {
 }
 
 func TestMatch(t *testing.T) {
-	before := []Issue{{"a", 1}, {"b", 2}}
-	after := []Issue{{"c", 1}, {"b", 3}}
+	before := []Issue{{"a", 1, ""}, {"b", 2, ""}}
+	after := []Issue{{"c", 1, ""}, {"b", 3, ""}}
 	var got []string
 	for _, p := range MatchIssues(before, after) {
 		got = append(got, fmt.Sprintf("%v/%v", p.Before, p.After))
 	}
-	if want := "[&{a 1}/<nil> &{b 2}/&{b 3} <nil>/&{c 1}]"; fmt.Sprint(got) != want {
+	if want := "[&{a 1 }/<nil> &{b 2 }/&{b 3 } <nil>/&{c 1 }]"; fmt.Sprint(got) != want {
 		t.Fatalf("pairs %v, want %s", got, want)
+	}
+}
+
+// An issue says where its newest occurrence was thrown, as locate places it.
+func TestIssuesSayWhere(t *testing.T) {
+	s := capture.NewStore()
+	s.AddLogs([]capture.LogEntry{
+		{Level: "error", Message: "boom", Stack: "    at f (http://a.test/app.js:1:1)"},
+		{Level: "error", Message: "boom", Stack: "    at g (http://a.test/app.js:2:2)"},
+		{Level: "error", Message: "no stack"},
+	})
+	r := NewReader(s, nil, nil)
+	r.SetLocate(func(e capture.LogEntry) string { return "located " + e.Stack[strings.Index(e.Stack, "(")+1:] })
+	got := r.Take(Window{}).Errors
+	if fmt.Sprint(got) != fmt.Sprint([]Issue{{"boom", 2, "located http://a.test/app.js:2:2)"}, {"no stack", 1, ""}}) {
+		t.Errorf("%v", got)
 	}
 }

@@ -52,6 +52,8 @@ type Detail struct {
 	URL     string `json:"url,omitempty"`
 	Status  int    `json:"status,omitempty"`
 	Error   string `json:"error,omitempty"`
+	// At is where a console error was thrown (snapshot.Issue.At).
+	At string `json:"at,omitempty"`
 }
 
 // WatchResult answers watch.
@@ -132,7 +134,7 @@ func countsOf(s *snapshot.Snapshot) Counts {
 func baselineOf(s *snapshot.Snapshot) Baseline {
 	b := Baseline{Summary: s.Summary()}
 	for _, e := range s.Errors {
-		b.ErrorDetails = append(b.ErrorDetails, Detail{Type: CategoryConsole, Message: e.Message, Count: e.Count})
+		b.ErrorDetails = append(b.ErrorDetails, Detail{Type: CategoryConsole, Message: e.Message, Count: e.Count, At: e.At})
 	}
 	for _, e := range s.FailingEndpoints() {
 		b.ErrorDetails = append(b.ErrorDetails, Detail{Type: CategoryNetwork, Method: e.Method, URL: e.URL, Status: e.Status, Error: e.Error})
@@ -225,8 +227,12 @@ func verdict(before, after, resolved, baseline, added int) string {
 }
 
 func issueLabel(i *snapshot.Issue) string {
+	l := i.Message
 	if i.Count > 1 {
-		return i.Message + " (x" + strconv.Itoa(i.Count) + ")"
+		l += " (x" + strconv.Itoa(i.Count) + ")"
 	}
-	return i.Message
+	if i.At != "" {
+		l += " at " + i.At
+	}
+	return l
 }

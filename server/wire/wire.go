@@ -10,6 +10,7 @@ import (
 	"github.com/gasoline-dev/gasoline/features/capturectl"
 	"github.com/gasoline-dev/gasoline/features/origins"
 	"github.com/gasoline-dev/gasoline/features/pilot"
+	"github.com/gasoline-dev/gasoline/features/sourcemap"
 	"github.com/gasoline-dev/gasoline/features/streaming"
 )
 
@@ -118,6 +119,9 @@ type Health struct {
 	// EventsDropped counts live events dropped for event-stream readers
 	// too slow to take them, since the server started.
 	EventsDropped int64 `json:"events_dropped,omitempty"`
+	// SourceMaps is the source maps read for stacks, and why those that
+	// could not be read were not; nil until a stack named a script.
+	SourceMaps *sourcemap.Stats `json:"source_maps,omitempty"`
 }
 
 // History is the on-disk history of the capture buffers.

@@ -1,0 +1,157 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gasoline-dev/gasoline/features/audit"
+	"github.com/gasoline-dev/gasoline/features/capture"
+	"github.com/gasoline-dev/gasoline/features/security"
+	"github.com/gasoline-dev/gasoline/features/sourcemap"
+)
+
+// stackEntry is a console entry or error as the AI reads it: its stack at
+// the developer's original sources where the scripts have source maps,
+// written densely (see sourcemap.Render), with the top resolved frame's
+// lines. Errors leave out the level, which is always "error" there.
+type stackEntry struct {
+	TS      capture.Time `json:"ts"`
+	Level   string       `json:"level,omitempty"`
+	Kind    string       `json:"kind,omitempty"`
+	Message string       `json:"message"`
+	Args    []string     `json:"args,omitempty"`
+	Stack   string       `json:"stack,omitempty"`
+	// Code is the top resolved frame's original line, one line either side.
+	Code string `json:"code,omitempty"`
+	// Source is the script position an exception names, left out when it
+	// is the stack's first frame.
+	Source     string `json:"source,omitempty"`
+	TabID      int    `json:"tab,omitempty"`
+	Page       string `json:"page,omitempty"`
+	Screenshot string `json:"screenshot,omitempty"`
+}
+
+func (e *stackEntry) Where() (*int, *string) { return &e.TabID, &e.Page }
+
+// readStacks adapts a console or error buffer read: the stacks of the
+// entries read are resolved together, so each script's map is read once.
+func (s *Server) readStacks(get func(capture.Query) capture.Result[capture.LogEntry], level bool) func(context.Context, args) (any, error) {
+	return func(ctx context.Context, a args) (any, error) {
+		q, err := captureQuery(a)
+		if err != nil {
+			return nil, err
+		}
+		r := get(q)
+		out := capture.Result[stackEntry]{Cursor: r.Cursor, More: r.More, Reset: r.Reset, Entries: s.stackEntries(ctx, r.Entries, level)}
+		return render[stackEntry](out), nil
+	}
+}
+
+func (s *Server) stackEntries(ctx context.Context, es []capture.LogEntry, level bool) []stackEntry {
+	// Each entry contributes its stack, then its source as a one-frame stack.
+	stacks := make([]sourcemap.Stack, 0, 2*len(es))
+	for _, e := range es {
+		stacks = append(stacks, sourcemap.Stack{Page: e.Page, Frames: sourcemap.Parse(e.Stack)})
+		var src []sourcemap.Frame
+		if e.Source != "" {
+			src = []sourcemap.Frame{sourcemap.Parse("at " + e.Source)[0]}
+		}
+		stacks = append(stacks, sourcemap.Stack{Page: e.Page, Frames: src})
+	}
+	resolved := s.maps.Resolve(ctx, stacks)
+	out := make([]stackEntry, len(es))
+	for i, e := range es {
+		o := stackEntry{TS: e.TS, Kind: e.Kind, Message: e.Message, Args: e.Args, TabID: e.TabID, Page: e.Page, Screenshot: e.Screenshot}
+		if level {
+			o.Level = e.Level
+		}
+		origin := sourcemap.OriginOf(e.Page)
+		st := sourcemap.Render(resolved[2*i], origin)
+		o.Stack, o.Code = st.Stack, st.Code
+		if src := resolved[2*i+1]; len(src) == 1 {
+			if top := stacks[2*i].Frames; len(top) == 0 || !sameFrame(top, src[0].Frame) {
+				so := sourcemap.Render(src, origin)
+				o.Source = so.Top
+				if so.Top == "" {
+					o.Source = e.Source
+				}
+				if o.Code == "" {
+					o.Code = so.Code
+				}
+			}
+		}
+		out[i] = o
+	}
+	return out
+}
+
+// sameFrame says whether an exception's source is its stack's first frame.
+func sameFrame(stack []sourcemap.Frame, src sourcemap.Frame) bool {
+	for _, f := range stack {
+		if f.IsFrame() {
+			return f.URL == src.URL && f.Line == src.Line && f.Col == src.Col
+		}
+	}
+	return false
+}
+
+// noteMapOrigins records the human's source map allow list as the
+// extension's settings poll reports it (?sourcemap_origins=, space
+// separated). Only the extension's own origin is believed: the AI has no
+// way to widen the list (configure knows no such setting).
+func (s *Server) noteMapOrigins(r *http.Request) {
+	if !s.fromExtension(r) || !r.URL.Query().Has("sourcemap_origins") {
+		return
+	}
+	s.setMapOrigins(strings.Fields(r.URL.Query().Get("sourcemap_origins")))
+}
+
+// setMapOrigins applies the human's allow list as the extension reports it,
+// and audits each change (a repeated report is not one).
+func (s *Server) setMapOrigins(origins []string) {
+	if s.maps.SetAllowed(origins) {
+		s.audit(audit.Event{Event: "sourcemap_origins_changed", To: s.maps.Allowed(), Source: "human", Agent: "extension options"})
+	}
+}
+
+// prefetchMaps starts reading the maps of each arriving error's scripts,
+// so that the AI's first read of it finds them ready.
+func (s *Server) prefetchMaps(ev capture.Event) {
+	if e, ok := ev.Entry.(capture.LogEntry); ok && ev.Kind == capture.KindLogs && e.Level == "error" && e.Stack != "" {
+		s.maps.Prefetch(sourcemap.Stack{Page: e.Page, Frames: sourcemap.Parse(e.Stack)})
+	}
+}
+
+// locateEntry names where an error was thrown, at its original source when
+// mapped, for verify and diff: its first frame as observe shows it.
+func (s *Server) locateEntry(e capture.LogEntry) string {
+	rs := s.maps.Resolve(context.Background(), []sourcemap.Stack{{Page: e.Page, Frames: sourcemap.Parse(e.Stack)}})
+	return sourcemap.Render(rs[0], sourcemap.OriginOf(e.Page)).First
+}
+
+// mapFindings places the security findings made at a console call site at
+// their original source, where the script has a map, for SARIF.
+func (s *Server) mapFindings(r security.Report) security.Report {
+	var stacks []sourcemap.Stack
+	var at []int
+	for i, f := range r.Findings {
+		if f.In == "console" && f.Source != "" {
+			stacks = append(stacks, sourcemap.Stack{Page: f.Page, Frames: sourcemap.Parse("at " + f.Source)})
+			at = append(at, i)
+		}
+	}
+	if len(at) == 0 {
+		return r
+	}
+	out := r
+	out.Findings = slices.Clone(r.Findings)
+	for j, rs := range s.maps.Resolve(context.Background(), stacks) {
+		if len(rs) == 1 && rs[0].Mapped {
+			out.Findings[at[j]].Source = rs[0].Source + ":" + strconv.Itoa(rs[0].OLine) + ":" + strconv.Itoa(rs[0].OCol)
+		}
+	}
+	return out
+}
