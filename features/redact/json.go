@@ -14,7 +14,7 @@ type frame struct {
 // JSON redacts the values of secret keys at any depth: strings and numbers
 // become "[redacted]"; the values inside an object or array held by a secret
 // key are redacted one by one, so the shape stays; true, false and null stay.
-// Non-secret string values are scanned as Text (a URL with ?token=…, JSON
+// Non-secret string values are scanned for name=value pairs (a URL with ?token=…, JSON
 // encoded in a string).
 // It scans the text rather than decoding it, so the output keeps the input's
 // key order and spacing, stays valid JSON when the input was, and a body cut
@@ -65,9 +65,11 @@ func JSON(s string) string {
 			if f := top(); f != nil && f.object && isKey(s, end) {
 				f.key = names.isSecret(unquote(s[i:end]))
 			} else if valueSecret() {
-				replace(i, end, `"`+Redacted+`"`)
+				if !isMark(s[i+1 : max(end-1, i+1)]) {
+					replace(i, end, `"`+Redacted+`"`)
+				}
 			} else if in := s[i+1 : max(end-1, i+1)]; strings.ContainsAny(in, "=:") {
-				if t := Text(in); t != in { // a URL with ?token=…, encoded JSON
+				if t := pairsText(in, false); t != in { // a URL with ?token=…, encoded JSON
 					replace(i+1, i+1+len(in), t)
 				}
 			}
