@@ -37,11 +37,11 @@ type Format struct {
 // credentials written out ("Authorization: Bearer …") and AWS secret keys
 // near a word that names them.
 var ownFormats = []Format{
-	{ID: "bearer", Rule: "bearer", Regex: `(?i)\bbearer[ \t]+([A-Za-z0-9._~+/=-]{16,})`, Keywords: []string{"bearer"},
+	{ID: "bearer", Rule: "bearer", Group: 1, Regex: `(?i)\bbearer[ \t]+([A-Za-z0-9._~+/=-]{16,})`, Keywords: []string{"bearer"},
 		Keep: `(?i)bearer[ \t]+`, check: lettersAndDigits},
-	{ID: "basic-auth", Rule: "bearer", Regex: `(?i)\bbasic[ \t]+([A-Za-z0-9+/]{12,}={0,2})(?:[^A-Za-z0-9+/=]|$)`, Keywords: []string{"basic"},
+	{ID: "basic-auth", Rule: "bearer", Group: 1, Regex: `(?i)\bbasic[ \t]+([A-Za-z0-9+/]{12,}={0,2})(?:[^A-Za-z0-9+/=]|$)`, Keywords: []string{"basic"},
 		Keep: `(?i)basic[ \t]+`, check: basicCredential},
-	{ID: "aws-secret-key", Rule: "aws_secret_key", Regex: `(?:^|[^A-Za-z0-9/+=])([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)`,
+	{ID: "aws-secret-key", Rule: "aws_secret_key", Group: 1, Regex: `(?:^|[^A-Za-z0-9/+=])([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)`,
 		Keywords: []string{"aws", "secret"}, check: mixedCase},
 }
 
@@ -97,6 +97,15 @@ type Match struct {
 
 // Value is the matched text.
 func (m Match) Value(s string) string { return s[m.Start:m.End] }
+
+// Redacted is what redaction makes of the match: the format's public
+// prefix and Redacted.
+func (m Match) Redacted(s string) string {
+	if m.Scrubbed {
+		return m.Value(s)
+	}
+	return m.keep + Redacted
+}
 
 // findFormats appends the credentials of known formats in s to dst, none
 // overlapping another: a keyword pass finds the formats that may occur,

@@ -22,6 +22,10 @@ func Message(s string) string {
 	return xmlElements(pairsText(formats(s), true))
 }
 
+// Credentials redacts the credentials of a known format in s, and nothing
+// else.
+func Credentials(s string) string { return formats(s) }
+
 // formats replaces each credential of a known format with its public
 // prefix and Redacted: "ghp_[redacted]".
 func formats(s string) string {
