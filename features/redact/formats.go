@@ -217,7 +217,11 @@ var (
 	byTri    = map[uint32][]keyword{}
 )
 
-func tri(a, b, c byte) uint32 { return (uint32(a)*961 + uint32(b)*31 + uint32(c)) & (1<<15 - 1) }
+// tri hashes three bytes so that keywordsIn can roll it along a text: a
+// byte's bits are shifted out of the hash three bytes later.
+func tri(a, b, c byte) uint32 {
+	return (uint32(a)<<10 ^ uint32(b)<<5 ^ uint32(c)) & (1<<15 - 1)
+}
 
 func init() {
 	if len(Formats) > 64 {
@@ -246,11 +250,9 @@ func keywordsIn(s string) uint64 {
 	if len(s) < 3 {
 		return 0
 	}
-	b, c := lowerTab[s[0]], lowerTab[s[1]]
+	h := tri(0, lowerTab[s[0]], lowerTab[s[1]])
 	for i := 2; i < len(s); i++ {
-		a := b
-		b, c = c, lowerTab[s[i]]
-		h := tri(a, b, c)
+		h = (h<<5 ^ uint32(lowerTab[s[i]])) & (1<<15 - 1)
 		if trigrams[h/64]&(1<<(h%64)) == 0 {
 			continue
 		}

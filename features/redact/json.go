@@ -68,7 +68,7 @@ func JSON(s string) string {
 				if !isMark(s[i+1 : max(end-1, i+1)]) {
 					replace(i, end, `"`+Redacted+`"`)
 				}
-			} else if in := s[i+1 : max(end-1, i+1)]; strings.ContainsAny(in, "=:") {
+			} else if in := s[i+1 : max(end-1, i+1)]; hasPair(in) {
 				if t := pairsText(in, false); t != in { // a URL with ?token=…, encoded JSON
 					replace(i+1, i+1+len(in), t)
 				}
@@ -78,7 +78,7 @@ func JSON(s string) string {
 			i++
 		default: // number, literal, or a bare key of a JavaScript object
 			end := i + 1
-			for end < len(s) && !strings.ContainsRune(",:}] \t\r\n{[\"'", rune(s[end])) {
+			for end < len(s) && !bareEnd[s[end]] {
 				end++
 			}
 			word := s[i:end]
@@ -159,4 +159,20 @@ func (c *nameCache) isSecret(k string) bool {
 	c.names[c.n%len(c.names)], c.secret[c.n%len(c.names)] = k, s
 	c.n++
 	return s
+}
+
+// bareEnd holds the bytes that end a bare word in JSON or a JavaScript
+// object literal.
+var bareEnd = byteSet(",:}] \t\r\n{[\"'")
+
+func byteSet(chars string) (t [256]bool) {
+	for i := 0; i < len(chars); i++ {
+		t[chars[i]] = true
+	}
+	return t
+}
+
+// hasPair reports whether s has an = or a :, where a pair could be.
+func hasPair(s string) bool {
+	return strings.IndexByte(s, ':') >= 0 || strings.IndexByte(s, '=') >= 0
 }

@@ -10,7 +10,7 @@ import (
 // password of user info. A URL with none of those is returned as is, without
 // allocating: every stored entry has one.
 func URL(u string) string {
-	if !strings.ContainsAny(u, "?#@") {
+	if strings.IndexByte(u, '?') < 0 && strings.IndexByte(u, '#') < 0 && strings.IndexByte(u, '@') < 0 {
 		return u
 	}
 	if i := strings.Index(u, "://"); i >= 0 {
@@ -114,6 +114,9 @@ func Body(body, contentType string) string {
 	return xmlElements(pairsText(body, false))
 }
 
+// valueStop holds the bytes that end an unquoted value.
+var valueStop = byteSet(" \t\r\n&,;}]\"'\\")
+
 func isNameByte(c byte) bool {
 	return isAlnum(c) || c == '_' || c == '-' || c == '.' || c == '[' || c == ']'
 }
@@ -139,7 +142,7 @@ func valueEnd(s string, vs int) (string, int) {
 		return open, len(s)
 	}
 	k := vs
-	for k < len(s) && !strings.ContainsRune(" \t\r\n&,;}]\"'\\", rune(s[k])) {
+	for k < len(s) && !valueStop[s[k]] {
 		k++
 	}
 	return "", k

@@ -29,8 +29,10 @@ func Credentials(s string) string { return formats(s) }
 // formats replaces each credential of a known format with its public
 // prefix and Redacted: "ghp_[redacted]".
 func formats(s string) string {
-	var buf [8]Match
-	ms := findFormats(s, buf[:0])
+	if keywordsIn(s) == 0 {
+		return s
+	}
+	ms := findFormats(s, nil)
 	if len(ms) == 0 {
 		return s
 	}
@@ -86,7 +88,7 @@ func pairsText(s string, free bool) string {
 // :, the name before it is read backwards and only a secret one has its
 // value read.
 func eachPair(s string, fn func(name string, sep byte, vs, ve int, open string)) {
-	if !strings.ContainsAny(s, "=:") {
+	if !hasPair(s) {
 		return
 	}
 	var names nameCache
