@@ -72,8 +72,11 @@ func scrub(body, contentType string, max int) string {
 	return Truncate(redact.Body(body, contentType), max)
 }
 
-// scrubURL redacts a URL's secret parameters, then caps it.
-func scrubURL(u string) string { return Truncate(redact.URL(Truncate(u, MaxURL)), MaxURL) }
+// scrubURL redacts a URL's secret parameters and credentials of a known
+// format (a Google key in ?key=…), then caps it.
+func scrubURL(u string) string {
+	return Truncate(redact.Credentials(redact.URL(Truncate(u, MaxURL))), MaxURL)
+}
 
 // Truncate cuts s to at most n bytes without splitting a UTF-8 sequence;
 // every size limit in Gasoline cuts text this way.

@@ -19,6 +19,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strings"
 
 	"github.com/pelletier/go-toml/v2"
 )
@@ -27,15 +28,29 @@ const module = "github.com/zricethezav/gitleaks/v8@v8.30.1"
 
 // pick is one gitleaks rule Gasoline uses: the security audit's rule for
 // it, the prefix a redacted value keeps (a regular expression matched at
-// the start of the secret), and keywords that replace gitleaks' own when
-// those are too common to filter anything ("ey" is in "key" and "they").
+// the start of the secret), keywords that replace gitleaks' own when those
+// are too common to filter anything ("ey" is in "key" and "they"), and
+// changes to the regex (old, new) where gitleaks' misses what pages write.
 type pick struct {
 	id, rule, keep string
 	keywords       []string
+	edit           [2]string
 }
 
+// gitleaks ends many rules with the characters that close a value in
+// source code: a quote, a space, a semicolon, an escaped line end. Text
+// written for people also ends one with , . ) ] } > & and the like, so the
+// end is widened to any character that cannot continue the secret.
+const (
+	codeEnd = "(?:[\\x60'\"\\s;]|\\\\[nr]|$)"
+	textEnd = "(?:[^A-Za-z0-9_\\-]|$)"
+)
+
 var picks = []pick{
-	{id: "jwt", rule: "jwt", keep: `ey[A-Za-z0-9_-]{4}`, keywords: []string{"eyj"}},
+	// A token with short claims ({"sub":"1"}) has fewer than 17 characters
+	// after its payload's "ey"; the header's keep 17.
+	{id: "jwt", rule: "jwt", keep: `ey[A-Za-z0-9_-]{4}`, keywords: []string{"eyj"},
+		edit: [2]string{`\.ey[a-zA-Z0-9\/\\_-]{17,}`, `\.ey[a-zA-Z0-9\/\\_-]{8,}`}},
 	{id: "aws-access-token", rule: "aws_access_key", keep: `(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)`},
 	{id: "github-pat", rule: "github_token", keep: `ghp_`},
 	{id: "github-oauth", rule: "github_token", keep: `gho_`},
@@ -108,6 +123,13 @@ func main() {
 		if !ok {
 			log.Fatalf("gitleaks has no rule %q", p.id)
 		}
+		if p.edit[0] != "" {
+			if !strings.Contains(r.Regex, p.edit[0]) {
+				log.Fatalf("%s: no %s in %s", p.id, p.edit[0], r.Regex)
+			}
+			r.Regex = strings.Replace(r.Regex, p.edit[0], p.edit[1], 1)
+		}
+		r.Regex = strings.ReplaceAll(r.Regex, codeEnd, textEnd)
 		re, err := regexp.Compile(r.Regex)
 		if err != nil {
 			log.Fatalf("%s: %v", p.id, err)
