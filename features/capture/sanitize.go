@@ -72,10 +72,17 @@ func scrub(body, contentType string, max int) string {
 	return Truncate(redact.Body(body, contentType), max)
 }
 
-// scrubURL redacts a URL's secret parameters and credentials of a known
-// format (a Google key in ?key=…), then caps it.
+// scrubURL redacts a URL's secret parameters and the credentials of a
+// known format in its query or fragment (a Google key in ?key=…), then
+// caps it.
 func scrubURL(u string) string {
-	return Truncate(redact.Credentials(redact.URL(Truncate(u, MaxURL))), MaxURL)
+	u = redact.URL(Truncate(u, MaxURL))
+	if q := strings.IndexAny(u, "?#"); q >= 0 {
+		if c := redact.Credentials(u[q:]); c != u[q:] {
+			u = u[:q] + c
+		}
+	}
+	return Truncate(u, MaxURL)
 }
 
 // Truncate cuts s to at most n bytes without splitting a UTF-8 sequence;

@@ -48,7 +48,7 @@ var Rules = Rule{
 		"auth", "pass", "session", "sid", "cookie", "jwt", "bearer", "csrf", "xsrf",
 		"otp", "totp", "hotp", "pin", "cvv", "cvv2", "cvc", "csc", "ssn", "sig", "signature",
 	},
-	Allow: []string{"tokens", "tokenizer", "tokenizers", "tokenize", "tokenized", "tokenization",
+	Allow: []string{"tokens", "tokenizer", "tokenizers", "tokenize", "tokenized", "tokenization", "secretary", "secretaries",
 		"tokentype", "tokenendpoint", "tokenurl", "authorizationendpoint", "authorizationurl"},
 	HeaderSubstrings: []string{
 		"authorization", "auth", "cookie", "token", "secret", "key", "password", "passwd", "session", "credential",

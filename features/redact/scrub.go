@@ -110,6 +110,8 @@ func Body(body, contentType string) string {
 		return Multipart(body)
 	case strings.Contains(ct, "x-www-form-urlencoded"):
 		return Pairs(body)
+	case strings.Contains(ct, "javascript") || strings.Contains(ct, "ecmascript"):
+		return body // code: its names hold no values
 	}
 	return xmlElements(pairsText(body, false))
 }

@@ -96,6 +96,9 @@ func eachPair(s string, fn func(name string, sep byte, vs, ve int, open string))
 		if s[i] != '=' && s[i] != ':' {
 			continue
 		}
+		if s[i] == '=' && (i+1 < len(s) && s[i+1] == '=' || i > 0 && strings.IndexByte("=!<>", s[i-1]) >= 0) {
+			continue // a comparison: a == b, a !== b, a >= b
+		}
 		j := i
 		for j > 0 && (s[j-1] == ' ' || s[j-1] == '\t') {
 			j--
@@ -151,7 +154,8 @@ func secretValue(name string, sep byte, v, open string) bool {
 		return true
 	}
 	if sep == '=' {
-		return !memberAccess(v)
+		// Minified code: auth=t, this.token=e.token, f=function(t){…}.
+		return !memberAccess(v) && !(len(v) <= 2 && digitsIn(v) == 0) && !strings.ContainsAny(v, "({")
 	}
 	var digits, letters, other int
 	for i := 0; i < len(v); i++ {
@@ -191,13 +195,13 @@ func memberAccess(v string) bool {
 // ********, ${TOKEN}, {{token}}, <token>, null.
 func placeholder(v string) bool {
 	switch strings.ToLower(v) {
-	case "null", "undefined", "true", "false", "none", "nil":
+	case "null", "undefined", "true", "false", "none", "nil", "void", "this", "new", "typeof", "function", "await":
 		return true
 	}
 	if strings.HasPrefix(v, "${") || strings.HasPrefix(v, "{{") || strings.HasPrefix(v, "<") || strings.HasPrefix(v, "%") {
 		return true
 	}
-	return strings.Count(v, v[:1]) == len(v)
+	return len(v) >= 3 && strings.Count(v, v[:1]) == len(v)
 }
 
 // xmlElements redacts the text of XML elements with a secret name:
@@ -255,4 +259,14 @@ func eachElement(s string, fn func(name string, vs, ve int)) {
 		}
 		fn(name, p+1, c)
 	}
+}
+
+func digitsIn(v string) int {
+	n := 0
+	for i := 0; i < len(v); i++ {
+		if v[i] >= '0' && v[i] <= '9' {
+			n++
+		}
+	}
+	return n
 }
