@@ -2,6 +2,8 @@ package capture
 
 import "testing"
 
+// BenchmarkSanitizeLog is what ingest pays per console entry to cap and
+// redact it (the entry of server's BenchmarkIngestLogs).
 func BenchmarkSanitizeLog(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
