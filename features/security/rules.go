@@ -66,6 +66,7 @@ var Rules = map[string]Rule{
 	"npm_token":           {Credentials, "npm token exposed", "CWE-798", fixKey},
 	"api_token":           {Credentials, "Service API token exposed (SendGrid, Hugging Face, PyPI, Shopify, DigitalOcean, Linear, Postman)", "CWE-798", fixKey},
 	"jwt_in_request_body": {Credentials, "JWT in request body", "CWE-522", "Send tokens in the Authorization header, not in payloads."},
+	"secret_in_body":      {Credentials, "Secret-named value sent in a request body or WebSocket message", "CWE-522", "Expected where the page signs in; elsewhere, check that the value should leave the page. Gasoline stored it redacted."},
 	"api_key_in_body":     {Credentials, "API key in JSON body", "CWE-522", "If intentional, make sure the key is scoped and not a server secret; otherwise proxy the call server-side."},
 
 	"pii_without_auth": {AuthPatterns, "Endpoint returns personal data without authentication", "CWE-306", "Require authentication on this endpoint; if it is public by design, stop returning personal fields."},

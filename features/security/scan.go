@@ -119,8 +119,9 @@ func clip(s string) string { return capture.Truncate(s, MaxScan) }
 // scanSecrets reports the secrets redact finds in a text, by where the
 // text was read: a credential of a known format anywhere; in console text a
 // JWT, a Bearer credential or a secret name's value (pii_exposure); in what
-// the page sends (outgoing) a JWT outside the auth endpoints; in a body a
-// secret name for a key. It returns the spans it reported.
+// the page sends (outgoing) a JWT outside the auth endpoints and a secret
+// name's value; in any body a secret name for a key. It returns the spans
+// it reported.
 func (a *audit) scanSecrets(w where, text string, b *budget, outgoing bool) (taken [][2]int) {
 	console := w.in == "console"
 	if text == "" || !a.enabled(Credentials) && !(console && a.enabled(PIIExposure)) {
@@ -156,6 +157,8 @@ func (a *audit) scanSecrets(w where, text string, b *budget, outgoing bool) (tak
 				rule, sev, name = "password_in_log", Warning, m.ID
 			case strings.HasSuffix(redact.SecretWord(m.ID), "key"):
 				rule, sev = "api_key_in_body", Warning
+			case outgoing:
+				rule, sev, name = "secret_in_body", Info, m.ID
 			default:
 				return
 			}

@@ -71,3 +71,21 @@ func TestRedactedPasswordInResponse(t *testing.T) {
 		t.Errorf("%+v", r.Findings)
 	}
 }
+
+// A secret name's value the page sends in a body or a socket message is
+// reported at info, redacted on capture or not.
+func TestSecretSentInABody(t *testing.T) {
+	xml := capture.NetworkBody{Method: "POST", URL: "https://api.shop.io/soap", ContentType: "text/plain",
+		RequestBody: redact.Body("<auth><user>ann</user><token>Zk29xQpL77mNbV31rT</token></auth>", "application/xml")}
+	in := Input{Bodies: []Request{{NetworkBody: xml}}, WS: []capture.WSEvent{
+		{Event: "message", ID: "1", URL: "wss://rt.shop.io/s", Direction: "outgoing", Data: "password=Fake-pass-123"},
+		{Event: "message", ID: "1", Direction: "incoming", Data: "echo:password=[redacted]"}}}
+	r := Audit(in, Options{Checks: []string{Credentials}, SeverityMin: Info})
+	want := []hit{{"secret_in_body", Info, "request_body"}, {"secret_in_body", Info, "websocket"}}
+	if got := hits(r); !slices.Equal(got, want) {
+		t.Errorf("findings %v, want %v\n%+v", got, want, r.Findings)
+	}
+	if out, _ := json.Marshal(r); strings.Contains(string(out), "Fake-pass-123") || strings.Contains(string(out), "Zk29xQ") {
+		t.Errorf("secret in %s", out)
+	}
+}
