@@ -38,7 +38,7 @@ type Format struct {
 // near a word that names them.
 var ownFormats = []Format{
 	{ID: "bearer", Rule: "bearer", Group: 1, Regex: `(?i)\bbearer[ \t]+([A-Za-z0-9._~+/=-]{16,})`, Keywords: []string{"bearer"},
-		Keep: `(?i)bearer[ \t]+`, check: lettersAndDigits},
+		Keep: `(?i)bearer[ \t]+`, check: credentialLike},
 	{ID: "basic-auth", Rule: "bearer", Group: 1, Regex: `(?i)\bbasic[ \t]+([A-Za-z0-9+/]{12,}={0,2})(?:[^A-Za-z0-9+/=]|$)`, Keywords: []string{"basic"},
 		Keep: `(?i)basic[ \t]+`, check: basicCredential},
 	{ID: "aws-secret-key", Rule: "aws_secret_key", Group: 1, Regex: `(?:^|[^A-Za-z0-9/+=])([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)`,
@@ -169,14 +169,21 @@ func entropy(s string) float64 {
 	return h
 }
 
-func lettersAndDigits(v string) bool {
-	var l, d bool
+// credentialLike tells a token from a word: it has a digit, both cases, or
+// a token's punctuation.
+func credentialLike(v string) bool {
+	var up, lo bool
 	for i := 0; i < len(v); i++ {
-		c := v[i]
-		l = l || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-		d = d || c >= '0' && c <= '9'
+		switch c := v[i]; {
+		case c >= '0' && c <= '9', c == '.', c == '_', c == '~', c == '+', c == '/', c == '=', c == '-':
+			return true
+		case c >= 'A' && c <= 'Z':
+			up = true
+		case c >= 'a' && c <= 'z':
+			lo = true
+		}
 	}
-	return l && d
+	return up && lo
 }
 
 // basicCredential: base64 of user:password.
