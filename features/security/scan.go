@@ -213,10 +213,24 @@ func (a *audit) scanURL(w where, raw string) {
 		default:
 			if b > 0 && evidence(raw, m) != "" {
 				b--
-				a.add(w, m.Rule, Critical, "", "") // the redacted URL shows where
+				a.add(w, m.Rule, Critical, paramAt(raw, m.Start), "") // the redacted URL shows where
 			}
 		}
 	})
+}
+
+// paramAt is the name of the query or fragment parameter whose value holds
+// offset i of a URL, or "".
+func paramAt(raw string, i int) string {
+	start := strings.LastIndexAny(raw[:i], "?&#;") + 1
+	if start == 0 {
+		return ""
+	}
+	name, _, ok := strings.Cut(raw[start:i], "=")
+	if !ok {
+		return ""
+	}
+	return name
 }
 
 // secretParam reports a query or fragment with a parameter whose name is
