@@ -164,3 +164,17 @@ func expand(tmpl string, seed int) (string, []string) {
 	})
 	return text, values
 }
+
+// The pass that skips text holding neither a format's keyword nor a secret
+// name lets every secret name of the rule through.
+func TestEverySecretNameIsLookedFor(t *testing.T) {
+	names := slices.Concat(Rules.Words, Rules.Substrings, load(t).Names.Secret, []string{"cc_number", "api_key", "X-Api-Key", "sessionId", "one-time-code", "PASS_WORD", "Pass-Phrase"})
+	for _, n := range names {
+		if IsSecretName(n) && !mayHold(n) {
+			t.Errorf("%q names a secret, but the text is skipped", n)
+		}
+		if s := n + "=hunter2x"; Message(s) == s {
+			t.Errorf("Message(%q) redacts nothing", s)
+		}
+	}
+}

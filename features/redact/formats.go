@@ -230,28 +230,51 @@ func tri(a, b, c byte) uint32 {
 	return (uint32(a)<<10 ^ uint32(b)<<5 ^ uint32(c)) & (1<<15 - 1)
 }
 
+// nameBit, in keywordsIn's set, says that a secret name may occur: the
+// text holds the first three letters of an entry of Rules, which a name
+// holds whole unless it splits them into words. The one entry that starts
+// with a word of two letters (cc_number) is also looked for by its third.
+const nameBit = 1 << 63
+
 func init() {
-	if len(Formats) > 64 {
-		panic("redact: more than 64 formats")
+	if len(Formats) >= 63 {
+		panic("redact: more than 62 formats")
+	}
+	add := func(k string, bit uint64) {
+		h := tri(k[0], k[1], k[2])
+		trigrams[h/64] |= 1 << (h % 64)
+		j := slices.IndexFunc(byTri[h], func(w keyword) bool { return w.word == k })
+		if j < 0 {
+			byTri[h] = append(byTri[h], keyword{k, bit})
+		} else {
+			byTri[h][j].formats |= bit
+		}
 	}
 	for i, f := range Formats {
 		for _, k := range f.Keywords {
 			if len(k) < 3 {
 				panic("redact: keyword shorter than 3 bytes: " + k)
 			}
-			h := tri(k[0], k[1], k[2])
-			trigrams[h/64] |= 1 << (h % 64)
-			j := slices.IndexFunc(byTri[h], func(w keyword) bool { return w.word == k })
-			if j < 0 {
-				byTri[h] = append(byTri[h], keyword{k, 1 << i})
-			} else {
-				byTri[h][j].formats |= 1 << i
-			}
+			add(k, 1<<i)
+		}
+	}
+	for _, n := range slices.Concat(Rules.Words, Rules.Substrings) {
+		if len(n) < 3 {
+			panic("redact: secret name shorter than 3 bytes: " + n)
+		}
+		add(n[:3], nameBit)
+		if strings.HasPrefix(n, "cc") {
+			add(n[2:5], nameBit)
 		}
 	}
 }
 
-// keywordsIn returns the set of formats whose keywords s holds, in any case.
+// mayHold reports whether s may hold a secret: a format's keyword or a
+// secret name.
+func mayHold(s string) bool { return keywordsIn(s) != 0 }
+
+// keywordsIn returns the set of formats whose keywords s holds, in any
+// case, and nameBit.
 func keywordsIn(s string) uint64 {
 	var set uint64
 	if len(s) < 3 {

@@ -97,7 +97,7 @@ func Headers(h map[string]string) map[string]string {
 // literal), a form, multipart form data, XML, or else any name=value and
 // "name": value pairs in the text.
 func Body(body, contentType string) string {
-	if body == "" || strings.HasPrefix(body, "[Binary:") {
+	if body == "" || strings.HasPrefix(body, "[Binary:") || !mayHold(body) {
 		return body
 	}
 	body = formats(body)

@@ -10,6 +10,9 @@ import (
 // \"name\" inside an encoded JSON string; the value keeps its quotes), and
 // XML elements with a secret name.
 func Text(s string) string {
+	if !mayHold(s) {
+		return s
+	}
 	return xmlElements(pairsText(formats(s), false))
 }
 
@@ -19,6 +22,9 @@ func Text(s string) string {
 // position in a file or code ("Session: restored", "auth.js:12:5",
 // "token:e.token") is no secret, nor is a placeholder ("********").
 func Message(s string) string {
+	if !mayHold(s) {
+		return s
+	}
 	return xmlElements(pairsText(formats(s), true))
 }
 
@@ -29,7 +35,7 @@ func Credentials(s string) string { return formats(s) }
 // formats replaces each credential of a known format with its public
 // prefix and Redacted: "ghp_[redacted]".
 func formats(s string) string {
-	if keywordsIn(s) == 0 {
+	if keywordsIn(s)&^nameBit == 0 {
 		return s
 	}
 	ms := findFormats(s, nil)
