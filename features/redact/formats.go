@@ -108,11 +108,10 @@ func (m Match) Redacted(s string) string {
 }
 
 // findFormats appends the credentials of known formats in s to dst, none
-// overlapping another: a keyword pass finds the formats that may occur,
-// and only their regexes run.
-func findFormats(s string, dst []Match) []Match {
-	active := keywordsIn(s)
-	if active == 0 {
+// overlapping another: active, from the keyword pass, holds the formats
+// that may occur, and only their regexes run.
+func findFormats(s string, active uint64, dst []Match) []Match {
+	if active&^nameBit == 0 {
 		return dst
 	}
 	res := formatRes()

@@ -12,7 +12,7 @@ const SecretName = "secret_name"
 // Match is Scrubbed. The security audit reports what Scan finds, so what
 // is redacted and what is reported are one rule.
 func Scan(s string, fn func(Match)) {
-	ms := findFormats(s, nil)
+	ms := findFormats(s, keywordsIn(s), nil)
 	for _, m := range ms {
 		fn(m)
 	}
@@ -23,6 +23,9 @@ func Scan(s string, fn func(Match)) {
 		}
 		p := i + k
 		i = p + len(Redacted)
+		if p == 0 || strings.IndexByte("\"'=:>", s[p-1]) >= 0 {
+			continue // a bare mark: a secret name's value
+		}
 		if f, start, ok := markAt(s, p); ok {
 			m := Match{Rule: f.Rule, ID: f.ID, Start: start, End: i, Scrubbed: true}
 			ms = append(ms, m)

@@ -97,10 +97,14 @@ func Headers(h map[string]string) map[string]string {
 // literal), a form, multipart form data, XML, or else any name=value and
 // "name": value pairs in the text.
 func Body(body, contentType string) string {
-	if body == "" || strings.HasPrefix(body, "[Binary:") || !mayHold(body) {
+	if body == "" || strings.HasPrefix(body, "[Binary:") {
 		return body
 	}
-	body = formats(body)
+	set := keywordsIn(body)
+	if set == 0 {
+		return body
+	}
+	body = formatsIn(body, set)
 	ct := strings.ToLower(contentType)
 	t := strings.TrimLeft(body, " \t\r\n")
 	switch {

@@ -10,10 +10,11 @@ import (
 // \"name\" inside an encoded JSON string; the value keeps its quotes), and
 // XML elements with a secret name.
 func Text(s string) string {
-	if !mayHold(s) {
+	set := keywordsIn(s)
+	if set == 0 {
 		return s
 	}
-	return xmlElements(pairsText(formats(s), false))
+	return xmlElements(pairsText(formatsIn(s, set), false))
 }
 
 // Message redacts the secrets of text the page wrote for people to read: a
@@ -22,23 +23,24 @@ func Text(s string) string {
 // position in a file or code ("Session: restored", "auth.js:12:5",
 // "token:e.token") is no secret, nor is a placeholder ("********").
 func Message(s string) string {
-	if !mayHold(s) {
+	set := keywordsIn(s)
+	if set == 0 {
 		return s
 	}
-	return xmlElements(pairsText(formats(s), true))
+	return xmlElements(pairsText(formatsIn(s, set), true))
 }
 
 // Credentials redacts the credentials of a known format in s, and nothing
 // else.
-func Credentials(s string) string { return formats(s) }
+func Credentials(s string) string { return formatsIn(s, keywordsIn(s)) }
 
-// formats replaces each credential of a known format with its public
-// prefix and Redacted: "ghp_[redacted]".
-func formats(s string) string {
-	if keywordsIn(s)&^nameBit == 0 {
+// formatsIn replaces each credential of a known format with its public
+// prefix and Redacted ("ghp_[redacted]"); set is keywordsIn(s).
+func formatsIn(s string, set uint64) string {
+	if set&^nameBit == 0 {
 		return s
 	}
-	ms := findFormats(s, nil)
+	ms := findFormats(s, set, nil)
 	if len(ms) == 0 {
 		return s
 	}
