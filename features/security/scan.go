@@ -248,8 +248,9 @@ func secretParam(raw string) bool {
 	return false
 }
 
-// scanParams applies the spec's three URL parameter patterns; a parameter
-// is reported once, by the first pattern that matches it.
+// scanParams sorts the secret parameters of a URL (by redact's rule) into
+// the spec's three URL rules; a parameter is reported once, by the first
+// pattern that matches it.
 func (a *audit) scanParams(w where, raw string, b *budget) {
 	seen := map[string]bool{}
 	for _, p := range []struct {
@@ -261,7 +262,7 @@ func (a *audit) scanParams(w where, raw string, b *budget) {
 			// A value Gasoline's own capture scrubbed was a secret the page
 			// really sent: still a finding, though no placeholder is.
 			scrubbed := v == redact.Redacted || strings.EqualFold(v, "%5Bredacted%5D")
-			if v == "" || seen[strings.ToLower(name)] || (!scrubbed && ignoredSecret(v)) {
+			if v == "" || seen[strings.ToLower(name)] || !redact.IsSecretName(name) || (!scrubbed && ignoredSecret(v)) {
 				continue
 			}
 			seen[strings.ToLower(name)] = true
