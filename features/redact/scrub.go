@@ -116,6 +116,8 @@ func Body(body, contentType string) string {
 		return Pairs(body)
 	case strings.Contains(ct, "javascript") || strings.Contains(ct, "ecmascript"):
 		return body // code: its names hold no values
+	case strings.Contains(ct, "html"):
+		return pairsText(body, false) // its elements are HTML's, not data's
 	}
 	return xmlElements(pairsText(body, false))
 }

@@ -235,6 +235,7 @@ func xmlElements(s string) string {
 // eachElement calls fn for the text [vs, ve) of each element of s with a
 // secret name that holds text only. It looks only at closing tags.
 func eachElement(s string, fn func(name string, vs, ve int)) {
+	var names nameCache
 	for i := 0; ; {
 		k := strings.Index(s[i:], "</")
 		if k < 0 {
@@ -248,7 +249,7 @@ func eachElement(s string, fn func(name string, vs, ve int)) {
 		}
 		name := s[c+2 : c+gt]
 		local := name[strings.LastIndexByte(name, ':')+1:]
-		if local == "" || strings.ContainsAny(name, " \t\n<") || !IsSecretName(local) {
+		if local == "" || strings.ContainsAny(name, " \t\n<") || !names.isSecret(local) {
 			continue
 		}
 		p := strings.LastIndexByte(s[:c], '>')
