@@ -114,7 +114,7 @@ func split3(t *testing.T, l string) (string, string, string) {
 	return f[0], f[1], f[2]
 }
 
-var placeholderRe = regexp.MustCompile(`\{(\+|jwt|basic|pem:[A-Z]+|[a-z0-9]+:\d+)\}`)
+var placeholderRe = regexp.MustCompile(`\{(\+|jwt|basic|pem(?:cut)?:[A-Z]+|[a-z0-9]+:\d+)\}`)
 
 const (
 	alnum   = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -147,9 +147,12 @@ func expand(tmpl string, seed int) (string, []string) {
 				b64(fmt.Appendf(nil, "fake-signature-%d-not-real", seed))
 		case "basic":
 			v = base64.StdEncoding.EncodeToString(fmt.Appendf(nil, "fakeuser:fake-pass-%d", seed))
-		case "pem":
+		case "pem", "pemcut":
 			body := strings.Repeat(run(alnum, 64)+"\n", 3)
 			values = append(values, strings.TrimSpace(body[:64]))
+			if kind == "pemcut" { // cut by a size cap before its END line
+				return "-----BEGIN " + arg + " PRIVATE KEY-----\n" + body[:100]
+			}
 			return "-----BEGIN " + arg + " PRIVATE KEY-----\n" + body + "-----END " + arg + " PRIVATE KEY-----"
 		default:
 			n, _ := strconv.Atoi(arg)
@@ -176,5 +179,15 @@ func TestEverySecretNameIsLookedFor(t *testing.T) {
 		if s := n + "=hunter2x"; !strings.ContainsAny(n, `"[`) && Message(s) == s {
 			t.Errorf("Message(%q) redacts nothing", s)
 		}
+	}
+}
+
+// What follows a redacted private key is kept when the text is redacted
+// again (as history read back is).
+func TestRedactedKeyKeepsWhatFollows(t *testing.T) {
+	pem, _ := expand("{pem:EC} then the rest of the message", 1)
+	once := Message(pem)
+	if !strings.HasSuffix(once, "[redacted] then the rest of the message") || Message(once) != once {
+		t.Errorf("once %q, twice %q", once, Message(once))
 	}
 }

@@ -34,9 +34,12 @@ type Format struct {
 }
 
 // ownFormats are credentials gitleaks has no free-text rule for: HTTP
-// credentials written out ("Authorization: Bearer …") and AWS secret keys
-// near a word that names them.
+// credentials written out ("Authorization: Bearer …"), a private key cut
+// short by a size cap (its END line gone) and AWS secret keys in a text
+// with a word that names them.
 var ownFormats = []Format{
+	{ID: "private-key-cut", Rule: "private_key", Regex: `(?i)-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----[^[][\s\S]{15,}$`,
+		Keywords: []string{"-----begin"}, Keep: `(?i)-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----`},
 	{ID: "bearer", Rule: "bearer", Group: 1, Regex: `(?i)\bbearer[ \t]+([A-Za-z0-9._~+/=-]{16,})`, Keywords: []string{"bearer"},
 		Keep: `(?i)bearer[ \t]+`, check: credentialLike},
 	{ID: "basic-auth", Rule: "bearer", Group: 1, Regex: `(?i)\bbasic[ \t]+([A-Za-z0-9+/]{12,}={0,2})(?:[^A-Za-z0-9+/=]|$)`, Keywords: []string{"basic"},
@@ -56,7 +59,7 @@ var Formats = func() []Format {
 			rest = append(rest, f)
 		}
 	}
-	return slices.Concat(first, ownFormats[:2], rest, ownFormats[2:])
+	return slices.Concat(first, ownFormats[:3], rest, ownFormats[3:])
 }()
 
 // compiled holds the formats' regular expressions, compiled on first use:
