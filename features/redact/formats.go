@@ -39,7 +39,7 @@ type Format struct {
 // with a word that names them.
 var ownFormats = []Format{
 	{ID: "private-key-cut", Rule: "private_key", Regex: `(?i)-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----[^[][\s\S]{15,}$`,
-		Keywords: []string{"-----begin"}, Keep: `(?i)-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----`},
+		Keywords: []string{"-----begin"}, Keep: `(?i)-----BEGIN[ A-Z0-9_-]{0,100}?PRIVATE KEY(?: BLOCK)?-----`},
 	{ID: "bearer", Rule: "bearer", Group: 1, Regex: `(?i)\bbearer[ \t]+([A-Za-z0-9._~+/=-]{16,})`, Keywords: []string{"bearer"},
 		Keep: `(?i)bearer[ \t]+`, check: credentialLike},
 	{ID: "basic-auth", Rule: "bearer", Group: 1, Regex: `(?i)\bbasic[ \t]+([A-Za-z0-9+/]{12,}={0,2})(?:[^A-Za-z0-9+/=]|$)`, Keywords: []string{"basic"},
@@ -325,7 +325,11 @@ func markAt(s string, p int) (Format, int, bool) {
 			continue
 		}
 		if m := res[i].mark.FindStringIndex(w); m != nil {
-			return f, from + m[0], true
+			st := m[0] // the shortest mark: a prefix pattern may span text before it
+			for n := res[i].mark.FindStringIndex(w[st+1:]); n != nil; n = res[i].mark.FindStringIndex(w[st+1:]) {
+				st += 1 + n[0]
+			}
+			return f, from + st, true
 		}
 	}
 	return Format{}, 0, false

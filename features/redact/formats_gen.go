@@ -28,7 +28,7 @@ var gitleaksFormats = []Format{
 	{ID: "anthropic-api-key", Rule: "anthropic_key", Regex: "\\b(sk-ant-api03-[a-zA-Z0-9_\\-]{93}AA)(?:[^A-Za-z0-9_\\-]|$)", Group: 1, Entropy: 0, Keywords: []string{"sk-ant-api03"}, Keep: "sk-ant-api03-"},
 	{ID: "anthropic-admin-api-key", Rule: "anthropic_key", Regex: "\\b(sk-ant-admin01-[a-zA-Z0-9_\\-]{93}AA)(?:[^A-Za-z0-9_\\-]|$)", Group: 1, Entropy: 0, Keywords: []string{"sk-ant-admin01"}, Keep: "sk-ant-admin01-"},
 	{ID: "npm-access-token", Rule: "npm_token", Regex: "(?i)\\b(npm_[a-z0-9]{36})(?:[^A-Za-z0-9_\\-]|$)", Group: 1, Entropy: 2, Keywords: []string{"npm_"}, Keep: "(?i)npm_"},
-	{ID: "private-key", Rule: "private_key", Regex: "(?i)-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----[\\s\\S-]{64,}?KEY(?: BLOCK)?-----", Group: 0, Entropy: 0, Keywords: []string{"-----begin"}, Keep: "(?i)-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----"},
+	{ID: "private-key", Rule: "private_key", Regex: "(?i)-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----[\\s\\S-]{64,}?KEY(?: BLOCK)?-----", Group: 0, Entropy: 0, Keywords: []string{"-----begin"}, Keep: "(?i)-----BEGIN[ A-Z0-9_-]{0,100}?PRIVATE KEY(?: BLOCK)?-----"},
 	{ID: "sendgrid-api-token", Rule: "api_token", Regex: "\\b(SG\\.(?i)[a-z0-9=_\\-\\.]{66})(?:[^A-Za-z0-9_\\-]|$)", Group: 1, Entropy: 2, Keywords: []string{"sg."}, Keep: "SG\\."},
 	{ID: "huggingface-access-token", Rule: "api_token", Regex: "\\b(hf_(?i:[a-z]{34}))(?:[^A-Za-z0-9_\\-]|$)", Group: 1, Entropy: 2, Keywords: []string{"hf_"}, Keep: "hf_"},
 	{ID: "pypi-upload-token", Rule: "api_token", Regex: "pypi-AgEIcHlwaS5vcmc[\\w-]{50,1000}", Group: 0, Entropy: 3, Keywords: []string{"pypi-ageichlwas5vcmc"}, Keep: "pypi-"},

@@ -74,7 +74,7 @@ var picks = []pick{
 	{id: "anthropic-api-key", rule: "anthropic_key", keep: `sk-ant-api03-`},
 	{id: "anthropic-admin-api-key", rule: "anthropic_key", keep: `sk-ant-admin01-`},
 	{id: "npm-access-token", rule: "npm_token", keep: `(?i)npm_`},
-	{id: "private-key", rule: "private_key", keep: `(?i)-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----`},
+	{id: "private-key", rule: "private_key", keep: `(?i)-----BEGIN[ A-Z0-9_-]{0,100}?PRIVATE KEY(?: BLOCK)?-----`},
 	{id: "sendgrid-api-token", rule: "api_token", keep: `SG\.`},
 	{id: "huggingface-access-token", rule: "api_token", keep: `hf_`},
 	{id: "pypi-upload-token", rule: "api_token", keep: `pypi-`},
