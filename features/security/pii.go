@@ -8,16 +8,19 @@ import (
 )
 
 // piiKey reports JSON keys that name personal data: email, phone, ssn,
-// social_security, credit_card, password, address, date_of_birth, dob.
+// social_security, credit_card, address, date_of_birth, dob, and a
+// password by redact's rule.
 // Keys are split into words (snake, kebab and camel case) so that
 // "classname" is not an ssn nor "ip_address" a postal address.
 func piiKey(key string) bool {
+	if passwordKey(key) {
+		return true
+	}
 	w := redact.Words(key)
 	for i, x := range w {
 		switch {
 		case strings.HasPrefix(x, "email"), strings.HasPrefix(x, "phone"),
-			x == "ssn", x == "dob", x == "birthdate", x == "mobile",
-			x == "password", x == "passwd":
+			x == "ssn", x == "dob", x == "birthdate", x == "mobile":
 			return true
 		case x == "address" || x == "addresses":
 			if i == 0 || !strings.Contains(" ip ipv4 ipv6 mac wallet contract server remote local hw ether bitcoin btc eth host ", " "+w[i-1]+" ") {
