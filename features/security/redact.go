@@ -1,10 +1,11 @@
 package security
 
 import (
-	"github.com/gasoline-dev/gasoline/features/redact"
 	"net"
 	"net/url"
 	"strings"
+
+	"github.com/gasoline-dev/gasoline/features/redact"
 )
 
 // Redact masks a secret for evidence: its first 6 and last 3 characters
