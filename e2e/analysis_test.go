@@ -125,13 +125,13 @@ func TestAnalysisFindsTheShopsFlaws(t *testing.T) {
 
 	sec := analyze(t, r.ai, map[string]any{"target": "security"})
 	text := mustJSON(sec)
-	if got := findingRules(sec); !slices.Equal(got, []string{"secret_in_url", "pii_without_auth", "jwt_in_log"}) {
+	if got := findingRules(sec); !slices.Equal(got, []string{"google_api_key", "pii_without_auth", "jwt_in_log"}) {
 		t.Errorf("security findings %v: %s", got, text)
 	}
 	if strings.Contains(text, shopKey) || strings.Contains(text, shopJWT) || strings.Contains(text, "/api/me") {
 		t.Errorf("a secret in full, or the authenticated endpoint: %s", text)
 	}
-	if !containsAll(text, `"field":"key"`, "AIzaSy...UvW", `"evidence":"eyJhbG...w5c"`, `"url":"/api/users/:id"`, `"never_authenticated":true`) {
+	if !containsAll(text, `"field":"key"`, "key=AIza[redacted]", `"evidence":"eyJhbG…[redacted]"`, `"url":"/api/users/:id"`, `"never_authenticated":true`) {
 		t.Errorf("findings lack their redacted evidence: %s", text)
 	}
 

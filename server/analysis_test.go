@@ -78,17 +78,17 @@ func TestAnalyzeSecurityThroughMCP(t *testing.T) {
 
 	r := mustCall(t, c, "analyze", map[string]any{"target": "security"})
 	text := mustJSON(r)
-	if got := strings.Join(rules(r), ","); got != "secret_in_url,pii_without_auth,jwt_in_log" {
+	if got := strings.Join(rules(r), ","); got != "google_api_key,pii_without_auth,jwt_in_log" {
 		t.Errorf("findings %s: %s", got, text)
 	}
-	if strings.Contains(text, leakedJWT) || strings.Contains(text, leakedKey) || !strings.Contains(text, "AIzaSy...UvW") {
+	if strings.Contains(text, leakedJWT) || strings.Contains(text, leakedKey) || !strings.Contains(text, "key=AIza[redacted]") {
 		t.Errorf("evidence not redacted: %s", text)
 	}
 	// An authenticated endpoint with personal data is no missing-auth finding.
 	if strings.Contains(text, "/api/me") {
 		t.Errorf("authenticated /api/me reported: %s", text)
 	}
-	if crit := mustCall(t, c, "analyze", map[string]any{"target": "security", "severity_min": "critical", "checks": []any{"credentials"}}); strings.Join(rules(crit), ",") != "secret_in_url" {
+	if crit := mustCall(t, c, "analyze", map[string]any{"target": "security", "severity_min": "critical", "checks": []any{"credentials"}}); strings.Join(rules(crit), ",") != "google_api_key" {
 		t.Errorf("critical credentials only: %v", crit)
 	}
 	if none := mustCall(t, c, "analyze", map[string]any{"target": "security", "url_filter": "/nothing"}); len(rules(none)) != 0 {
@@ -101,7 +101,7 @@ func TestAnalyzeSecurityThroughMCP(t *testing.T) {
 	// SARIF renders the latest audit: not the url_filter one that found nothing.
 	mustCall(t, c, "analyze", map[string]any{"target": "security"})
 	sar := mustJSON(mustCall(t, c, "generate", map[string]any{"format": "sarif"}))
-	if !containsAll(sar, `"version":"2.1.0"`, "gasoline-security", "secret_in_url", "jwt_in_log", "external/cwe/cwe-598") || strings.Contains(sar, leakedJWT) {
+	if !containsAll(sar, `"version":"2.1.0"`, "gasoline-security", "google_api_key", "jwt_in_log", "external/cwe/cwe-798") || strings.Contains(sar, leakedJWT) {
 		t.Errorf("sarif: %s", sar)
 	}
 

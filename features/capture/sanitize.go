@@ -72,8 +72,18 @@ func scrub(body, contentType string, max int) string {
 	return Truncate(redact.Body(body, contentType), max)
 }
 
-// scrubURL redacts a URL's secret parameters, then caps it.
-func scrubURL(u string) string { return Truncate(redact.URL(Truncate(u, MaxURL)), MaxURL) }
+// scrubURL redacts a URL's secret parameters and the credentials of a
+// known format in its query or fragment (a Google key in ?key=…), then
+// caps it.
+func scrubURL(u string) string {
+	u = redact.URL(Truncate(u, MaxURL))
+	if q := strings.IndexAny(u, "?#"); q >= 0 {
+		if c := redact.Credentials(u[q:]); c != u[q:] {
+			u = u[:q] + c
+		}
+	}
+	return Truncate(u, MaxURL)
+}
 
 // Truncate cuts s to at most n bytes without splitting a UTF-8 sequence;
 // every size limit in Gasoline cuts text this way.
@@ -111,17 +121,38 @@ func binarySummary(size int, ct string) string {
 	return fmt.Sprintf("[Binary: %d bytes, type: %s]", size, ct)
 }
 
+// scrubText redacts the secrets of text the page wrote (a message, a
+// stack, a title), read a little past the cap so that a secret the cap
+// cuts is still recognised, then caps it.
+func scrubText(s string, max int) string {
+	return Truncate(redact.Message(Truncate(s, max+scrubMargin)), max)
+}
+
+// scrubArg is scrubText for a console argument's preview: an object's is
+// JSON or a JavaScript literal, whose keys name its secrets.
+func scrubArg(s string) string {
+	t := Truncate(s, MaxArg+scrubMargin)
+	if t != "" && (t[0] == '{' || t[0] == '[') {
+		return Truncate(redact.Body(t, ""), MaxArg)
+	}
+	return Truncate(redact.Message(t), MaxArg)
+}
+
+// scrubMargin is how far past a cap text is read for secrets: longer than
+// any credential whose format Gasoline knows but a private key's.
+const scrubMargin = 256
+
 func (e *LogEntry) sanitize() {
 	e.Level = strings.ToLower(e.Level)
-	e.Message = Truncate(e.Message, MaxMessage)
-	e.Stack = Truncate(trimStackHead(e.Stack, e.Message), MaxStack)
+	e.Stack = scrubText(trimStackHead(e.Stack, e.Message), MaxStack)
+	e.Message = scrubText(e.Message, MaxMessage)
 	e.Source = scrubURL(e.Source)
 	e.Page = scrubURL(e.Page)
 	if len(e.Args) > MaxArgs {
 		e.Args = e.Args[:MaxArgs]
 	}
 	for i := range e.Args {
-		e.Args[i] = Truncate(e.Args[i], MaxArg)
+		e.Args[i] = scrubArg(e.Args[i])
 	}
 	if e.Kind == "console" {
 		e.Kind = "" // the common case goes unsaid in results
@@ -131,7 +162,7 @@ func (e *LogEntry) sanitize() {
 func (e *NetworkEntry) sanitize() {
 	e.Method = strings.ToUpper(Truncate(e.Method, 16))
 	e.URL = scrubURL(e.URL)
-	e.Error = Truncate(e.Error, MaxText)
+	e.Error = scrubText(e.Error, MaxText)
 	e.Page = scrubURL(e.Page)
 }
 
@@ -157,7 +188,7 @@ func (e *WSEvent) sanitize() {
 	e.ID = Truncate(e.ID, 64)
 	e.URL = scrubURL(e.URL)
 	e.Page = scrubURL(e.Page)
-	e.Reason = Truncate(e.Reason, MaxText)
+	e.Reason = scrubText(e.Reason, MaxText)
 	if e.Size == 0 && e.Data != "" {
 		e.Size = int64(len(e.Data))
 	}
@@ -170,13 +201,13 @@ func (e *WSEvent) sanitize() {
 func (a *Action) sanitize() {
 	a.Type = strings.ToLower(Truncate(a.Type, 32))
 	a.Selector = Truncate(a.Selector, 500)
-	a.Text = Truncate(a.Text, MaxText)
+	a.Text = scrubText(a.Text, MaxText)
 	a.URL = scrubURL(a.URL)
 	a.Page = scrubURL(a.Page)
 	if redact.IsSecretField(a.InputType, a.Selector) {
 		a.Value = ""
 	}
-	a.Value = Truncate(a.Value, MaxText)
+	a.Value = scrubText(a.Value, MaxText)
 }
 
 func (e *LogEntry) stamp() *Time     { return &e.TS }

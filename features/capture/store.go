@@ -188,7 +188,7 @@ func (s *Store) AddWSEvents(events []WSEvent) (int, []Rejection) {
 // SetPage records the tab the extension tracks.
 func (s *Store) SetPage(p Page) {
 	p.URL = scrubURL(p.URL)
-	p.Title = Truncate(p.Title, MaxText)
+	p.Title = scrubText(p.Title, MaxText)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if p.TS.IsZero() {

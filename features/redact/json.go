@@ -14,7 +14,7 @@ type frame struct {
 // JSON redacts the values of secret keys at any depth: strings and numbers
 // become "[redacted]"; the values inside an object or array held by a secret
 // key are redacted one by one, so the shape stays; true, false and null stay.
-// Non-secret string values are scanned as Text (a URL with ?token=…, JSON
+// Non-secret string values are scanned for name=value pairs (a URL with ?token=…, JSON
 // encoded in a string).
 // It scans the text rather than decoding it, so the output keeps the input's
 // key order and spacing, stays valid JSON when the input was, and a body cut
@@ -65,9 +65,11 @@ func JSON(s string) string {
 			if f := top(); f != nil && f.object && isKey(s, end) {
 				f.key = names.isSecret(unquote(s[i:end]))
 			} else if valueSecret() {
-				replace(i, end, `"`+Redacted+`"`)
-			} else if in := s[i+1 : max(end-1, i+1)]; strings.ContainsAny(in, "=:") {
-				if t := Text(in); t != in { // a URL with ?token=…, encoded JSON
+				if !isMark(s[i+1 : max(end-1, i+1)]) {
+					replace(i, end, `"`+Redacted+`"`)
+				}
+			} else if in := s[i+1 : max(end-1, i+1)]; hasPair(in) {
+				if t := pairsText(in, false); t != in { // a URL with ?token=…, encoded JSON
 					replace(i+1, i+1+len(in), t)
 				}
 			}
@@ -76,7 +78,7 @@ func JSON(s string) string {
 			i++
 		default: // number, literal, or a bare key of a JavaScript object
 			end := i + 1
-			for end < len(s) && !strings.ContainsRune(",:}] \t\r\n{[\"'", rune(s[end])) {
+			for end < len(s) && !bareEnd[s[end]] {
 				end++
 			}
 			word := s[i:end]
@@ -157,4 +159,20 @@ func (c *nameCache) isSecret(k string) bool {
 	c.names[c.n%len(c.names)], c.secret[c.n%len(c.names)] = k, s
 	c.n++
 	return s
+}
+
+// bareEnd holds the bytes that end a bare word in JSON or a JavaScript
+// object literal.
+var bareEnd = byteSet(",:}] \t\r\n{[\"'")
+
+func byteSet(chars string) (t [256]bool) {
+	for i := 0; i < len(chars); i++ {
+		t[chars[i]] = true
+	}
+	return t
+}
+
+// hasPair reports whether s has an = or a :, where a pair could be.
+func hasPair(s string) bool {
+	return strings.IndexByte(s, ':') >= 0 || strings.IndexByte(s, '=') >= 0
 }

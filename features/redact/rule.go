@@ -48,7 +48,7 @@ var Rules = Rule{
 		"auth", "pass", "session", "sid", "cookie", "jwt", "bearer", "csrf", "xsrf",
 		"otp", "totp", "hotp", "pin", "cvv", "cvv2", "cvc", "csc", "ssn", "sig", "signature",
 	},
-	Allow: []string{"tokens", "tokenizer", "tokenizers", "tokenize", "tokenized", "tokenization",
+	Allow: []string{"tokens", "tokenizer", "tokenizers", "tokenize", "tokenized", "tokenization", "secretary", "secretaries",
 		"tokentype", "tokenendpoint", "tokenurl", "authorizationendpoint", "authorizationurl"},
 	HeaderSubstrings: []string{
 		"authorization", "auth", "cookie", "token", "secret", "key", "password", "passwd", "session", "credential",
@@ -82,17 +82,19 @@ func in(w []byte, t *[256][]string) bool {
 	return false
 }
 
-// containsAny reports whether b contains one of the needles of t.
-func containsAny(b []byte, t *[256][]string) bool {
+// containing returns the first needle of t that b contains, or "".
+func containing(b []byte, t *[256][]string) string {
 	for i, c := range b {
 		for _, n := range t[c] {
 			if len(b)-i >= len(n) && string(b[i:i+len(n)]) == n {
-				return true
+				return n
 			}
 		}
 	}
-	return false
+	return ""
 }
+
+func containsAny(b []byte, t *[256][]string) bool { return containing(b, t) != "" }
 
 func isAlnum(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
@@ -108,7 +110,12 @@ func lower(c byte) byte {
 // IsSecretName reports whether a field, key or parameter name names a secret.
 // It does not allocate for names of up to 64 bytes: it runs for every query
 // parameter and JSON key on the ingest path.
-func IsSecretName(name string) bool {
+func IsSecretName(name string) bool { return SecretWord(name) != "" }
+
+// SecretWord is the entry of Rules that makes name a secret ("apikey" for
+// "X-Api-Key", "password" for "userPassword"), or "" for a name that names
+// no secret.
+func SecretWord(name string) string {
 	var jb, wb [64]byte
 	joined := jb[:0]
 	start := 0
@@ -123,8 +130,10 @@ func IsSecretName(name string) bool {
 			for j := start; j < i; j++ {
 				w = append(w, lower(name[j]))
 			}
-			if in(w, words) {
-				return true
+			for _, n := range words[w[0]] {
+				if string(w) == n {
+					return n
+				}
 			}
 			if !in(w, allowed) {
 				joined = append(joined, w...)
@@ -135,7 +144,33 @@ func IsSecretName(name string) bool {
 			start = i + 1
 		}
 	}
-	return len(joined) > 0 && !in(joined, allowed) && containsAny(joined, substrings)
+	if len(joined) == 0 || in(joined, allowed) {
+		return ""
+	}
+	return containing(joined, substrings)
+}
+
+// Words splits a name as the rule does: at every character that is not an
+// ASCII letter or digit and where a lowercase letter or digit is followed
+// by an uppercase one; the words are lowercased.
+func Words(name string) []string {
+	var out []string
+	start := 0
+	for i := 0; i <= len(name); i++ {
+		end := i == len(name) || !isAlnum(name[i])
+		camel := !end && i > start && isUpper(name[i]) && !isUpper(name[i-1])
+		if !end && !camel {
+			continue
+		}
+		if i > start {
+			out = append(out, strings.ToLower(name[start:i]))
+		}
+		start = i
+		if end {
+			start = i + 1
+		}
+	}
+	return out
 }
 
 // IsSecretHeader reports whether an HTTP header's value must not be stored.

@@ -10,7 +10,7 @@ import (
 // password of user info. A URL with none of those is returned as is, without
 // allocating: every stored entry has one.
 func URL(u string) string {
-	if !strings.ContainsAny(u, "?#@") {
+	if strings.IndexByte(u, '?') < 0 && strings.IndexByte(u, '#') < 0 && strings.IndexByte(u, '@') < 0 {
 		return u
 	}
 	if i := strings.Index(u, "://"); i >= 0 {
@@ -90,14 +90,21 @@ func Headers(h map[string]string) map[string]string {
 	return h
 }
 
-// Body redacts the secrets of a request or response body, by its content
-// type or, when that says nothing, by its look: JSON (also cut short at a
-// size cap, or a JavaScript object literal), a form, multipart form data, or
-// else any name=value and "name": value pairs in the text.
+// Body redacts the secrets of a request or response body: first the
+// credentials of a known format anywhere in it (Formats), then the values
+// of secret names by the body's content type or, when that says nothing,
+// by its look: JSON (also cut short at a size cap, or a JavaScript object
+// literal), a form, multipart form data, XML, or else any name=value and
+// "name": value pairs in the text.
 func Body(body, contentType string) string {
 	if body == "" || strings.HasPrefix(body, "[Binary:") {
 		return body
 	}
+	set := keywordsIn(body)
+	if set == 0 {
+		return body
+	}
+	body = formatsIn(body, set)
 	ct := strings.ToLower(contentType)
 	t := strings.TrimLeft(body, " \t\r\n")
 	switch {
@@ -107,64 +114,16 @@ func Body(body, contentType string) string {
 		return Multipart(body)
 	case strings.Contains(ct, "x-www-form-urlencoded"):
 		return Pairs(body)
+	case strings.Contains(ct, "javascript") || strings.Contains(ct, "ecmascript"):
+		return body // code: its names hold no values
+	case strings.Contains(ct, "html"):
+		return pairsText(body, false) // its elements are HTML's, not data's
 	}
-	return Text(body)
+	return xmlElements(pairsText(body, false))
 }
 
-// Text redacts the values of name=value and name: value pairs anywhere in
-// free text (an unknown body, a WebSocket message, a JSON string value); the
-// name may be quoted, also as \"name\" inside an encoded JSON string, and
-// the value keeps its quotes. One pass: at each = or :, the name before it
-// is read backwards and only a secret one has its value read.
-func Text(s string) string {
-	if !strings.ContainsAny(s, "=:") {
-		return s
-	}
-	var b strings.Builder
-	var names nameCache
-	last := 0
-	for i := 0; i < len(s); i++ {
-		if s[i] != '=' && s[i] != ':' {
-			continue
-		}
-		j := i
-		for j > 0 && (s[j-1] == ' ' || s[j-1] == '\t') {
-			j--
-		}
-		if j > 0 && (s[j-1] == '"' || s[j-1] == '\'') {
-			j--
-			if j > 0 && s[j-1] == '\\' {
-				j--
-			}
-		}
-		e := j
-		for j > 0 && isNameByte(s[j-1]) {
-			j--
-		}
-		if j == e || !names.isSecret(s[j:e]) {
-			continue
-		}
-		vs := i + 1
-		for vs < len(s) && (s[vs] == ' ' || s[vs] == '\t') {
-			vs++
-		}
-		open, ve := valueEnd(s, vs)
-		if ve == vs || s[vs:ve] == open+Redacted+open || strings.HasPrefix(s[vs:], Redacted) {
-			continue
-		}
-		if b.Cap() == 0 {
-			b.Grow(len(s) + 64)
-		}
-		b.WriteString(s[last:vs])
-		b.WriteString(open + Redacted + open)
-		last, i = ve, ve-1
-	}
-	if last == 0 {
-		return s
-	}
-	b.WriteString(s[last:])
-	return b.String()
-}
+// valueStop holds the bytes that end an unquoted value.
+var valueStop = byteSet(" \t\r\n&,;}]\"'\\")
 
 func isNameByte(c byte) bool {
 	return isAlnum(c) || c == '_' || c == '-' || c == '.' || c == '[' || c == ']'
@@ -191,7 +150,7 @@ func valueEnd(s string, vs int) (string, int) {
 		return open, len(s)
 	}
 	k := vs
-	for k < len(s) && !strings.ContainsRune(" \t\r\n&,;}]\"'\\", rune(s[k])) {
+	for k < len(s) && !valueStop[s[k]] {
 		k++
 	}
 	return "", k

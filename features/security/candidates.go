@@ -98,29 +98,3 @@ func numberRuns(s string) (windows []string, offsets []int) {
 	}
 	return windows, offsets
 }
-
-// containsWord reports whether s contains word in lower, upper or title
-// case, without lowering the whole text.
-func containsWord(s, word string) bool {
-	return strings.Contains(s, word) || strings.Contains(s, strings.ToUpper(word)) ||
-		strings.Contains(s, strings.ToUpper(word[:1])+word[1:])
-}
-
-// awsKeywords returns the offsets of "aws" and "secret", in any case, in
-// one pass over s.
-func awsKeywords(s string, limit int) []int {
-	var out []int
-	for i := 0; i+3 <= len(s) && len(out) < limit; i++ {
-		switch s[i] | 0x20 {
-		case 'a':
-			if s[i+1]|0x20 == 'w' && s[i+2]|0x20 == 's' {
-				out = append(out, i)
-			}
-		case 's':
-			if i+6 <= len(s) && strings.EqualFold(s[i+1:i+6], "ecret") {
-				out = append(out, i)
-			}
-		}
-	}
-	return out
-}

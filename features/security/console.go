@@ -8,8 +8,8 @@ import (
 )
 
 // scanConsole reads console messages and their arguments: credential
-// formats (credentials), tokens, passwords and personal data
-// (pii_exposure).
+// formats (credentials), JWTs, Bearer credentials, secret names' values and
+// personal data (pii_exposure).
 func (a *audit) scanConsole(logs []capture.LogEntry) {
 	var sb strings.Builder
 	for _, e := range logs {
@@ -35,17 +35,16 @@ func (a *audit) scanConsole(logs []capture.LogEntry) {
 		text = clip(text)
 		w := where{in: "console", level: e.Level, source: a.redactURL(e.Source), page: a.redactURL(e.Page)}
 		b := budget(MaxMatches)
-		a.scanSecrets(w, text, &b, false)
+		taken := a.scanSecrets(w, text, &b, false)
 		if a.enabled(PIIExposure) {
-			a.scanLogPII(w, text, &b)
+			a.scanLogPII(w, text, &b, taken)
 		}
 	}
 }
 
-// scanLogPII flags what should never be logged. A bearer token that is a
-// JWT is reported once, as a bearer token.
-func (a *audit) scanLogPII(w where, text string, b *budget) {
-	var taken [][2]int
+// scanLogPII flags personal data that should never be logged, outside the
+// secrets scanSecrets took.
+func (a *audit) scanLogPII(w where, text string, b *budget, taken [][2]int) {
 	overlaps := func(s, e int) bool {
 		for _, t := range taken {
 			if s < t[1] && e > t[0] {
@@ -53,27 +52,6 @@ func (a *audit) scanLogPII(w where, text string, b *budget) {
 			}
 		}
 		return false
-	}
-	if containsWord(text, "bearer") {
-		for _, m := range b.findAll(bearerPattern(), text) {
-			if v := text[m[2]:m[3]]; !ignoredSecret(v) {
-				taken = append(taken, [2]int{m[0], m[1]})
-				a.add(w, "bearer_in_log", Critical, "", "Bearer "+Redact(v))
-			}
-		}
-	}
-	for _, m := range b.findAll(jwtPattern(), text) {
-		if v := text[m[0]:m[1]]; !overlaps(m[0], m[1]) && !ignoredSecret(v) {
-			taken = append(taken, [2]int{m[0], m[1]})
-			a.add(w, "jwt_in_log", Critical, "", Redact(v))
-		}
-	}
-	if containsWord(text, "password") || containsWord(text, "passwd") || containsWord(text, "pwd") {
-		for _, m := range b.findAll(passwordPattern(), text) {
-			if v := text[m[2]:m[3]]; !overlaps(m[2], m[3]) && !isPlaceholder(v) {
-				a.add(w, "password_in_log", Warning, "", Redact(v))
-			}
-		}
 	}
 	// Emails are counted per call site, the first one as evidence: a log
 	// line printing users prints many.

@@ -2,22 +2,25 @@ package security
 
 import (
 	"strings"
-	"unicode"
 
 	"github.com/gasoline-dev/gasoline/features/apicontract"
+	"github.com/gasoline-dev/gasoline/features/redact"
 )
 
 // piiKey reports JSON keys that name personal data: email, phone, ssn,
-// social_security, credit_card, password, address, date_of_birth, dob.
+// social_security, credit_card, address, date_of_birth, dob, and a
+// password by redact's rule.
 // Keys are split into words (snake, kebab and camel case) so that
 // "classname" is not an ssn nor "ip_address" a postal address.
 func piiKey(key string) bool {
-	w := keyWords(key)
+	if passwordKey(key) {
+		return true
+	}
+	w := redact.Words(key)
 	for i, x := range w {
 		switch {
 		case strings.HasPrefix(x, "email"), strings.HasPrefix(x, "phone"),
-			x == "ssn", x == "dob", x == "birthdate", x == "mobile",
-			x == "password", x == "passwd":
+			x == "ssn", x == "dob", x == "birthdate", x == "mobile":
 			return true
 		case x == "address" || x == "addresses":
 			if i == 0 || !strings.Contains(" ip ipv4 ipv6 mac wallet contract server remote local hw ether bitcoin btc eth host ", " "+w[i-1]+" ") {
@@ -32,38 +35,10 @@ func piiKey(key string) bool {
 	return false
 }
 
+// passwordKey reports keys that name a password, by redact's rule.
 func passwordKey(key string) bool {
-	for _, x := range keyWords(key) {
-		if x == "password" || x == "passwd" {
-			return true
-		}
-	}
-	return false
-}
-
-func keyWords(key string) []string {
-	var words []string
-	var cur []rune
-	prevLower := false
-	for _, r := range key {
-		switch {
-		case r == '_' || r == '-' || r == '.' || r == ' ':
-			if len(cur) > 0 {
-				words = append(words, string(cur))
-			}
-			cur, prevLower = cur[:0], false
-			continue
-		case unicode.IsUpper(r) && prevLower:
-			words = append(words, string(cur))
-			cur = cur[:0]
-		}
-		prevLower = unicode.IsLower(r) || unicode.IsDigit(r)
-		cur = append(cur, unicode.ToLower(r))
-	}
-	if len(cur) > 0 {
-		words = append(words, string(cur))
-	}
-	return words
+	w := redact.SecretWord(key)
+	return strings.HasPrefix(w, "pass") || w == "pwd"
 }
 
 func (a *audit) isPIIKey(k string) bool {
@@ -240,19 +215,20 @@ func (a *audit) walkResponse(w where, rawURL, body string, b *budget) bodyPII {
 		}
 		if a.isPIIKey(f.key) {
 			p.addField(f.key, f.kind == '"' && !p.real && isMock(f.val))
-			if f.kind == '"' && passwordKey(f.key) && !ignoredSecret(f.val) {
-				a.add(w, "secret_in_response", Critical, f.key, Redact(f.val))
+			if f.kind == '"' && passwordKey(f.key) {
+				if f.val == redact.Redacted { // scrubbed on capture
+					a.add(w, "secret_in_response", Critical, f.key, f.val)
+				} else if !ignoredSecret(f.val) {
+					a.add(w, "secret_in_response", Critical, f.key, Redact(f.val))
+				}
 			}
 			return
 		}
 		if f.kind != '"' {
 			return
 		}
-		if strings.HasPrefix(f.val, "eyJ") && !authEndpoint(rawURL) {
-			if m := jwtPattern().FindString(f.val); m != "" && !ignoredSecret(m) {
-				a.add(w, "secret_in_response", Critical, f.key, Redact(m))
-				return
-			}
+		if strings.Contains(f.val, "eyJ") && !authEndpoint(rawURL) && a.jwtInResponse(w, f) {
+			return
 		}
 		if kind := valuePII(f.val, b); kind != "" {
 			k := f.key
@@ -263,4 +239,17 @@ func (a *audit) walkResponse(w where, rawURL, body string, b *budget) bodyPII {
 		}
 	})
 	return p
+}
+
+// jwtInResponse reports a JWT in a response's string value, as captured or
+// as Gasoline redacted it.
+func (a *audit) jwtInResponse(w where, f field) bool {
+	found := false
+	redact.Scan(f.val, func(m redact.Match) {
+		if ev := evidence(f.val, m); m.Rule == "jwt" && ev != "" && !found {
+			found = true
+			a.add(w, "secret_in_response", Critical, f.key, ev)
+		}
+	})
+	return found
 }

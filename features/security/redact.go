@@ -4,6 +4,8 @@ import (
 	"net"
 	"net/url"
 	"strings"
+
+	"github.com/gasoline-dev/gasoline/features/redact"
 )
 
 // Redact masks a secret for evidence: its first 6 and last 3 characters
@@ -81,18 +83,6 @@ func hostPath(u string) string {
 	return u
 }
 
-// sensitiveParam names query parameters whose values are always masked in
-// the URLs findings show, whatever they hold.
-func sensitiveParam(name string) bool {
-	l := strings.ToLower(name)
-	for _, m := range []string{"key", "token", "secret", "pass", "auth", "bearer", "session", "sig", "code", "jwt", "credential"} {
-		if strings.Contains(l, m) {
-			return true
-		}
-	}
-	return false
-}
-
 // RedactURL masks whatever in a URL could be a secret before a finding
 // shows it: userinfo passwords, values of secret-named query and fragment
 // parameters, and anything matching a credential format.
@@ -124,7 +114,7 @@ func redactParams(q string) string {
 	parts := strings.Split(q, "&")
 	for i, p := range parts {
 		k, v, ok := strings.Cut(p, "=")
-		if ok && v != "" && (sensitiveParam(k) || len(v) >= 32) {
+		if ok && v != "" && (redact.IsSecretName(k) || len(v) >= 32) {
 			parts[i] = k + "=" + Redact(v)
 		}
 	}
@@ -132,17 +122,7 @@ func redactParams(q string) string {
 }
 
 // redactTokens masks every credential format found in s.
-func redactTokens(s string) string {
-	for _, p := range []tokenPattern{awsAccessKey, githubToken, stripeKey} {
-		if p.re().MatchString(s) {
-			s = p.re().ReplaceAllStringFunc(s, Redact)
-		}
-	}
-	if strings.Contains(s, "eyJ") {
-		s = jwtPattern().ReplaceAllStringFunc(s, Redact)
-	}
-	return s
-}
+func redactTokens(s string) string { return redact.Credentials(s) }
 
 // IsLocalhost reports URLs the transport checks skip: localhost, its
 // subdomains, the loopback addresses.

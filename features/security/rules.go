@@ -58,14 +58,22 @@ var Rules = map[string]Rule{
 	"private_key":         {Credentials, "Private key material exposed", "CWE-321", "Never send private keys to the browser. Revoke and regenerate the key pair."},
 	"github_token":        {Credentials, "GitHub token exposed", "CWE-798", fixKey},
 	"stripe_key":          {Credentials, "Stripe secret key exposed", "CWE-798", fixKey},
+	"gitlab_token":        {Credentials, "GitLab token exposed", "CWE-798", fixKey},
+	"slack_token":         {Credentials, "Slack token or webhook exposed", "CWE-798", fixKey},
+	"google_api_key":      {Credentials, "Google API key exposed", "CWE-798", fixKey},
+	"openai_key":          {Credentials, "OpenAI API key exposed", "CWE-798", fixKey},
+	"anthropic_key":       {Credentials, "Anthropic API key exposed", "CWE-798", fixKey},
+	"npm_token":           {Credentials, "npm token exposed", "CWE-798", fixKey},
+	"api_token":           {Credentials, "Service API token exposed (SendGrid, Hugging Face, PyPI, Shopify, DigitalOcean, Linear, Postman)", "CWE-798", fixKey},
 	"jwt_in_request_body": {Credentials, "JWT in request body", "CWE-522", "Send tokens in the Authorization header, not in payloads."},
+	"secret_in_body":      {Credentials, "Secret-named value sent in a request body or WebSocket message", "CWE-522", "Expected where the page signs in; elsewhere, check that the value should leave the page. Gasoline stored it redacted."},
 	"api_key_in_body":     {Credentials, "API key in JSON body", "CWE-522", "If intentional, make sure the key is scoped and not a server secret; otherwise proxy the call server-side."},
 
 	"pii_without_auth": {AuthPatterns, "Endpoint returns personal data without authentication", "CWE-306", "Require authentication on this endpoint; if it is public by design, stop returning personal fields."},
 
 	"jwt_in_log":         {PIIExposure, "JWT logged to console", "CWE-532", fixLog},
 	"bearer_in_log":      {PIIExposure, "Bearer token logged to console", "CWE-532", fixLog},
-	"password_in_log":    {PIIExposure, "Password logged to console", "CWE-532", fixLog},
+	"password_in_log":    {PIIExposure, "Password or other secret-named value logged to console", "CWE-532", fixLog},
 	"email_in_log":       {PIIExposure, "Email address logged to console", "CWE-532", fixLog},
 	"pii_in_log":         {PIIExposure, "Personal data (SSN, card or phone number) logged to console", "CWE-532", fixLog},
 	"pii_in_response":    {PIIExposure, "Response contains personal data", "CWE-359", "Return only the fields the page needs; authenticated responses with personal data are expected."},
@@ -84,45 +92,17 @@ func lazyRegexp(expr string) func() *regexp.Regexp {
 	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }
 
-// tokenPattern is a credential format found anywhere in a text: bodies,
-// console messages, WebSocket payloads. Each starts with a literal, which
-// regexp turns into a fast substring search.
-type tokenPattern struct {
-	rule string
-	re   func() *regexp.Regexp
-	sev  string
-	// group is the submatch holding the secret (0: the whole match).
-	group int
-}
-
 var (
-	awsAccessKey = tokenPattern{"aws_access_key", lazyRegexp(`AKIA[0-9A-Z]{16}`), Critical, 0}
-	privateKey   = tokenPattern{"private_key", lazyRegexp(`-----BEGIN (RSA|DSA|EC|OPENSSH) PRIVATE KEY-----`), Critical, 0}
-	githubToken  = tokenPattern{"github_token", lazyRegexp(`gh[ps]_[A-Za-z0-9_]{36,}`), Critical, 0}
-	stripeKey    = tokenPattern{"stripe_key", lazyRegexp(`sk_(?:test|live)_[A-Za-z0-9]{24,}`), Critical, 0}
-	apiKeyInBody = tokenPattern{"api_key_in_body", lazyRegexp(`"(?:api_key|apiKey|api_secret)":\s*"([^"]{8,})"`), Warning, 1}
-	jwtPattern   = lazyRegexp(`eyJ[A-Za-z0-9_-]*\.eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*`)
-
-	// secretTokens are looked for in every scanned text.
-	secretTokens = []tokenPattern{awsAccessKey, privateKey, githubToken, stripeKey, apiKeyInBody}
-
-	// awsSecretRun is a 40-character run of the AWS secret alphabet, with
-	// the characters either side outside it; it is only looked for near
-	// "aws" or "secret".
-	awsSecretRun = lazyRegexp(`(?:^|[^A-Za-z0-9/+=])([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)`)
-
 	// URL parameters, as the spec writes them, with the name and value
 	// captured. Fragments are included: OAuth puts tokens there.
 	urlSecretParam  = lazyRegexp(`(?i)[?&#](api_key|apikey|key|token|secret|password)=([^&#]*)`)
 	urlGenericParam = lazyRegexp(`(?i)[?&#](\w*(?:secret|password|passwd|token)\w*)=([^&#]{8,})`)
 	urlBearerParam  = lazyRegexp(`(?i)[?&#](auth|bearer|token)=([A-Za-z0-9._-]{20,})`)
 
-	// Console-only patterns.
-	bearerPattern   = lazyRegexp(`(?i)bearer\s+([A-Za-z0-9._~+/=-]{16,})`)
-	passwordPattern = lazyRegexp(`(?i)(?:password|passwd|pwd)["']?\s*[:=]\s*["']?([^\s"',;}]{3,})`)
-	emailPattern    = lazyRegexp(`[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,}`)
-	ssnPattern      = lazyRegexp(`\b\d{3}-\d{2}-\d{4}\b`)
-	cardPattern     = lazyRegexp(`\b\d{4}[\s-]?\d{4}[\s-]?\d{4}[\s-]?\d{4}\b`)
+	// Personal data in console text.
+	emailPattern = lazyRegexp(`[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,}`)
+	ssnPattern   = lazyRegexp(`\b\d{3}-\d{2}-\d{4}\b`)
+	cardPattern  = lazyRegexp(`\b\d{4}[\s-]?\d{4}[\s-]?\d{4}[\s-]?\d{4}\b`)
 	// The spec's E.164 form \+?[1-9]\d{1,14} matches any number, so it is
 	// used only with its + and at least 8 digits; the US form as given.
 	phonePattern = lazyRegexp(`\+[1-9]\d{7,14}\b|\(\d{3}\)\s?\d{3}-\d{4}`)

@@ -116,60 +116,79 @@ func (b *budget) findAll(re *regexp.Regexp, s string) [][]int {
 
 func clip(s string) string { return capture.Truncate(s, MaxScan) }
 
-// scanSecrets looks for credential formats in a text. jwt adds JWTs, which
-// are only unexpected in what the page sends.
-func (a *audit) scanSecrets(w where, text string, b *budget, jwt bool) {
-	if !a.enabled(Credentials) || text == "" {
-		return
+// scanSecrets reports the secrets redact finds in a text, by where the
+// text was read: a credential of a known format anywhere; in console text a
+// JWT, a Bearer credential or a secret name's value (pii_exposure); in what
+// the page sends (outgoing) a JWT outside the auth endpoints and a secret
+// name's value; in any body a secret name for a key. It returns the spans
+// it reported.
+func (a *audit) scanSecrets(w where, text string, b *budget, outgoing bool) (taken [][2]int) {
+	console := w.in == "console"
+	if text == "" || !a.enabled(Credentials) && !(console && a.enabled(PIIExposure)) {
+		return nil
 	}
-	for _, p := range secretTokens {
-		for _, m := range b.findAll(p.re(), text) {
-			v := text[m[2*p.group]:m[2*p.group+1]]
-			if ignoredSecret(v) {
-				continue
-			}
-			ev := Redact(v)
-			if p.rule == "private_key" {
-				ev = "BEGIN " + text[m[2]:m[3]] + " PRIVATE KEY"
-			}
-			a.add(w, p.rule, p.sev, "", ev)
+	redact.Scan(text, func(m redact.Match) {
+		if *b <= 0 {
+			return
 		}
-	}
-	if jwt && !authEndpoint(w.url) {
-		for _, m := range b.findAll(jwtPattern(), text) {
-			if v := text[m[0]:m[1]]; !ignoredSecret(v) {
-				a.add(w, "jwt_in_request_body", Warning, "", Redact(v))
+		ev := evidence(text, m)
+		if ev == "" {
+			return
+		}
+		rule, sev, name := m.Rule, Critical, ""
+		switch m.Rule {
+		case "jwt":
+			switch {
+			case console:
+				rule = "jwt_in_log"
+			case outgoing && !authEndpoint(w.url):
+				rule, sev = "jwt_in_request_body", Warning
+			default:
+				return
+			}
+		case "bearer":
+			if !console {
+				return
+			}
+			rule = "bearer_in_log"
+		case redact.SecretName:
+			switch {
+			case console:
+				rule, sev, name = "password_in_log", Warning, m.ID
+			case strings.HasSuffix(redact.SecretWord(m.ID), "key"):
+				rule, sev = "api_key_in_body", Warning
+			case outgoing:
+				rule, sev, name = "secret_in_body", Info, m.ID
+			default:
+				return
 			}
 		}
-	}
-	a.scanAWSSecret(w, text, b)
+		*b--
+		taken = append(taken, [2]int{m.Start, m.End})
+		a.add(w, rule, sev, name, ev)
+	})
+	return taken
 }
 
-// scanAWSSecret finds 40-character secret keys near "aws" or "secret".
-// Runs without upper case, lower case and digits mixed (hex digests,
-// words) are not AWS secrets.
-func (a *audit) scanAWSSecret(w where, text string, b *budget) {
-	const near = 100
-	for _, k := range awsKeywords(text, MaxMatches) {
-		l, r := max(0, k-near-41), min(len(text), k+near+41)
-		for _, m := range b.findAll(awsSecretRun(), text[l:r]) {
-			v := text[l+m[2] : l+m[3]]
-			if mixedCase(v) && !ignoredSecret(v) {
-				a.add(w, "aws_secret_key", Critical, "", Redact(v))
-			}
+// evidence is what a finding shows of a secret: the mark of one Gasoline
+// redacted on capture ("ghp_[redacted]", "[redacted]"), a format's public
+// prefix, or a secret name's value cut down; "" for a value the
+// false-positive rules keep out (test keys, placeholders).
+func evidence(text string, m redact.Match) string {
+	v := m.Value(text)
+	if m.Scrubbed {
+		if isTestValue(strings.TrimSuffix(v, redact.Redacted)) {
+			return ""
 		}
+		return v
 	}
-}
-
-func mixedCase(v string) bool {
-	var up, lo, dg bool
-	for i := 0; i < len(v); i++ {
-		c := v[i]
-		up = up || c >= 'A' && c <= 'Z'
-		lo = lo || c >= 'a' && c <= 'z'
-		dg = dg || c >= '0' && c <= '9'
+	if ignoredSecret(v) {
+		return ""
 	}
-	return up && lo && dg
+	if m.Rule == redact.SecretName {
+		return Redact(v)
+	}
+	return m.Redacted(text)
 }
 
 var authPath = lazyRegexp(`(?i)login|logout|sign-?in|sign-?up|register|token|auth|session|refresh|sso|callback`)
@@ -185,36 +204,53 @@ func (a *audit) scanURL(w where, raw string) {
 		return
 	}
 	b := budget(MaxMatches)
-	if secretParams(raw) {
+	if secretParam(raw) {
 		a.scanParams(w, raw, &b)
 	}
-	for _, p := range []tokenPattern{awsAccessKey, githubToken, stripeKey} {
-		for _, m := range b.findAll(p.re(), raw) {
-			if v := raw[m[0]:m[1]]; !ignoredSecret(v) {
-				a.add(w, p.rule, p.sev, "", "")
+	redact.Scan(raw, func(m redact.Match) {
+		switch m.Rule {
+		case "jwt", "bearer", redact.SecretName: // the parameter checks report these
+		default:
+			if b > 0 && evidence(raw, m) != "" {
+				b--
+				a.add(w, m.Rule, Critical, paramAt(raw, m.Start), "") // the redacted URL shows where
 			}
 		}
-	}
+	})
 }
 
-// secretParams is a cheap test for the parameter patterns: a query or
-// fragment whose text names a key, token, secret, password or auth.
-func secretParams(raw string) bool {
+// paramAt is the name of the query or fragment parameter whose value holds
+// offset i of a URL, or "".
+func paramAt(raw string, i int) string {
+	start := strings.LastIndexAny(raw[:i], "?&#;") + 1
+	if start == 0 {
+		return ""
+	}
+	name, _, ok := strings.Cut(raw[start:i], "=")
+	if !ok {
+		return ""
+	}
+	return name
+}
+
+// secretParam reports a query or fragment with a parameter whose name is
+// a secret's, by redact's rule.
+func secretParam(raw string) bool {
 	i := strings.IndexAny(raw, "?#")
 	if i < 0 {
 		return false
 	}
-	q := strings.ToLower(raw[i:])
-	for _, w := range []string{"key", "token", "secret", "pass", "auth", "bearer"} {
-		if strings.Contains(q, w) {
+	for _, p := range strings.FieldsFunc(raw[i+1:], func(r rune) bool { return r == '&' || r == ';' || r == '#' }) {
+		if name, _, ok := strings.Cut(p, "="); ok && redact.IsSecretName(name) {
 			return true
 		}
 	}
 	return false
 }
 
-// scanParams applies the spec's three URL parameter patterns; a parameter
-// is reported once, by the first pattern that matches it.
+// scanParams sorts the secret parameters of a URL (by redact's rule) into
+// the spec's three URL rules; a parameter is reported once, by the first
+// pattern that matches it.
 func (a *audit) scanParams(w where, raw string, b *budget) {
 	seen := map[string]bool{}
 	for _, p := range []struct {
@@ -226,7 +262,7 @@ func (a *audit) scanParams(w where, raw string, b *budget) {
 			// A value Gasoline's own capture scrubbed was a secret the page
 			// really sent: still a finding, though no placeholder is.
 			scrubbed := v == redact.Redacted || strings.EqualFold(v, "%5Bredacted%5D")
-			if v == "" || seen[strings.ToLower(name)] || (!scrubbed && ignoredSecret(v)) {
+			if v == "" || seen[strings.ToLower(name)] || !redact.IsSecretName(name) || (!scrubbed && ignoredSecret(v)) {
 				continue
 			}
 			seen[strings.ToLower(name)] = true
