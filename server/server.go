@@ -109,6 +109,7 @@ type Server struct {
 
 	lastContact atomic.Int64           // unix nanos of the extension's last request
 	extDropped  atomic.Int64           // events the extension reported lost from its full buffer
+	peersCut    atomic.Int64           // MCP clients cut off for not reading their answers
 	extSockets  atomic.Int32           // open /ws/extension sockets
 	extVersion  atomic.Pointer[string] // the extension's manifest version, from its socket's hello
 

@@ -6,10 +6,13 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
 
+	"github.com/gasoline-dev/gasoline/features/audit"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 )
@@ -94,9 +97,21 @@ func (s *Server) ServeSession(ctx context.Context, conn msgConn) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wmu sync.Mutex
+	var backlog atomic.Int64 // bytes of answers encoded and not yet written
+	var cut sync.Once
 	write := func(v any) {
+		if ctx.Err() != nil {
+			return
+		}
 		b, err := json.Marshal(v)
 		if err != nil {
+			return
+		}
+		n := int64(len(b))
+		held := backlog.Add(n)
+		defer backlog.Add(-n)
+		if held > MaxBacklog && held > n {
+			cut.Do(func() { s.cutPeer(sess, held, cancel) })
 			return
 		}
 		wmu.Lock()
@@ -139,6 +154,26 @@ func (s *Server) ServeSession(ctx context.Context, conn msgConn) error {
 	cancel()
 	wg.Wait()
 	return err
+}
+
+// MaxBacklog is how many bytes of answers one MCP peer may leave unread
+// (the one being written included) before it is cut off: a peer that sends
+// requests and never reads the answers would otherwise have the server
+// hold every one of them. One answer larger than this is still written.
+const MaxBacklog = 8 << 20
+
+// cutPeer ends a session whose peer does not read: cancelling its context
+// closes the connection (a write in progress ends with it), the handlers
+// still running give up their answers, and the session's memory goes with
+// them. It is said on the log, with the client's name.
+func (s *Server) cutPeer(sess *session, held int64, cancel context.CancelFunc) {
+	s.peersCut.Add(1)
+	cancel()
+	fmt.Fprintf(s.cfg.Log, "gasoline: cut off MCP client %q: %.1f MB of answers unread\n",
+		audit.Cap(sess.GetClientInfo().Name), float64(held)/(1<<20))
+	// The answers it held are garbage now; give the memory back at once
+	// rather than when the runtime next scavenges.
+	go debug.FreeOSMemory()
 }
 
 // clientNames lists the clientInfo names of the connected MCP clients.

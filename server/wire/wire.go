@@ -96,6 +96,9 @@ type Health struct {
 	// EventsDropped counts live events dropped for event-stream readers
 	// too slow to take them, since the server started.
 	EventsDropped int64 `json:"events_dropped,omitempty"`
+	// MCPClientsCut counts MCP clients cut off, since the server started,
+	// for leaving more than MaxBacklog bytes of answers unread.
+	MCPClientsCut int64 `json:"mcp_clients_cut,omitempty"`
 }
 
 // History is the on-disk history of the capture buffers.
