@@ -54,3 +54,19 @@ func TestUnreadMCPAnswersCutThePeer(t *testing.T) {
 		}
 	}
 }
+
+// Calls that wait on the browser or the human take the waiting slots, so
+// a queue of them never holds up a quick observe.
+func TestWaitsOnOthers(t *testing.T) {
+	for raw, want := range map[string]bool{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"interact","arguments":{"action":"highlight"}}}`:   true,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"analyze","arguments":{"target":"dom"}}}`:          true,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"observe","arguments":{"what":"logs"}}}`:           false,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"observe","arguments":{"url_filter":"interact"}}}`: false,
+		`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"name":"analyze"}}`:                                             false,
+	} {
+		if waitsOnOthers([]byte(raw)) != want {
+			t.Errorf("%s: want %v", raw, want)
+		}
+	}
+}

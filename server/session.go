@@ -97,8 +97,18 @@ func (s *Server) ServeSession(ctx context.Context, conn msgConn) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wmu sync.Mutex
-	var backlog atomic.Int64 // bytes of answers encoded and not yet written
+	// backlog is the bytes this peer has the server hold: requests not yet
+	// handled, and answers encoded and not yet written.
+	var backlog atomic.Int64
 	var cut sync.Once
+	over := func(n int64) bool {
+		held := backlog.Add(n)
+		if held > MaxBacklog && held > n {
+			cut.Do(func() { s.cutPeer(sess, held, cancel) })
+			return true
+		}
+		return false
+	}
 	write := func(v any) {
 		if ctx.Err() != nil {
 			return
@@ -108,10 +118,8 @@ func (s *Server) ServeSession(ctx context.Context, conn msgConn) error {
 			return
 		}
 		n := int64(len(b))
-		held := backlog.Add(n)
 		defer backlog.Add(-n)
-		if held > MaxBacklog && held > n {
-			cut.Do(func() { s.cutPeer(sess, held, cancel) })
+		if over(n) {
 			return
 		}
 		wmu.Lock()
@@ -132,6 +140,11 @@ func (s *Server) ServeSession(ctx context.Context, conn msgConn) error {
 		}
 	})
 	hctx := s.mcp.WithContext(ctx, sess)
+	// Handlers take a slot: an answer is built in one, so a peer's answers
+	// are built a few at a time, not all at once however many it asks for.
+	// Calls that wait on the browser or the human have slots of their own,
+	// so they never hold up a quick call.
+	quick, waiting := make(chan struct{}, quickSlots), make(chan struct{}, waitingSlots)
 	var err error
 	for {
 		var raw []byte
@@ -139,28 +152,72 @@ func (s *Server) ServeSession(ctx context.Context, conn msgConn) error {
 		if err != nil {
 			break
 		}
-		handle := func() {
+		// initialize sets who the client is; nothing may overtake it.
+		if isInitialize(raw) {
 			if resp := s.mcp.HandleMessage(hctx, raw); resp != nil {
 				write(resp)
 			}
-		}
-		// initialize sets who the client is; nothing may overtake it.
-		if isInitialize(raw) {
-			handle()
 			continue
 		}
-		wg.Go(handle)
+		n := int64(len(raw))
+		if over(n) {
+			backlog.Add(-n)
+			break
+		}
+		wg.Go(func() {
+			slot := quick
+			if waitsOnOthers(raw) {
+				slot = waiting
+			}
+			select {
+			case slot <- struct{}{}:
+			case <-ctx.Done():
+				backlog.Add(-n)
+				return
+			}
+			resp := s.mcp.HandleMessage(hctx, raw)
+			<-slot
+			raw = nil
+			backlog.Add(-n)
+			if resp != nil {
+				write(resp)
+			}
+		})
 	}
 	cancel()
 	wg.Wait()
 	return err
 }
 
-// MaxBacklog is how many bytes of answers one MCP peer may leave unread
-// (the one being written included) before it is cut off: a peer that sends
-// requests and never reads the answers would otherwise have the server
-// hold every one of them. One answer larger than this is still written.
+// MaxBacklog is how many bytes one MCP peer may have the server hold —
+// answers it has not read (the one being written included) and requests
+// not yet handled — before it is cut off: a peer that sends requests and
+// never reads the answers would otherwise have the server hold every one
+// of them. One message larger than this is still handled.
 const MaxBacklog = 8 << 20
+
+// Handler slots of one session: calls that build an answer from what is
+// stored, and calls that wait on the browser or the human (the pilot's
+// queue holds 16).
+const (
+	quickSlots   = 2
+	waitingSlots = 16
+)
+
+// waitsOnOthers reports whether a request is a tool call that waits on the
+// browser or the human: interact and analyze.
+func waitsOnOthers(raw []byte) bool {
+	if !bytes.Contains(raw, []byte(`"interact"`)) && !bytes.Contains(raw, []byte(`"analyze"`)) {
+		return false
+	}
+	var m struct {
+		Method string `json:"method"`
+		Params struct {
+			Name string `json:"name"`
+		} `json:"params"`
+	}
+	return json.Unmarshal(raw, &m) == nil && m.Method == "tools/call" && (m.Params.Name == "interact" || m.Params.Name == "analyze")
+}
 
 // cutPeer ends a session whose peer does not read: cancelling its context
 // closes the connection (a write in progress ends with it), the handlers
