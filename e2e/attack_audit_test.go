@@ -63,7 +63,8 @@ func auditFiles(path string) []string {
 }
 
 // TestAttackAuditFlood: the human blocks the pilot, then an AI makes 1,000
-// refused `interact highlight` calls with a 4.5 MB selector. The log stays
+// (ATTACK_AUDIT_CALLS) refused `interact highlight` calls with a 4.5 MB
+// selector. The log stays
 // within its rotation bound, no line passes 4 KB, and the human's line is
 // kept.
 func TestAttackAuditFlood(t *testing.T) {
@@ -78,17 +79,32 @@ func TestAttackAuditFlood(t *testing.T) {
 	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != 200 {
 		t.Fatalf("the human's block: %v %v", resp, err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	c := mcpSocket(t, ctx, port, strings.Repeat("n", 1<<20))
-	sel := strings.Repeat("#a", 9<<18) // 4.5 MB
+	calls := 1000
+	if n, err := strconv.Atoi(os.Getenv("ATTACK_AUDIT_CALLS")); err == nil {
+		calls = n
+	}
+	// One 4.5 MB call, its id the first field, as ten digits.
+	msg := []byte(fmt.Sprintf(`{"id":"0000000000","jsonrpc":"2.0","method":"tools/call","params":{"name":"interact","arguments":{"action":"highlight","selector":%q}}}`,
+		strings.Repeat("#a", 9<<18)))
+	// Sent without waiting for the answers, which are read meanwhile: the
+	// server handles several at once.
 	t0 := time.Now()
-	refused := 0
-	for i := 1; i <= 1000; i++ {
-		msg := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"interact","arguments":{"action":"highlight","selector":%q}}}`, i, sel)
-		if err := c.Write(ctx, websocket.MessageText, []byte(msg)); err != nil {
-			t.Fatalf("call %d: %v", i, err)
+	sendErr := make(chan error, 1)
+	go func() {
+		for i := 1; i <= calls; i++ {
+			copy(msg[7:17], fmt.Sprintf("%010d", i))
+			if err := c.Write(ctx, websocket.MessageText, msg); err != nil {
+				sendErr <- fmt.Errorf("call %d: %w", i, err)
+				return
+			}
 		}
+		sendErr <- nil
+	}()
+	refused := 0
+	for i := 1; i <= calls; i++ {
 		_, b, err := c.Read(ctx)
 		if err != nil {
 			t.Fatalf("answer %d: %v", i, err)
@@ -96,6 +112,9 @@ func TestAttackAuditFlood(t *testing.T) {
 		if strings.Contains(string(b), `"isError":true`) {
 			refused++
 		}
+	}
+	if err := <-sendErr; err != nil {
+		t.Fatal(err)
 	}
 	took := time.Since(t0)
 	var total int64
@@ -119,9 +138,9 @@ func TestAttackAuditFlood(t *testing.T) {
 		}
 		fh.Close()
 	}
-	t.Logf("1,000 refused highlights with a 4.5 MB selector (client name 1 MB) in %v: %d refused; audit files %.2f MB, %d lines, longest %d bytes; the human's pilot_blocked line kept in audit.human.jsonl: %d",
-		took.Round(time.Millisecond), refused, float64(total)/(1<<20), lines, longest, human)
-	if refused != 1000 || human != 1 || longest > 4096 || total > 4*10<<20 {
+	t.Logf("%d refused highlights with a 4.5 MB selector (client name 1 MB) in %v: %d refused; audit files %.2f MB, %d lines, longest %d bytes; the human's pilot_blocked line kept in audit.human.jsonl: %d",
+		calls, took.Round(time.Millisecond), refused, float64(total)/(1<<20), lines, longest, human)
+	if refused != calls || human != 1 || longest > 4096 || total > 4*10<<20 {
 		t.Errorf("refused %d, human lines kept %d, longest line %d bytes, total %d bytes", refused, human, longest, total)
 	}
 }

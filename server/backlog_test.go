@@ -70,3 +70,35 @@ func TestWaitsOnOthers(t *testing.T) {
 		}
 	}
 }
+
+// A peer that reads its answers may send big requests faster than they
+// are handled: the server reads them as it gets to them, and cuts no one.
+func TestBigRequestsInARowAreAllAnswered(t *testing.T) {
+	s, base := startServerWith(t, Config{Version: "test"})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	c, _, err := websocket.Dial(ctx, strings.Replace(base, "http", "ws", 1)+"/mcp/ws", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseNow()
+	c.Write(ctx, websocket.MessageText, []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"big","version":"1"}}}`))
+	if _, _, err := c.Read(ctx); err != nil {
+		t.Fatal(err)
+	}
+	sel := strings.Repeat("#a", 2<<20) // 4 MB
+	const calls = 5
+	go func() {
+		for i := 1; i <= calls; i++ {
+			c.Write(ctx, websocket.MessageText, []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"interact","arguments":{"action":"highlight","selector":%q}}}`, i, sel)))
+		}
+	}()
+	for i := 1; i <= calls; i++ {
+		if _, _, err := c.Read(ctx); err != nil {
+			t.Fatalf("answer %d: %v", i, err)
+		}
+	}
+	if n := s.Health().MCPClientsCut; n != 0 {
+		t.Fatalf("%d cut", n)
+	}
+}

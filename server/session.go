@@ -15,6 +15,7 @@ import (
 	"github.com/gasoline-dev/gasoline/features/audit"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"golang.org/x/sync/semaphore"
 )
 
 // msgConn carries whole JSON-RPC messages: a stdio line, a WebSocket frame
@@ -97,9 +98,10 @@ func (s *Server) ServeSession(ctx context.Context, conn msgConn) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wmu sync.Mutex
-	// backlog is the bytes this peer has the server hold: requests not yet
-	// handled, and answers encoded and not yet written.
+	// backlog is the bytes of answers encoded and not yet written; requests
+	// the bytes of requests read and not yet handled.
 	var backlog atomic.Int64
+	requests := semaphore.NewWeighted(MaxBacklog)
 	var cut sync.Once
 	over := func(n int64) bool {
 		held := backlog.Add(n)
@@ -159,9 +161,10 @@ func (s *Server) ServeSession(ctx context.Context, conn msgConn) error {
 			}
 			continue
 		}
-		n := int64(len(raw))
-		if over(n) {
-			backlog.Add(-n)
+		// Requests waiting for a slot are held to MaxBacklog bytes by
+		// reading no more until some are handled.
+		n := min(int64(len(raw)), MaxBacklog)
+		if err = requests.Acquire(ctx, n); err != nil {
 			break
 		}
 		wg.Go(func() {
@@ -172,13 +175,13 @@ func (s *Server) ServeSession(ctx context.Context, conn msgConn) error {
 			select {
 			case slot <- struct{}{}:
 			case <-ctx.Done():
-				backlog.Add(-n)
+				requests.Release(n)
 				return
 			}
 			resp := s.mcp.HandleMessage(hctx, raw)
 			<-slot
 			raw = nil
-			backlog.Add(-n)
+			requests.Release(n)
 			if resp != nil {
 				write(resp)
 			}
@@ -189,11 +192,12 @@ func (s *Server) ServeSession(ctx context.Context, conn msgConn) error {
 	return err
 }
 
-// MaxBacklog is how many bytes one MCP peer may have the server hold —
-// answers it has not read (the one being written included) and requests
-// not yet handled — before it is cut off: a peer that sends requests and
-// never reads the answers would otherwise have the server hold every one
-// of them. One message larger than this is still handled.
+// MaxBacklog is how many bytes of answers one MCP peer may leave unread
+// (the one being written included) before it is cut off: a peer that sends
+// requests and never reads the answers would otherwise have the server
+// hold every one of them. One answer larger than this is still written.
+// Its requests not yet handled are held to as many bytes: past them, the
+// server reads no more of its requests until some are handled.
 const MaxBacklog = 8 << 20
 
 // Handler slots of one session: calls that build an answer from what is
