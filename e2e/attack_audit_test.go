@@ -79,7 +79,7 @@ func TestAttackAuditFlood(t *testing.T) {
 	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != 200 {
 		t.Fatalf("the human's block: %v %v", resp, err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
 	c := mcpSocket(t, ctx, port, strings.Repeat("n", 1<<20))
 	calls := 1000

@@ -78,8 +78,9 @@ func (c *session) SetClientCapabilities(caps mcp.ClientCapabilities) {
 }
 
 // ServeSession runs one MCP client over conn until it closes or ctx ends.
-// Requests are handled concurrently, so a slow tool call never blocks a
-// quick one behind it.
+// Requests are handled concurrently, so a call that waits on the browser
+// or the human never blocks a quick one behind it; what the client has
+// the server hold is bounded in bytes (MaxBacklog).
 func (s *Server) ServeSession(ctx context.Context, conn msgConn) error {
 	sess := newSession()
 	if err := s.mcp.RegisterSession(ctx, sess); err != nil {
