@@ -248,3 +248,35 @@ func TestTokenizeEndsCommentsAtEveryLineTerminator(t *testing.T) {
 		t.Fatal("a raw newline in a string was accepted")
 	}
 }
+
+// Playwright itself transpiles and loads each hostile test (listing runs
+// a spec's top level): every one parses as TypeScript, and nothing of the
+// page's ran.
+func TestHostileTestsLoadInPlaywright(t *testing.T) {
+	dir := t.TempDir()
+	mods, _ := filepath.Abs("../../node_modules")
+	if _, err := os.Stat(filepath.Join(mods, "@playwright", "test")); err != nil {
+		t.Fatalf("@playwright/test missing (run npm ci): %v", err)
+	}
+	os.Symlink(mods, filepath.Join(dir, "node_modules"))
+	os.WriteFile(filepath.Join(dir, "playwright.config.js"), []byte("module.exports = { testDir: '.' };\n"), 0o600)
+	for off := range separators {
+		hs, ho := hostileSession(off)
+		r, err := Generate(hs, ho)
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("hostile%02d.spec.ts", off)), []byte(r.Script), 0o600)
+	}
+	before, _ := filepath.Glob("/tmp/PWNED*")
+	cmd := exec.Command("npx", "--no-install", "playwright", "test", "--list")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1", "CI=1", "FORCE_COLOR=0")
+	out, err := cmd.CombinedOutput()
+	if want := fmt.Sprintf("Total: %d tests in %d files", len(separators), len(separators)); err != nil || !strings.Contains(string(out), want) {
+		t.Fatalf("playwright test --list: %v\n%s", err, out)
+	}
+	if after, _ := filepath.Glob("/tmp/PWNED*"); len(after) != len(before) {
+		t.Fatalf("the page's code ran: %v", after)
+	}
+}
