@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gasoline-dev/gasoline/features/audit"
 )
 
 // Every AI request that changes or tries to change state, every human
@@ -87,5 +89,55 @@ func TestEveryCaseWritesExactlyItsLine(t *testing.T) {
 				t.Fatalf("lines %q, want %q", got, c.want)
 			}
 		})
+	}
+}
+
+// Each line names its evidence: the pilot switch the extension reports is
+// the extension's word, not the human's, and only the token-holding API
+// writes the human's lines (kept in their own file too).
+func TestAuditNamesItsEvidence(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	s, base := startServerWith(t, Config{Version: "test", AuditLog: path})
+	do(t, base, call{method: "POST", path: "/settings?pilot=true", header: map[string]string{"Origin": ExtensionOrigin}})
+	do(t, base, call{method: "POST", path: "/api/pilot/block", body: `{"blocked":true}`, header: asHuman(s)})
+	got := map[string]string{}
+	for _, l := range readAudit(t, path) {
+		got[l["event"].(string)] = l["source"].(string) + "/" + l["agent"].(string)
+	}
+	if got["pilot_switched_on"] != "extension/extension" || got["pilot_blocked"] != "human/human" {
+		t.Fatalf("sources: %v", got)
+	}
+	kept := readAudit(t, audit.HumanPath(path))
+	if len(kept) != 1 || kept[0]["event"] != "pilot_blocked" {
+		t.Fatalf("the human's file: %v", kept)
+	}
+}
+
+// What the AI names itself and what it sends are capped in every line: a
+// 1 MB client name and a 4.5 MB selector give lines of a few hundred bytes
+// that still tell them apart by length and hash.
+func TestAuditedValuesCapped(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	s, _ := startServerWith(t, Config{Version: "test", AuditLog: path})
+	ai := clientNamed(t, s, strings.Repeat("n", 1<<20))
+	callTool(t, ai, "configure", map[string]any{"action": "capture", "settings": map[string]any{"log_level": "all"}})
+	callTool(t, ai, "interact", map[string]any{"action": "highlight", "selector": strings.Repeat("#a", 9<<18)})
+	b, _ := os.ReadFile(path)
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) < 3 {
+		t.Fatalf("%d lines", len(lines))
+	}
+	for _, l := range lines {
+		if len(l) > 1024 {
+			t.Fatalf("a line of %d bytes: %.200s", len(l), l)
+		}
+	}
+	last := readAudit(t, path)
+	override, action := last[len(last)-2], last[len(last)-1]
+	if override["event"] != "capture_override" || !strings.Contains(override["agent"].(string), "…[1048576 bytes, sha256:") {
+		t.Fatalf("override line: %v", override)
+	}
+	if action["event"] != "pilot_action" || !strings.Contains(action["selector"].(string), "…[4718592 bytes, sha256:") {
+		t.Fatalf("pilot line: %v", action)
 	}
 }

@@ -101,9 +101,11 @@ type memConn struct {
 	done <-chan struct{}
 }
 
-// memPipe returns two connected ends; closing done ends both.
+// memPipe returns two connected ends; closing done ends both. A message
+// is handed over, not queued: one the other end has not taken is still
+// the writer's, counted in its session's backlog.
 func memPipe(done <-chan struct{}) (a, b memConn) {
-	ab, ba := make(chan []byte, 64), make(chan []byte, 64)
+	ab, ba := make(chan []byte), make(chan []byte)
 	return memConn{in: ba, out: ab, done: done}, memConn{in: ab, out: ba, done: done}
 }
 

@@ -60,7 +60,8 @@ func (s *Server) notePilot(r *http.Request) {
 }
 
 // reportPilot records the popup's switch as the extension reports it, and
-// audits every flip: the human turned it on or off in the popup.
+// audits every flip as the extension's report: any local process can send
+// what the extension sends, so the line does not say the human did it.
 func (s *Server) reportPilot(on bool) {
 	if !s.pilot.Report(on) {
 		return
@@ -69,7 +70,7 @@ func (s *Server) reportPilot(on bool) {
 	if on {
 		ev = "pilot_switched_on"
 	}
-	s.audit(audit.Event{Event: ev, Source: "human", Agent: "extension popup"})
+	s.audit(audit.Event{Event: ev, Source: "extension", Agent: "extension"})
 }
 
 func (s *Server) audit(e audit.Event) {

@@ -114,6 +114,7 @@ type Server struct {
 
 	lastContact atomic.Int64           // unix nanos of the extension's last request
 	extDropped  atomic.Int64           // events the extension reported lost from its full buffer
+	peersCut    atomic.Int64           // MCP clients cut off for not reading their answers
 	extSockets  atomic.Int32           // open /ws/extension sockets
 	extVersion  atomic.Pointer[string] // the extension's manifest version, from its socket's hello
 
@@ -133,8 +134,8 @@ type Server struct {
 	origins     *origins.Trust    // extension origins besides the pinned one
 	history     *history.Log      // nil: buffers in memory only
 	maps        *sourcemap.Resolver
-	historyInfo *wire.History     // what openHistory restored
-	pageSave    sync.Mutex        // orders the tracked tab's writes to pageFile
+	historyInfo *wire.History // what openHistory restored
+	pageSave    sync.Mutex    // orders the tracked tab's writes to pageFile
 
 	// Under decMu: the decisions file could not be read and the human has
 	// not recovered; it could not be moved aside (never write over it);

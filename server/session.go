@@ -6,12 +6,16 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
 
+	"github.com/gasoline-dev/gasoline/features/audit"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"golang.org/x/sync/semaphore"
 )
 
 // msgConn carries whole JSON-RPC messages: a stdio line, a WebSocket frame
@@ -74,8 +78,9 @@ func (c *session) SetClientCapabilities(caps mcp.ClientCapabilities) {
 }
 
 // ServeSession runs one MCP client over conn until it closes or ctx ends.
-// Requests are handled concurrently, so a slow tool call never blocks a
-// quick one behind it.
+// Requests are handled concurrently, so a call that waits on the browser
+// or the human never blocks a quick one behind it; what the client has
+// the server hold is bounded in bytes (MaxBacklog).
 func (s *Server) ServeSession(ctx context.Context, conn msgConn) error {
 	sess := newSession()
 	if err := s.mcp.RegisterSession(ctx, sess); err != nil {
@@ -94,9 +99,30 @@ func (s *Server) ServeSession(ctx context.Context, conn msgConn) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wmu sync.Mutex
+	// backlog is the bytes of answers encoded and not yet written; requests
+	// the bytes of requests read and not yet handled.
+	var backlog atomic.Int64
+	requests := semaphore.NewWeighted(MaxBacklog)
+	var cut sync.Once
+	over := func(n int64) bool {
+		held := backlog.Add(n)
+		if held > MaxBacklog && held > n {
+			cut.Do(func() { s.cutPeer(sess, held, cancel) })
+			return true
+		}
+		return false
+	}
 	write := func(v any) {
+		if ctx.Err() != nil {
+			return
+		}
 		b, err := json.Marshal(v)
 		if err != nil {
+			return
+		}
+		n := int64(len(b))
+		defer backlog.Add(-n)
+		if over(n) {
 			return
 		}
 		wmu.Lock()
@@ -117,6 +143,11 @@ func (s *Server) ServeSession(ctx context.Context, conn msgConn) error {
 		}
 	})
 	hctx := s.mcp.WithContext(ctx, sess)
+	// Handlers take a slot: an answer is built in one, so a peer's answers
+	// are built a few at a time, not all at once however many it asks for.
+	// Calls that wait on the browser or the human have slots of their own,
+	// so they never hold up a quick call.
+	quick, waiting := make(chan struct{}, quickSlots), make(chan struct{}, waitingSlots)
 	var err error
 	for {
 		var raw []byte
@@ -124,21 +155,87 @@ func (s *Server) ServeSession(ctx context.Context, conn msgConn) error {
 		if err != nil {
 			break
 		}
-		handle := func() {
+		// initialize sets who the client is; nothing may overtake it.
+		if isInitialize(raw) {
 			if resp := s.mcp.HandleMessage(hctx, raw); resp != nil {
 				write(resp)
 			}
-		}
-		// initialize sets who the client is; nothing may overtake it.
-		if isInitialize(raw) {
-			handle()
 			continue
 		}
-		wg.Go(handle)
+		// Requests waiting for a slot are held to MaxBacklog bytes by
+		// reading no more until some are handled.
+		n := min(int64(len(raw)), MaxBacklog)
+		if err = requests.Acquire(ctx, n); err != nil {
+			break
+		}
+		wg.Go(func() {
+			slot := quick
+			if waitsOnOthers(raw) {
+				slot = waiting
+			}
+			select {
+			case slot <- struct{}{}:
+			case <-ctx.Done():
+				requests.Release(n)
+				return
+			}
+			resp := s.mcp.HandleMessage(hctx, raw)
+			<-slot
+			raw = nil
+			requests.Release(n)
+			if resp != nil {
+				write(resp)
+			}
+		})
 	}
 	cancel()
 	wg.Wait()
 	return err
+}
+
+// MaxBacklog is how many bytes of answers one MCP peer may leave unread
+// (the one being written included) before it is cut off: a peer that sends
+// requests and never reads the answers would otherwise have the server
+// hold every one of them. One answer larger than this is still written.
+// Its requests not yet handled are held to as many bytes: past them, the
+// server reads no more of its requests until some are handled.
+const MaxBacklog = 8 << 20
+
+// Handler slots of one session: calls that build an answer from what is
+// stored, and calls that wait on the browser or the human (the pilot's
+// queue holds 16).
+const (
+	quickSlots   = 2
+	waitingSlots = 16
+)
+
+// waitsOnOthers reports whether a request is a tool call that waits on the
+// browser or the human: interact and analyze.
+func waitsOnOthers(raw []byte) bool {
+	if !bytes.Contains(raw, []byte(`"interact"`)) && !bytes.Contains(raw, []byte(`"analyze"`)) {
+		return false
+	}
+	var m struct {
+		Method string `json:"method"`
+		Params struct {
+			Name string `json:"name"`
+		} `json:"params"`
+	}
+	return json.Unmarshal(raw, &m) == nil && m.Method == "tools/call" && (m.Params.Name == "interact" || m.Params.Name == "analyze")
+}
+
+// cutPeer ends a session whose peer does not read: cancelling its context
+// closes the connection (a write in progress ends with it), the handlers
+// still running give up their answers, and the session's memory goes with
+// them. It is said on the log, with the client's name.
+func (s *Server) cutPeer(sess *session, held int64, cancel context.CancelFunc) {
+	s.peersCut.Add(1)
+	cancel()
+	fmt.Fprintf(s.cfg.Log, "gasoline: cut off MCP client %q: %.1f MB of answers unread\n",
+		audit.Cap(sess.GetClientInfo().Name), float64(held)/(1<<20))
+	// The answers it held are garbage now; give the memory back at once
+	// rather than when the runtime next scavenges.
+	go debug.FreeOSMemory()
 }
 
 // clientNames lists the clientInfo names of the connected MCP clients.

@@ -41,6 +41,7 @@ func (s *Server) Health() Health {
 		PendingQueries: s.queries.Held(),
 		Pilot:          new(s.PilotStatus()),
 		EventsDropped:  s.events.dropped.Load(),
+		MCPClientsCut:  s.peersCut.Load(),
 		Restored:       s.restored,
 		Approvals:      new(s.Approvals()),
 		History:        s.historyInfo,

@@ -77,3 +77,43 @@ func TestAuditPaneFollowsTheLog(t *testing.T) {
 		t.Fatalf("the pane names %q, want %q", d.m.auditPath, path)
 	}
 }
+
+// The human's lines stay in the Audit pane under a flood of the AI's
+// lines that would scroll them away: the pane keeps its last PaneLines
+// rows and, before them, the human's.
+func TestAuditPaneKeepsTheHumansLinesUnderAFlood(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "logs", "audit.jsonl")
+	d := auditDashboard(t, path)
+	l := audit.Open(path, io.Discard)
+	l.Write(audit.Event{Event: "pilot_blocked", Source: "human", Agent: "human"})
+	l.Close()
+	d.await("the human's line", func() bool { return len(auditAgents(d.m)) == 0 && d.m.audit.rows.len() == 1 })
+	flood := PaneLines + PaneLines/2
+	appendEvents(t, path, 0, flood)
+	d.await("the flood", func() bool {
+		r := rowTexts(d.m.audit)
+		return len(r) > 0 && strings.Contains(r[len(r)-1], fmt.Sprintf("writer-%03d ", flood-1))
+	})
+	var shown []string
+	d.m.audit.pinned.each(func(r row) { shown = append(shown, r.text) })
+	d.m.audit.rows.each(func(r row) { shown = append(shown, r.text) })
+	if len(shown) != PaneLines+1 || !strings.Contains(shown[0], "blocked the Web Pilot") {
+		t.Fatalf("%d rows, the first %q", len(shown), shown[0])
+	}
+}
+
+// The feed, between two batches, keeps the human's lines when it trims.
+func TestFeedTrimKeepsTheHumansLines(t *testing.T) {
+	var lines []audit.Line
+	for i := range 3 * PaneLines {
+		src := "ai"
+		if i == 5 || i == 2*PaneLines+7 {
+			src = "human"
+		}
+		lines = append(lines, audit.Line{Parsed: true, Event: audit.Event{Event: "e", Source: src, Setting: fmt.Sprint(i)}})
+	}
+	got := trimAudit(lines, PaneLines)
+	if len(got) != PaneLines+1 || got[0].Event.Setting != "5" || got[1].Event.Setting != fmt.Sprint(2*PaneLines) {
+		t.Fatalf("%d lines, first %v %v", len(got), got[0].Event, got[1].Event)
+	}
+}

@@ -73,6 +73,30 @@ func trimTo[T any](s []T, max int, dropped *int) []T {
 	return s
 }
 
+// trimAudit keeps the newest max lines, and the human's lines whatever
+// their age (up to maxPinned of them), in their order.
+func trimAudit(s []audit.Line, max int) []audit.Line {
+	drop := len(s) - max
+	if drop <= 0 {
+		return s
+	}
+	humans := 0
+	for _, l := range s[:drop] {
+		if humanLine(l) {
+			humans++
+		}
+	}
+	out := make([]audit.Line, 0, max+min(humans, maxPinned))
+	for i, l := range s {
+		if i >= drop || (humanLine(l) && humans <= maxPinned) {
+			out = append(out, l)
+		} else if humanLine(l) {
+			humans-- // the oldest of too many
+		}
+	}
+	return out
+}
+
 // Push queues an outside message for the next batch. It never blocks.
 func (f *feed) Push(msg tea.Msg) {
 	f.mu.Lock()
@@ -90,8 +114,10 @@ func (f *feed) Push(msg tea.Msg) {
 			f.audit = nil // lines of another file would be out of order
 		}
 		f.auditPath = m.Path
-		var ignored int
-		f.audit = keepNewest(f.audit, m.Lines, PaneLines, &ignored)
+		f.audit = append(f.audit, m.Lines...)
+		if len(f.audit) > 2*PaneLines {
+			f.audit = trimAudit(f.audit, PaneLines)
+		}
 	case StatusMsg:
 		f.status = &m
 	case OverridesMsg:
@@ -124,7 +150,7 @@ func (f *feed) take() batchMsg {
 	f.ws = trimTo(f.ws, PaneLines, &f.skipped)
 	f.actions = trimTo(f.actions, PaneLines, &f.skipped)
 	f.bodies = trimTo(f.bodies, capture.BodyCap, &ignored)
-	f.audit = trimTo(f.audit, PaneLines, &ignored)
+	f.audit = trimAudit(f.audit, PaneLines)
 	f.notices = trimTo(f.notices, maxNotices, &ignored)
 	var b batchMsg
 	if f.conn != nil {

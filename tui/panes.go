@@ -6,6 +6,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/gasoline-dev/gasoline/features/audit"
 	"github.com/gasoline-dev/gasoline/features/capture"
 )
 
@@ -66,9 +67,19 @@ func (p *streamPane) Pick() (any, string, bool) {
 func (p *streamPane) Scroll(n int) { p.sync(); p.move(n) }
 
 func newAuditPane() *streamPane {
-	return newStreamPane("Audit", fmt.Sprintf(auditFormat, "TIME", "WHO", "WHAT"),
+	p := newStreamPane("Audit", fmt.Sprintf(auditFormat, "TIME", "WHO", "WHAT"),
 		"No audit events yet. Every change the AI makes and every veto of yours appears here.")
+	p.pin = func(r row) bool { l, ok := r.src.(audit.Line); return ok && humanLine(l) }
+	p.pinned = newRing[row](maxPinned)
+	return p
 }
+
+// maxPinned bounds the human's audit lines kept past the pane's length.
+const maxPinned = 200
+
+// humanLine is one of the human's own audit lines: a flood of others never
+// pushes it out of the dashboard.
+func humanLine(l audit.Line) bool { return l.Parsed && l.Event.Source == "human" }
 
 // maxSockets bounds the connections the WebSocket pane remembers.
 const maxSockets = 64

@@ -55,6 +55,11 @@ type streamPane struct {
 	cursor   int   // index of the selected row in shown; -1 when none
 	// cleared counts the rows c hid, for the empty pane to say so.
 	cleared int
+	// pin, when set, names the rows that stay when they would scroll away
+	// (the human's audit lines under a flood of the AI's); they wait in
+	// pinned, older than every row in rows, so the order holds.
+	pin    func(row) bool
+	pinned ring[row]
 }
 
 func newStreamPane(name, colHead, empty string) *streamPane {
@@ -75,7 +80,11 @@ func (p *streamPane) add(rows []row) {
 		}
 		p.seq++
 		r.seq = p.seq
-		if old, full := p.rows.push(r); full && p.match(old) {
+		old, full := p.rows.push(r)
+		switch {
+		case full && p.pin != nil && p.pin(old):
+			p.pinned.push(old)
+		case full && p.match(old):
 			p.shifted++
 		}
 	}
@@ -117,9 +126,10 @@ func (p *streamPane) Filter() string { return p.filter }
 
 // Clear empties the view; the server's buffers are untouched.
 func (p *streamPane) Clear() {
-	p.cleared += p.rows.len() + p.held.len()
+	p.cleared += p.rows.len() + p.held.len() + p.pinned.len()
 	p.rows.reset()
 	p.held.reset()
+	p.pinned.reset()
 	p.follow, p.sel = true, 0
 	p.dirty = true
 }
@@ -194,11 +204,13 @@ func (p *streamPane) sync() {
 		return
 	}
 	p.shown = p.shown[:0]
-	p.rows.each(func(r row) {
+	keep := func(r row) {
 		if p.match(r) {
 			p.shown = append(p.shown, r)
 		}
-	})
+	}
+	p.pinned.each(keep)
+	p.rows.each(keep)
 	p.matched = len(p.shown)
 	p.cursor = len(p.shown) - 1
 	if !p.follow {

@@ -1,7 +1,10 @@
 // Package audit writes Gasoline's audit log: one self-contained JSON event
 // per line, for every AI-initiated change and every human veto. The log
 // rotates by size, and several Gasoline processes may append to one file.
-// Tail follows it, across those rotations, for the dashboard.
+// The human's lines are also kept in a file of their own (HumanPath), which
+// the log's rotation never touches, so no flood of other lines can push
+// them out. Tail follows the log, across those rotations, for the
+// dashboard, starting with the human's kept lines.
 package audit
 
 import (
@@ -11,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -32,8 +36,11 @@ type Event struct {
 	From    any    `json:"from,omitempty"`
 	To      any    `json:"to,omitempty"`
 	Reason  string `json:"reason,omitempty"`
-	Source  string `json:"source"` // ai, human, server
-	Agent   string `json:"agent"`
+	// Source is who the line's evidence comes from: ai (an MCP client),
+	// human (the dashboard or the token-holding human API), extension
+	// (what the extension reported), server, or unknown.
+	Source string `json:"source"`
+	Agent  string `json:"agent"`
 	// Pilot actions.
 	Action   string `json:"action,omitempty"`
 	Selector string `json:"selector,omitempty"`
@@ -63,9 +70,16 @@ type Log struct {
 	port    atomic.Int32
 
 	mu     sync.Mutex
-	f      *os.File
+	main   sink
+	human  sink
 	lock   *os.File
 	warned bool
+}
+
+// sink is one file the log appends to and rotates.
+type sink struct {
+	path string
+	f    *os.File
 }
 
 // Option configures a Log.
@@ -80,7 +94,8 @@ func WithClock(now func() time.Time) Option { return func(l *Log) { l.now = now 
 // Open prepares the log at path, creating its directory. It never fails:
 // problems are reported once to warn and the log then drops events.
 func Open(path string, warn io.Writer, opts ...Option) *Log {
-	l := &Log{path: path, maxSize: DefaultMaxSize, keep: DefaultKeep, warn: warn, now: time.Now, pid: os.Getpid()}
+	l := &Log{path: path, maxSize: DefaultMaxSize, keep: DefaultKeep, warn: warn, now: time.Now, pid: os.Getpid(),
+		main: sink{path: path}, human: sink{path: HumanPath(path)}}
 	for _, o := range opts {
 		o(l)
 	}
@@ -99,18 +114,27 @@ func (l *Log) SetPort(port int) { l.port.Store(int32(port)) }
 // Path is the file the log writes.
 func (l *Log) Path() string { return l.path }
 
+// HumanPath is the file that keeps the human's lines of the log at path:
+// audit.jsonl keeps them in audit.human.jsonl.
+func HumanPath(path string) string {
+	if base, ok := strings.CutSuffix(path, ".jsonl"); ok {
+		return base + ".human.jsonl"
+	}
+	return path + ".human"
+}
+
 // ready opens the file and its lock if they are not open; false (after one
 // warning) when that is impossible. The caller holds l.mu.
 func (l *Log) ready() bool {
-	if l.f != nil {
+	if l.main.f != nil {
 		return true
 	}
 	err := os.MkdirAll(filepath.Dir(l.path), 0o755)
 	if err == nil {
-		l.lock, err = os.OpenFile(l.path+".lock", os.O_CREATE|os.O_RDWR, 0o644)
+		l.lock, err = os.OpenFile(l.path+".lock", os.O_CREATE|os.O_RDWR, 0o600)
 	}
 	if err == nil {
-		l.f, err = os.OpenFile(l.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		err = l.main.reopen()
 	}
 	if err != nil {
 		if !l.warned {
@@ -123,7 +147,9 @@ func (l *Log) ready() bool {
 	return true
 }
 
-// Write appends one event, stamping ts when it is empty.
+// Write appends one event, stamping ts when it is empty. Every value is
+// capped (Cap), so the line stays under MaxLine bytes. A human's line
+// (source human) goes to HumanPath as well.
 func (l *Log) Write(e Event) error {
 	if e.TS == "" {
 		e.TS = l.now().UTC().Format("2006-01-02T15:04:05.000Z")
@@ -131,6 +157,7 @@ func (l *Log) Write(e Event) error {
 	if e.PID == 0 {
 		e.PID, e.Port = l.pid, int(l.port.Load())
 	}
+	capEvent(&e)
 	line, err := json.Marshal(e)
 	if err != nil {
 		return fmt.Errorf("encode audit event: %w", err)
@@ -147,52 +174,73 @@ func (l *Log) Write(e Event) error {
 		return fmt.Errorf("lock audit log: %w", err)
 	}
 	defer syscall.Flock(int(l.lock.Fd()), syscall.LOCK_UN)
-	if err := l.follow(); err != nil {
+	// The main log first: a line in the human's file is always in the log.
+	if err := l.main.append(line, l.maxSize, l.keep); err != nil {
 		return err
 	}
-	if st, err := l.f.Stat(); err == nil && st.Size() > 0 && st.Size()+int64(len(line)) > l.maxSize {
-		if err := l.rotate(); err != nil {
+	if e.Source == "human" {
+		return l.human.append(line, l.maxSize, l.keep)
+	}
+	return nil
+}
+
+// append writes line, rotating the file first when it would pass maxSize.
+func (s *sink) append(line []byte, maxSize int64, keep int) error {
+	if err := s.follow(); err != nil {
+		return err
+	}
+	if st, err := s.f.Stat(); err == nil && st.Size() > 0 && st.Size()+int64(len(line)) > maxSize {
+		if err := s.rotate(keep); err != nil {
 			return err
 		}
 	}
 	// One write call per line: with O_APPEND it lands whole at the end.
-	if _, err := l.f.Write(line); err != nil {
+	if _, err := s.f.Write(line); err != nil {
 		return fmt.Errorf("write audit log: %w", err)
 	}
 	return nil
 }
 
-// follow reopens the file when another process rotated or removed it.
-func (l *Log) follow() error {
-	have, err1 := l.f.Stat()
-	want, err2 := os.Stat(l.path)
-	if err1 == nil && err2 == nil && os.SameFile(have, want) {
-		return nil
+// follow (re)opens the file when it is not open, or when another process
+// rotated or removed it.
+func (s *sink) follow() error {
+	if s.f != nil {
+		have, err1 := s.f.Stat()
+		want, err2 := os.Stat(s.path)
+		if err1 == nil && err2 == nil && os.SameFile(have, want) {
+			return nil
+		}
 	}
-	return l.reopen()
+	return s.reopen()
 }
 
-func (l *Log) reopen() error {
-	l.f.Close()
-	f, err := os.OpenFile(l.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+func (s *sink) reopen() error {
+	s.close()
+	f, err := os.OpenFile(s.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
-		l.f = nil
 		return fmt.Errorf("reopen audit log: %w", err)
 	}
-	l.f = f
+	s.f = f
 	return nil
 }
 
 // rotate shifts path → .1 → .2 → .3, dropping the oldest.
-func (l *Log) rotate() error {
-	os.Remove(l.path + "." + strconv.Itoa(l.keep))
-	for i := l.keep - 1; i >= 1; i-- {
-		os.Rename(l.path+"."+strconv.Itoa(i), l.path+"."+strconv.Itoa(i+1))
+func (s *sink) rotate(keep int) error {
+	os.Remove(s.path + "." + strconv.Itoa(keep))
+	for i := keep - 1; i >= 1; i-- {
+		os.Rename(s.path+"."+strconv.Itoa(i), s.path+"."+strconv.Itoa(i+1))
 	}
-	if err := os.Rename(l.path, l.path+".1"); err != nil {
+	if err := os.Rename(s.path, s.path+".1"); err != nil {
 		return fmt.Errorf("rotate audit log: %w", err)
 	}
-	return l.reopen()
+	return s.reopen()
+}
+
+func (s *sink) close() {
+	if s.f != nil {
+		s.f.Close()
+		s.f = nil
+	}
 }
 
 // Close releases the file.
@@ -204,10 +252,8 @@ func (l *Log) Close() error {
 }
 
 func (l *Log) closeFiles() {
-	if l.f != nil {
-		l.f.Close()
-		l.f = nil
-	}
+	l.main.close()
+	l.human.close()
 	if l.lock != nil {
 		l.lock.Close()
 		l.lock = nil

@@ -36,7 +36,8 @@ const (
 )
 
 // Tail follows the audit log at path until ctx ends, passing deliver each
-// batch of new lines, oldest first, starting with the file's last lines.
+// batch of new lines, oldest first, starting with the file's last lines,
+// preceded by the human's kept lines (HumanPath) that are older than those.
 // Lines are whole: one written in parts comes once complete. It follows
 // the writer's rotations, losing no line written before one. It watches the file's directory, not the file: the writer
 // rotates by renaming the file away and creating a new one, which a watch
@@ -60,7 +61,11 @@ func Tail(ctx context.Context, path string, deliver func([]Line)) error {
 	defer t.close()
 	// Watch first, then read: a line written in between is read by the
 	// first event rather than lost.
-	t.emit(deliver, t.poll(true))
+	// The human's file first: each of its lines was written to the log
+	// before it, so a line read there and not in the log's backlog is
+	// older than that backlog.
+	kept := lastLines(HumanPath(path))
+	t.emit(deliver, withKept(kept, t.poll(true)))
 	for {
 		select {
 		case <-ctx.Done():
@@ -183,6 +188,36 @@ func (t *tailer) readRotated(old, cur fs.FileInfo, lines []string) []string {
 		t.f = nil
 	}
 	return lines
+}
+
+// lastLines is the backlog of the file at path, if there is one.
+func lastLines(path string) []string {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	t := &tailer{f: f}
+	defer t.close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil
+	}
+	return t.backlog(st.Size())
+}
+
+// withKept puts before lines the kept lines that are not among them.
+func withKept(kept, lines []string) []string {
+	in := make(map[string]bool, len(lines))
+	for _, l := range lines {
+		in[l] = true
+	}
+	var out []string
+	for _, k := range kept {
+		if !in[k] {
+			out = append(out, k)
+		}
+	}
+	return append(out, lines...)
 }
 
 // backlog returns the last lines of the file it just opened.

@@ -146,7 +146,7 @@ func (g *gen) writeDOM() {
 	}
 	if d.URL != "" && g.lastURL != "" && pathOnly(d.URL) != pathOnly(g.lastURL) {
 		g.line(0, "")
-		g.line(1, "// The DOM state was read on %s, not on the page this test ends on: no DOM assertions.", pathOnly(d.URL))
+		g.line(1, "// The DOM state was read on %s, not on the page this test ends on: no DOM assertions.", shown(pathOnly(d.URL)))
 		return
 	}
 	var lines [][3]string

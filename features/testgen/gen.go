@@ -216,12 +216,12 @@ func (g *gen) step(a capture.Action, caused *capture.Action, resps []request) {
 	if caused != nil {
 		g.lastURL = caused.URL
 		g.assert(fmt.Sprintf("await expect(page).toHaveURL(%s);", pathRegex(pathOnly(caused.URL))), High,
-			"the recorded session went to "+pathOnly(caused.URL)+" here")
+			"the recorded session went to "+shown(pathOnly(caused.URL))+" here")
 	}
 	for i, r := range resps {
 		v := vars[i]
 		g.line(1, "const %s = await %sPromise;", v, v)
-		g.assert(fmt.Sprintf("expect(%s.status()).toBe(%d);", v, r.Status), High, fmt.Sprintf("recorded %s %s answered %d", r.Method, r.path, r.Status))
+		g.assert(fmt.Sprintf("expect(%s.status()).toBe(%d);", v, r.Status), High, fmt.Sprintf("recorded %s %s answered %d", method(r.Method), shown(r.path), r.Status))
 		g.shape(v, r)
 	}
 	// After the responses: the page is drawn with its data by then.
@@ -229,6 +229,17 @@ func (g *gen) step(a capture.Action, caused *capture.Action, resps []request) {
 		g.screenshot()
 	}
 }
+
+// method is a request's method for a comment: a plain method as it is,
+// anything else a literal.
+func method(m string) string {
+	if httpMethod().MatchString(m) {
+		return m
+	}
+	return shown(m)
+}
+
+var httpMethod = lazyRegexp(`^[A-Z]{1,10}$`)
 
 func pathOnly(raw string) string {
 	p, _, _ := strings.Cut(pathOf(raw), "?")
@@ -282,7 +293,7 @@ func (g *gen) action(a capture.Action) (code []string, comment string) {
 		if g.o.BaseURL != "" || originOf(a.URL) == g.origin {
 			target = pathOf(a.URL)
 		}
-		return []string{fmt.Sprintf("await page.goto(%s);", g.urlLiteral(target))}, "open " + pathOnly(a.URL)
+		return []string{fmt.Sprintf("await page.goto(%s);", g.urlLiteral(target))}, "open " + shown(pathOnly(a.URL))
 	case "click":
 		l := locate(a.Selector, a.Text, a.Type)
 		desc := "click " + describe(a)
@@ -298,7 +309,7 @@ func (g *gen) action(a capture.Action) (code []string, comment string) {
 		if key == "" {
 			return []string{"// a key press was recorded without its key"}, "key press"
 		}
-		return []string{fmt.Sprintf("await page.keyboard.press(%s);", jsString(key))}, "press " + key
+		return []string{fmt.Sprintf("await page.keyboard.press(%s);", jsString(key))}, "press " + shown(key)
 	}
 	l := locate(a.Selector, "", a.Type)
 	desc := "fill " + describe(a)
@@ -333,13 +344,14 @@ func withConf(code string, l locator) string {
 	return code
 }
 
-// describe names an action's target for a step comment.
+// describe names an action's target for a step comment: recorded text
+// only as a literal (strconv.Quote escapes line terminators too) or shown.
 func describe(a capture.Action) string {
 	if a.Text != "" {
 		return strconv.Quote(a.Text)
 	}
 	if a.Selector != "" {
-		return a.Selector
+		return shown(a.Selector)
 	}
 	return "the page"
 }

@@ -101,31 +101,43 @@ func jsString(s string) string {
 	var b strings.Builder
 	b.Grow(len(s) + 2)
 	b.WriteByte('\'')
-	for _, r := range s {
-		switch r {
-		case '\\':
-			b.WriteString(`\\`)
-		case '\'':
-			b.WriteString(`\'`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		case utf8.RuneError:
-			b.WriteString(`\uFFFD`)
-		default:
-			if r < 0x20 || r == 0x2028 || r == 0x2029 || r == 0x7f {
-				fmt.Fprintf(&b, `\u%04X`, r)
-			} else {
-				b.WriteRune(r)
-			}
-		}
-	}
+	escapeJS(&b, s, "'")
 	b.WriteByte('\'')
 	return b.String()
 }
+
+// escapeJS writes s escaped for the inside of a JavaScript literal whose
+// own special characters are special: backslashes, control characters,
+// the line and paragraph separators (line terminators in JavaScript) and
+// invalid UTF-8 are always escaped, so nothing recorded can end the literal
+// or the line it is on.
+func escapeJS(b *strings.Builder, s string, special string) {
+	for _, r := range s {
+		switch {
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == utf8.RuneError:
+			b.WriteString(`\uFFFD`)
+		case r < 0x20 || r == 0x2028 || r == 0x2029 || r == 0x7f:
+			fmt.Fprintf(b, `\u%04X`, r)
+		case strings.ContainsRune(special, r):
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+}
+
+// shown is recorded text as a comment shows it: as a quoted, escaped
+// literal, so nothing of the page's ends the comment and starts code.
+func shown(s string) string { return jsString(s) }
 
 // pathRegex is a JavaScript regex literal matching a URL whose path ends
 // with path, whatever its origin, query or fragment.
@@ -133,10 +145,15 @@ func pathRegex(path string) string {
 	var b strings.Builder
 	b.WriteByte('/')
 	for _, r := range path {
-		if strings.ContainsRune(`\^$.|?*+()[]{}/`, r) {
+		switch {
+		case strings.ContainsRune(`\^$.|?*+()[]{}/`, r):
 			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x2028 || r == 0x2029 || r == 0x7f || r == utf8.RuneError:
+			fmt.Fprintf(&b, `\u%04X`, r)
+		default:
+			b.WriteRune(r)
 		}
-		b.WriteRune(r)
 	}
 	b.WriteString(`(?:[?#]|$)/`)
 	return b.String()

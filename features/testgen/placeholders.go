@@ -31,8 +31,12 @@ func (g *gen) urlLiteral(u string) string {
 	return b.String()
 }
 
+// templateEscape escapes s for the inside of a template literal: every $
+// is escaped, so none starts a substitution.
 func templateEscape(s string) string {
-	return strings.NewReplacer("\\", "\\\\", "`", "\\`", "${", "\\${").Replace(s)
+	var b strings.Builder
+	escapeJS(&b, s, "`$")
+	return b.String()
 }
 
 // placeholder declares (once) the environment variable a field's secret

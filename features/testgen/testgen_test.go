@@ -203,7 +203,7 @@ func TestOriginsAndDOMState(t *testing.T) {
 		"test.use({ baseURL: 'http://localhost:3000' });",
 		"await page.goto('/form');",
 		"await page.goto('https://other.test/x?y=1');",
-		"// The DOM state was read on /form, not on the page this test ends on",
+		"// The DOM state was read on '/form', not on the page this test ends on",
 	} {
 		if !strings.Contains(res.Script, want) {
 			t.Errorf("missing %s in\n%s", want, res.Script)

@@ -122,6 +122,9 @@ type Health struct {
 	// SourceMaps is the source maps read for stacks, and why those that
 	// could not be read were not; nil until a stack named a script.
 	SourceMaps *sourcemap.Stats `json:"source_maps,omitempty"`
+	// MCPClientsCut counts MCP clients cut off, since the server started,
+	// for leaving more than MaxBacklog bytes of answers unread.
+	MCPClientsCut int64 `json:"mcp_clients_cut,omitempty"`
 }
 
 // History is the on-disk history of the capture buffers.

@@ -34,11 +34,11 @@ test('add to cart and check out', async ({ page }) => {
     await route.fulfill({ status: 402, contentType: 'application/json', body: '{"error":"payment_required"}' });
   });
 
-  // 1. open /products
+  // 1. open '/products'
   const productsResponsePromise = page.waitForResponse((r) => r.request().method() === 'GET' && new URL(r.url()).pathname === '/api/products');
   await page.goto('/products?sort=price');
   const productsResponse = await productsResponsePromise;
-  expect(productsResponse.status()).toBe(200); // confidence high: recorded GET /api/products answered 200
+  expect(productsResponse.status()).toBe(200); // confidence high: recorded GET '/api/products' answered 200
   await expect(page).toHaveScreenshot('01-products.png'); // confidence low: pixels move with fonts and data; record the baseline with --update-snapshots
 
   // 2. click "Add to cart"
@@ -46,42 +46,42 @@ test('add to cart and check out', async ({ page }) => {
   const productsResponse2Promise = page.waitForResponse((r) => r.request().method() === 'GET' && new URL(r.url()).pathname === '/api/products');
   await page.getByTestId('add-1').click();
   const cartResponse = await cartResponsePromise;
-  expect(cartResponse.status()).toBe(200); // confidence high: recorded POST /api/cart answered 200
+  expect(cartResponse.status()).toBe(200); // confidence high: recorded POST '/api/cart' answered 200
   const productsResponse2 = await productsResponse2Promise;
-  expect(productsResponse2.status()).toBe(200); // confidence high: recorded GET /api/products answered 200
+  expect(productsResponse2.status()).toBe(200); // confidence high: recorded GET '/api/products' answered 200
 
   // 3. click "Checkout"
   const cartResponse2Promise = page.waitForResponse((r) => r.request().method() === 'GET' && new URL(r.url()).pathname === '/api/cart');
   await page.getByRole('link', { name: 'Checkout', exact: true }).click();
-  await expect(page).toHaveURL(/\/checkout(?:[?#]|$)/); // confidence high: the recorded session went to /checkout here
+  await expect(page).toHaveURL(/\/checkout(?:[?#]|$)/); // confidence high: the recorded session went to '/checkout' here
   const cartResponse2 = await cartResponse2Promise;
-  expect(cartResponse2.status()).toBe(200); // confidence high: recorded GET /api/cart answered 200
+  expect(cartResponse2.status()).toBe(200); // confidence high: recorded GET '/api/cart' answered 200
   await expect(page).toHaveScreenshot('03-checkout.png'); // confidence low: pixels move with fonts and data; record the baseline with --update-snapshots
 
-  // 4. choose in select[name="country"]
+  // 4. choose in 'select[name="country"]'
   await page.locator('select[name="country"]').selectOption('FR');
 
-  // 5. fill #coupon (value not recorded: E2E_COUPON)
+  // 5. fill '#coupon' (value not recorded: E2E_COUPON)
   await page.locator('#coupon').fill(E2E_COUPON);
 
-  // 6. fill input[name="note"]
+  // 6. fill 'input[name="note"]'
   await page.locator('input[name="note"]').fill('It\'s a "gift"\nwrap it \\ please');
 
-  // 7. click body > div:nth-of-type(3) > span
+  // 7. click 'body > div:nth-of-type(3) > span'
   await page.locator('body > div:nth-of-type(3) > span').click(); // locator confidence low: structural CSS path: breaks when the layout changes; add a data-testid
 
-  // 8. press Enter
+  // 8. press 'Enter'
   await page.keyboard.press('Enter');
 
-  // 9. submit form[name="pay"]
+  // 9. submit 'form[name="pay"]'
   const ordersResponsePromise = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/orders');
   await page.locator('form[name="pay"]').evaluate((form) => (form as HTMLFormElement).requestSubmit());
   const ordersResponse = await ordersResponsePromise;
-  expect(ordersResponse.status()).toBe(402); // confidence high: recorded POST /api/orders answered 402
+  expect(ordersResponse.status()).toBe(402); // confidence high: recorded POST '/api/orders' answered 402
 
-  // 10. open /orders/981
+  // 10. open '/orders/981'
   await page.goto('/orders/981');
   await expect(page).toHaveScreenshot('10-orders-981.png'); // confidence low: pixels move with fonts and data; record the baseline with --update-snapshots
 
-  // The DOM state was read on /checkout, not on the page this test ends on: no DOM assertions.
+  // The DOM state was read on '/checkout', not on the page this test ends on: no DOM assertions.
 });

@@ -21,22 +21,22 @@ test('sign up without the backend', async ({ page }) => {
     await route.fulfill({ status: 201, contentType: 'application/json', body: '{"id":42,"email":"ada@example.com","token":"[redacted]","profile":{"plan":"free","tags":[],"created-at":"2026-11-22"},"roles":[{"name":"member"}],"referrer":null}' });
   });
 
-  // 1. open /signup
+  // 1. open '/signup'
   const configResponsePromise = page.waitForResponse((r) => r.request().method() === 'GET' && new URL(r.url()).pathname === '/api/config');
   await page.goto('/signup');
   const configResponse = await configResponsePromise;
-  expect(configResponse.status()).toBe(200); // confidence high: recorded GET /api/config answered 200
+  expect(configResponse.status()).toBe(200); // confidence high: recorded GET '/api/config' answered 200
 
-  // 2. fill #name
+  // 2. fill '#name'
   await page.locator('#name').fill('Ada Lovelace');
 
-  // 3. fill input[name="email"]
+  // 3. fill 'input[name="email"]'
   await page.locator('input[name="email"]').fill('ada@example.com');
 
-  // 4. check [data-testid="terms"]
+  // 4. check '[data-testid="terms"]'
   await page.getByTestId('terms').check();
 
-  // 5. fill #password (value not recorded: E2E_PASSWORD)
+  // 5. fill '#password' (value not recorded: E2E_PASSWORD)
   await page.locator('#password').fill(E2E_PASSWORD);
 
   // 6. click "Sign up"
@@ -44,9 +44,9 @@ test('sign up without the backend', async ({ page }) => {
   const usersResponsePromise = page.waitForResponse((r) => r.request().method() === 'GET' && new URL(r.url()).pathname === '/api/users/42');
   await page.getByRole('button', { name: 'Sign up', exact: true }).click();
   const signupResponse = await signupResponsePromise;
-  expect(signupResponse.status()).toBe(201); // confidence high: recorded POST /api/signup answered 201
+  expect(signupResponse.status()).toBe(201); // confidence high: recorded POST '/api/signup' answered 201
   const usersResponse = await usersResponsePromise;
-  expect(usersResponse.status()).toBe(200); // confidence high: recorded GET /api/users/42 answered 200
+  expect(usersResponse.status()).toBe(200); // confidence high: recorded GET '/api/users/42' answered 200
   // usersResponse: the recorded body was truncated or binary, so its shape is not asserted
 
   // The page as it stood at the end of the recording.
