@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
@@ -63,7 +64,7 @@ func (m *Model) applyRecover(msg tea.Msg) {
 // recoverKey handles R anywhere, and f, n and esc while the prompt is up;
 // false for other keys.
 func (m *Model) recoverKey(msg tea.KeyMsg) (tea.Cmd, bool) {
-	if msg.String() == "R" {
+	if key.Matches(msg, m.keys.Recover) {
 		if _, ok := unreadable(m.health); !ok {
 			return notice("your decisions were read: nothing to recover"), true
 		}

@@ -33,6 +33,9 @@ type KeyMap struct {
 	Approval key.Binding
 	// AllServers shows the audit lines of every server, not just this one.
 	AllServers key.Binding
+	// Recover brings back the prompt that starts the human's decisions
+	// again when their file could not be read (f: the kept file, n: none).
+	Recover key.Binding
 
 	Pause  key.Binding
 	Clear  key.Binding
@@ -68,6 +71,7 @@ func DefaultKeyMap() KeyMap {
 		Pilot:      key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "block/unblock pilot")),
 		Approval:   key.NewBinding(key.WithKeys("M"), key.WithHelp("M", "pilot: ask/auto")),
 		AllServers: key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "audit: this server/all")),
+		Recover:    key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "recover decisions")),
 
 		Pause:  key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "pause")),
 		Clear:  key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "clear view")),
@@ -124,6 +128,6 @@ func (h paneHelp) FullHelp() [][]key.Binding {
 		{k.NextPane, k.PrevPane, k.Panes, k.Open, k.Back, k.Copy},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.Revoke, k.RevokeAll, k.Allow, k.Pilot, k.Approval, k.AllServers},
-		{k.Pause, k.Clear, k.Filter, k.Doctor, k.Help, k.Quit},
+		{k.Pause, k.Clear, k.Filter, k.Doctor, k.Recover, k.Help, k.Quit},
 	}
 }

@@ -129,7 +129,7 @@ func (l *Log) ready() bool {
 	if l.main.f != nil {
 		return true
 	}
-	err := os.MkdirAll(filepath.Dir(l.path), 0o755)
+	err := os.MkdirAll(filepath.Dir(l.path), 0o700)
 	if err == nil {
 		l.lock, err = os.OpenFile(l.path+".lock", os.O_CREATE|os.O_RDWR, 0o600)
 	}

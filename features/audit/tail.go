@@ -46,7 +46,7 @@ func Tail(ctx context.Context, path string, deliver func([]Line)) error {
 	path = filepath.Clean(path)
 	// The server creates the directory on its first write; make it now so
 	// the watch can start before that.
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("tail audit log: %w", err)
 	}
 	w, err := fsnotify.NewWatcher()
