@@ -57,20 +57,31 @@
   // Until then start.js holds what arrives; taking it only once the settings are known (and the
   // parts, run after this file, are there) keeps the page's order: the initial navigation first.
 
+  let taken = false;
   function takeLink() {
-    if (link || dead || !settings || !start) return;
+    if (taken || dead || !settings || !start) return;
+    taken = true;
+    const held = start.take();
+    // The page's first navigation is its document's URL and start, before what start.js held (the
+    // pushState calls a page made during its load and the user's first actions, in their order).
+    if (G.firstNavigation) G.firstNavigation();
+    for (const m of held) {
+      if (m.act) {
+        if (G.replay) G.replay(m);
+      } else onLinkMessage(m);
+    }
+    attachLink();
+  }
+
+  function attachLink() {
+    if (link || dead) return;
     if (!start.link) {
-      start.onLink = takeLink; // no hello yet: the page's first bytes came over 1 s after its commit
+      start.onLink = attachLink; // no hello yet: the page's first bytes came over 1 s after its commit
       return;
     }
     link = start.link;
-    const held = start.take();
     link.addEventListener('gasoline', onLinkEvent);
     sendSettingsToInject();
-    // The page's first navigation is its document's URL and start, before what inject.js reported
-    // (the pushState calls a page made during its load among it).
-    if (G.firstNavigation) G.firstNavigation();
-    for (const m of held) onLinkMessage(m);
   }
 
   const onLinkEvent = (e) => onLinkMessage(e.detail);
