@@ -122,3 +122,37 @@ func greetLoads(t *testing.T, loads int) {
 		}
 	}
 }
+
+// TestWorkerStoppedMidStream: a page logs a numbered error every 100 ms;
+// the extension's service worker is stopped through CDP 3 s in, while it
+// holds a busy page's events (a flush waits up to 2 s): all 120 reach the
+// server.
+func TestWorkerStoppedMidStream(t *testing.T) {
+	r := newRig(t, "stopped-worker", map[string]any{})
+	r.open(t, "/capture.html")
+	r.eval(t, `(() => { let i = 0; const t = setInterval(() => { console.error("tick-" + i); if (++i === 120) clearInterval(t); }, 100); })()`)
+	time.Sleep(3 * time.Second) // the condition: the worker is stopped mid-stream, not a wait for an event
+	r.b.killWorker(t)
+	var got map[int]bool
+	deadline := time.Now().Add(40 * time.Second)
+	for time.Now().Before(deadline) {
+		got = numbered(t, r.ai, "tick")
+		if len(got) == 120 {
+			// The journal holds only what is not delivered yet.
+			page := r.openExtensionPage(t, "options.html")
+			waitFor(t, 10*time.Second, "the journal to be emptied", func() bool {
+				n, err := chromedp.Run(page, chromedp.Evaluate[int](`(async () => Object.keys(await chrome.storage.session.get(null)).filter((k) => k.startsWith('gasoline_j:')).length)()`, chromedp.EvalAwaitPromise))
+				return err == nil && n == 0
+			})
+			return
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	var missing []int
+	for i := range 120 {
+		if !got[i] {
+			missing = append(missing, i)
+		}
+	}
+	t.Fatalf("%d/120 errors reached the server; missing %v", len(got), missing)
+}

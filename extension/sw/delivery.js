@@ -34,6 +34,7 @@ const BACKOFF_MAX = 2000;
 const SLOW_MS = 500; // a flush on the wire this long has its queue written down
 
 const queue = new EventQueue();
+queue.gone = forget;
 const batchLimit = Object.fromEntries(KINDS.map((k) => [k, BATCH_MAX]));
 
 let started = false; // flushes wait for start(): the stored queue must be read first
@@ -54,10 +55,15 @@ let toldHolding = false; // the server was told this flush is being put off (tel
  */
 export function accept(events, sender) {
   const errors = [];
-  for (const { kind, data } of stampEvents(events, sender, Date.now())) {
-    const s = queue.push(kind, data);
+  const stamped = stampEvents(events, sender, Date.now());
+  const j = stamped.length ? `${JOURNAL}${life}:${journalN++}` : '';
+  const entry = [];
+  for (const { kind, data } of stamped) {
+    const s = queue.push(kind, data, j);
+    entry.push([kind, s, data]);
     if (kind === 'log' && isErrorLog(data)) errors.push({ data, seq: s });
   }
+  if (j) journalWrite(j, entry);
   // While the server is away the next flush waits out the backoff, seconds in which a stopped
   // worker would lose what only memory holds: write now (writes coalesce within a tick).
   if (backoff > 0) save();
@@ -97,8 +103,62 @@ export function restoreQueue(session) {
   if (typeof saved === 'string') {
     try { saved = JSON.parse(saved); } catch (_) { saved = null; }
   }
-  queue.restore(saved, session.gasoline_counts);
+  const entries = [];
+  const keys = Object.keys(session).filter((k) => k.startsWith(JOURNAL));
+  for (const k of keys) {
+    try {
+      for (const [kind, s, d] of JSON.parse(session[k])) entries.push([kind, s, d, k]);
+    } catch (_) { /* a torn entry: nothing of it can be trusted */ }
+  }
+  queue.restore(saved, session.gasoline_counts, entries);
   stored = queue.total(); // cleared from storage once delivered
+  for (const k of KINDS) for (const it of queue.queues[k]) if (it.j) journal.set(it.j, (journal.get(it.j) || 0) + 1);
+  for (const k of keys) if (!journal.has(k)) forgotten.add(k);
+  if (forgotten.size) unjournalSoon();
+}
+
+// The journal: each message's events are written to chrome.storage.session as they come, one small
+// entry per message under a key of its own (a write costs the browser process about what the message
+// itself did), and the entry is removed once none of its events is queued any more. A worker stopped,
+// crashed or updated while it held events (a busy page's flush waits up to WAIT_MAX_MS) finds them
+// there when it starts again (restoreQueue). The whole queue is written only while it is at risk (save).
+const JOURNAL = 'gasoline_j:';
+const life = Date.now().toString(36); // keys of one life never meet another's
+let journalN = 0;
+const journal = new Map(); // entry key → its events still queued
+const forgotten = new Set(); // entry keys to remove
+let unjournalTimer = 0;
+
+function journalWrite(key, entry) {
+  journal.set(key, entry.length);
+  try {
+    chrome.storage.session.set({ [key]: JSON.stringify(entry) }).catch(() => { /* over the quota: the queue's own save guards it */ });
+  } catch (_) { /* no session area */ }
+}
+
+function forget(items) {
+  for (const it of items) {
+    if (!it.j) continue;
+    const n = (journal.get(it.j) || 1) - 1;
+    if (n > 0) journal.set(it.j, n);
+    else {
+      journal.delete(it.j);
+      forgotten.add(it.j);
+    }
+  }
+  if (forgotten.size) unjournalSoon();
+}
+
+function unjournalSoon() {
+  if (unjournalTimer) return;
+  unjournalTimer = setTimeout(() => {
+    unjournalTimer = 0;
+    const keys = [...forgotten];
+    forgotten.clear();
+    try {
+      chrome.storage.session.remove(keys).catch(() => { /* ignore */ });
+    } catch (_) { /* no session area */ }
+  }, 0);
 }
 
 export function startDelivery() {
