@@ -5,6 +5,8 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -155,4 +157,61 @@ func TestWorkerStoppedMidStream(t *testing.T) {
 		}
 	}
 	t.Fatalf("%d/120 errors reached the server; missing %v", len(got), missing)
+}
+
+// TestGeneratedTestFromActionsRightAfterLoad: a session whose typing and
+// click come right after the load (the first page of a fresh browser)
+// generates a test that runs green under @playwright/test.
+func TestGeneratedTestFromActionsRightAfterLoad(t *testing.T) {
+	r := newRig(t, "early-testgen", map[string]any{"network_bodies": true})
+	if err := chromedp.Do(r.b.ctx, chromedp.Navigate(r.site+"/greet.html")); err != nil {
+		t.Fatal(err)
+	}
+	if err := greetActions(r.b.ctx, 0); err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Join(wantGreet(1), "\n")
+	waitFor(t, 20*time.Second, "the three actions and the greeting request", func() bool {
+		reqs := observe(t, r.ai, map[string]any{"what": "network", "url_filter": "/api/greet"})
+		return strings.Join(userActions(t, r), "\n") == want && len(entries(reqs)) > 0
+	})
+	gen, isErr, err := callTool(r.ai, "generate", map[string]any{"format": "test", "name": "greet"})
+	if err != nil || isErr {
+		t.Fatalf("generate test: %v %v", err, gen)
+	}
+	script := gen["script"].(string)
+	if !containsAll(script, "Ada-0", "Lovelace-0", "/api/greet") {
+		t.Fatalf("generated test misses the flow:\n%s", script)
+	}
+	dir := playwrightDir(t)
+	if err := os.WriteFile(filepath.Join(dir, gen["filename"].(string)), []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := runPlaywright(dir); err != nil {
+		t.Fatalf("generated test fails: %v\n%s\n%s", err, out, script)
+	}
+}
+
+// TestHeldBatchAcrossBackForwardCache: the page logs 20 lines and is left
+// at once (its content script still holds them in its batch) for another
+// page, then comes back from the back/forward cache and logs 20 more:
+// all 40 reach the server.
+func TestHeldBatchAcrossBackForwardCache(t *testing.T) {
+	r := newRig(t, "bfcache", map[string]any{"log_level": "all"})
+	r.open(t, "/capture.html")
+	settledLogs(t, r, r.ai)
+	r.eval(t, `addEventListener('pageshow', (e) => { if (e.persisted) window.__restored = true; }); logBurst("bf-before", 20); location.href = "/other.html";`)
+	waitFor(t, 10*time.Second, "the other page", func() bool {
+		u, err := chromedp.Run(r.b.ctx, chromedp.Evaluate[string](`location.pathname + document.readyState`))
+		return err == nil && u == "/other.htmlcomplete"
+	})
+	r.eval(t, `history.back()`)
+	waitFor(t, 10*time.Second, "capture.html back from the back/forward cache", func() bool {
+		ok, err := chromedp.Run(r.b.ctx, chromedp.Evaluate[bool](`window.__restored === true`))
+		return err == nil && ok
+	})
+	r.eval(t, `logBurst("bf-after", 20)`)
+	waitFor(t, 20*time.Second, "all 40 lines", func() bool {
+		return len(numbered(t, r.ai, "bf-before")) == 20 && len(numbered(t, r.ai, "bf-after")) == 20
+	})
 }
