@@ -164,6 +164,8 @@ func TestWorkerStoppedMidStream(t *testing.T) {
 // generates a test that runs green under @playwright/test.
 func TestGeneratedTestFromActionsRightAfterLoad(t *testing.T) {
 	r := newRig(t, "early-testgen", map[string]any{"network_bodies": true})
+	// The rest of the content script comes 0.5 s after the load: the actions come before it.
+	r.b.interceptInjections(t, `(o, run) => new Promise((ok) => setTimeout(ok, 500)).then(() => run(o))`)
 	if err := chromedp.Do(r.b.ctx, chromedp.Navigate(r.site+"/greet.html")); err != nil {
 		t.Fatal(err)
 	}
