@@ -217,3 +217,45 @@ func TestHeldBatchAcrossBackForwardCache(t *testing.T) {
 		return len(numbered(t, r.ai, "bf-before")) == 20 && len(numbered(t, r.ai, "bf-after")) == 20
 	})
 }
+
+// TestForcedGapIsReported: twelve of a page's 30 errors are dropped between
+// its content script and the worker; health and `observe logs` say 12
+// console entries were lost on that tab. The page reloaded (a new document
+// whose numbers start again) adds no loss.
+func TestForcedGapIsReported(t *testing.T) {
+	r := newRig(t, "forced-gap", map[string]any{})
+	r.open(t, "/capture.html")
+	world := contentWorld(t, r.b.ctx)
+	if !inWorld(r.b.ctx, world, `(() => {
+		const send = chrome.runtime.sendMessage.bind(chrome.runtime);
+		chrome.runtime.sendMessage = (m, ...rest) => {
+			if (m && m.type === 'events') m.events = m.events.filter((e) => !/^gap-(1[0-9]|2[01])$/.test(e.data.message || ''));
+			return send(m, ...rest);
+		};
+		return true; })()`) {
+		t.Fatal("could not put the filter in the content script's world")
+	}
+	r.eval(t, `for (let i = 0; i < 30; i++) console.error("gap-" + i)`)
+	tab := observe(t, r.ai, map[string]any{"what": "page"})["tab"]
+	want := fmt.Sprintf("12 console entries lost on tab %d between ", int(tab.(float64)))
+	waitFor(t, 20*time.Second, "the last error at the server", func() bool { return len(numbered(t, r.ai, "gap")) == 18 })
+	h := observe(t, r.ai, map[string]any{"what": "health"})
+	lost, _ := h["lost"].(map[string]any)
+	if lost == nil || lost["total"] != float64(12) || !strings.Contains(mustJSON(lost["recent"]), want) {
+		t.Fatalf("health lost = %v, want 12 and %q", h["lost"], want)
+	}
+	logs := observe(t, r.ai, map[string]any{"what": "logs", "limit": 100})
+	if !strings.Contains(mustJSON(logs["lost"]), want) {
+		t.Fatalf("observe logs lost = %v, want %q", logs["lost"], want)
+	}
+
+	// A new document: its numbers start at 1 again, which is no loss.
+	if err := chromedp.Do(r.b.ctx, chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	r.eval(t, `for (let i = 0; i < 5; i++) console.error("fresh-" + i)`)
+	waitFor(t, 20*time.Second, "the new document's errors", func() bool { return len(numbered(t, r.ai, "fresh")) == 5 })
+	if l, _ := observe(t, r.ai, map[string]any{"what": "health"})["lost"].(map[string]any); l["total"] != float64(12) {
+		t.Fatalf("after a new document, lost = %v, want still 12", l)
+	}
+}

@@ -191,6 +191,14 @@
 
   // ---- batching to the worker ------------------------------------------------------------
 
+  // Each event that passed the gate carries this document's key and its number among the document's
+  // events of its kind (PROTOCOL.md, "Sequence numbers"): the server counts what skips as lost. A
+  // request and a network entry are one sequence (the worker makes a request its network entry and
+  // its body, both with the request's number); a performance sample is one per load, not numbered.
+  const SEQ_KINDS = { log: 'log', network: 'network', request: 'network', ws: 'ws', action: 'action' };
+  const seqs = { log: 0, network: 0, ws: 0, action: 0 };
+  const DOC = Math.random().toString(36).slice(2, 8) + (Date.now() % 1296).toString(36);
+
   // A quiet event (the page's first navigation) waits for the next event, or for content/perf.js's
   // sample of the load, at most QUIET_MS: a quiet page's load then costs it one message to the worker,
   // not two (each ~0.2-0.3 ms of script in a new document; measured on Chromium 156, issue 12).
@@ -202,6 +210,11 @@
     }
     const ev = gate.pass(kind, data, settings, isServerURL);
     if (!ev) return;
+    const sk = SEQ_KINDS[ev.kind];
+    if (sk) {
+      ev.data.dc = DOC;
+      ev.data.sq = ++seqs[sk];
+    }
     batch.push(ev);
     if (leaving) flushSoon();
     else if (quiet) {

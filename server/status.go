@@ -44,6 +44,7 @@ func (s *Server) Health() Health {
 		Approvals:      new(s.Approvals()),
 		History:        s.historyInfo,
 	}
+	h.Lost = s.lostHealth()
 	if p := s.origins.View().Pending; len(p) > 0 {
 		h.Origins = &origins.View{Pending: p} // the answers are the dashboard's business only
 	}

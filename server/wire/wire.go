@@ -96,6 +96,17 @@ type Health struct {
 	// EventsDropped counts live events dropped for event-stream readers
 	// too slow to take them, since the server started.
 	EventsDropped int64 `json:"events_dropped,omitempty"`
+	// Lost is what was lost between the pages and the server since it
+	// started (gaps in the pages' sequence numbers); nil when nothing was.
+	Lost *Lost `json:"lost,omitempty"`
+}
+
+// Lost counts the captured entries lost on their way from a page.
+type Lost struct {
+	Total int64               `json:"total"`
+	ByTab []capture.LossTotal `json:"by_tab"`
+	// Recent says the newest gaps as a person reads them.
+	Recent []string `json:"recent"`
 }
 
 // History is the on-disk history of the capture buffers.
