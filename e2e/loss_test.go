@@ -259,3 +259,29 @@ func TestForcedGapIsReported(t *testing.T) {
 		t.Fatalf("after a new document, lost = %v, want still 12", l)
 	}
 }
+
+// TestMessageRefusedIsSentAgain: a message from the content script that the
+// worker did not take (it was stopping) goes again: the page's 10 errors
+// all arrive, and nothing is counted lost.
+func TestMessageRefusedIsSentAgain(t *testing.T) {
+	r := newRig(t, "refused-message", map[string]any{})
+	r.open(t, "/capture.html")
+	world := contentWorld(t, r.b.ctx)
+	if !inWorld(r.b.ctx, world, `(() => {
+		const send = chrome.runtime.sendMessage.bind(chrome.runtime);
+		let refused = 0;
+		chrome.runtime.sendMessage = (m, ...rest) => {
+			if (m && m.type === 'events' && m.events.some((e) => /^again-/.test(e.data.message || '')) && refused++ < 2) {
+				return Promise.reject(new Error('Could not establish connection. Receiving end does not exist.'));
+			}
+			return send(m, ...rest);
+		};
+		return true; })()`) {
+		t.Fatal("could not put the refusal in the content script's world")
+	}
+	r.eval(t, `for (let i = 0; i < 10; i++) console.error("again-" + i)`)
+	waitFor(t, 20*time.Second, "the 10 errors at the server", func() bool { return len(numbered(t, r.ai, "again")) == 10 })
+	if l := observe(t, r.ai, map[string]any{"what": "health"})["lost"]; l != nil {
+		t.Fatalf("lost = %v, want none", l)
+	}
+}

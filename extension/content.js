@@ -266,12 +266,21 @@
     else flush();
   }
 
+  // A message the worker did not take (it was stopping as the message left: the browser starts it
+  // again for the next) goes again with the next flush, its events already scrubbed, at most
+  // RESEND_MAX times; then it is lost, and the server counts it by the numbers skipped.
+  const RESEND_MAX = 3;
+  const RESEND_MS = 250;
+  let unsent = [];
+  let resends = 0;
+
   function flush() {
     if (batchTimer) clearTimeout(batchTimer);
     batchTimer = 0;
     batchDue = false;
-    if (dead || !batch.length) return;
-    const events = [];
+    if (dead || (!batch.length && !unsent.length)) return;
+    const events = unsent;
+    unsent = [];
     for (const ev of batch) {
       try {
         scrub.event(ev.kind, ev.data); // secrets never leave the page
@@ -282,8 +291,12 @@
     if (!events.length) return;
     try {
       if (!chrome.runtime || !chrome.runtime.id) return shutdown();
-      chrome.runtime.sendMessage({ type: 'events', events }).catch((err) => {
-        if (invalidated(err)) shutdown();
+      chrome.runtime.sendMessage({ type: 'events', events }).then(() => { resends = 0; }, (err) => {
+        if (invalidated(err)) return shutdown();
+        if (dead || resends >= RESEND_MAX) return;
+        resends++;
+        unsent = events.concat(unsent);
+        if (!batchTimer) batchTimer = setTimeout(flush, RESEND_MS);
       });
     } catch (err) {
       shutdown();
