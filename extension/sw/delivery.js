@@ -2,13 +2,12 @@
 // event has come for FLUSH_MS (or WAIT_MAX_MS after the first waiting one, or at once at FLUSH_AT
 // queued), retried with backoff while the server is away.
 //
-// The queue is written to chrome.storage.session only while it is at risk: while the server is
-// away (every message, at once) and when a flush has been on the wire for SLOW_MS. A healthy
-// flush is not written at all: each write copies the whole queue through the browser process,
-// and on a busy page that was the largest part of the extension's cost (issue 12: ~40 % of its
-// CPU during 200 fetches). What that leaves unguarded is an event younger than WAIT_MAX_MS +
-// SLOW_MS when the browser kills a worker that is answering messages, which MV3 does not do (it stops
-// workers idle for 30 s); a stopped worker whose server was slow or away loses nothing.
+// Each message's events are journaled in chrome.storage.session as they come (a write the size of
+// the message, removed once they are delivered), so a worker stopped, crashed or updated while it
+// holds them loses none. The whole queue is written only while it is at risk: while the server is
+// away (every message, at once) and when a flush has been on the wire for SLOW_MS: each such write
+// copies the whole queue through the browser process, and on a busy page that was the largest part
+// of the extension's cost (issue 12: ~40 % of its CPU during 200 fetches).
 import { EventQueue, KINDS, ROUTES, BATCH_MAX, isErrorLog, stampEvents } from './queue.js';
 import { nextBackoff } from './backoff.js';
 import { postJSON, problemOf, failure, setConnected, isConnected, setLastError } from './link.js';
