@@ -199,8 +199,8 @@ func (e *NetworkEntry) Sequenced() (int, time.Time, *string, *int64) {
 }
 
 // Sequenced is LogEntry's.
-func (e *NetworkBody) Sequenced() (int, time.Time, *string, *int64) {
-	return e.TabID, e.TS.Time, &e.Doc, &e.Seq
+func (b *NetworkBody) Sequenced() (int, time.Time, *string, *int64) {
+	return b.TabID, b.TS.Time, &b.Doc, &b.Seq
 }
 
 // Sequenced is LogEntry's.
@@ -209,6 +209,6 @@ func (e *WSEvent) Sequenced() (int, time.Time, *string, *int64) {
 }
 
 // Sequenced is LogEntry's.
-func (e *Action) Sequenced() (int, time.Time, *string, *int64) {
-	return e.TabID, e.TS.Time, &e.Doc, &e.Seq
+func (a *Action) Sequenced() (int, time.Time, *string, *int64) {
+	return a.TabID, a.TS.Time, &a.Doc, &a.Seq
 }
