@@ -285,3 +285,46 @@ func TestMessageRefusedIsSentAgain(t *testing.T) {
 		t.Fatalf("lost = %v, want none", l)
 	}
 }
+
+// TestActionsBringTheMissedContentScript: the worker's run of the content
+// script at the load fails, and the page records nothing else; the user's
+// typing alone brings the rest of the content script, which records it.
+func TestActionsBringTheMissedContentScript(t *testing.T) {
+	r := newRig(t, "missed-actions", map[string]any{})
+	r.b.interceptInjections(t, `(o, run) => {
+		globalThis.__refused = globalThis.__refused || 0;
+		if (globalThis.__refused === 0) {
+			globalThis.__refused++;
+			return Promise.reject(new Error('refused by the test'));
+		}
+		return run(o);
+	}`)
+	if err := chromedp.Do(r.b.ctx, chromedp.Navigate(r.site+"/greet.html")); err != nil {
+		t.Fatal(err)
+	}
+	tab := chromedp.FromContext(r.b.ctx).Target
+	for _, step := range []func() error{
+		func() error {
+			_, err := cdp.Call(r.b.ctx, tab, input.DispatchKeyEvent, input.DispatchKeyEventParams{Type: input.DispatchKeyEventTypeRawKeyDown, Key: "Tab", Code: "Tab", WindowsVirtualKeyCode: 9})
+			return err
+		},
+		func() error {
+			_, err := cdp.Call(r.b.ctx, tab, input.InsertText, input.InsertTextParams{Text: "Solo"})
+			return err
+		},
+		func() error {
+			_, err := cdp.Call(r.b.ctx, tab, input.DispatchKeyEvent, input.DispatchKeyEventParams{Type: input.DispatchKeyEventTypeRawKeyDown, Key: "Tab", Code: "Tab", WindowsVirtualKeyCode: 9})
+			return err
+		},
+	} {
+		if err := step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitFor(t, 20*time.Second, "the typing at the server", func() bool {
+		return strings.Join(userActions(t, r), "\n") == "input #first Solo"
+	})
+	if n, err := chromedp.Run(r.b.sw, chromedp.Evaluate[int](`globalThis.__refused`)); err != nil || n != 1 {
+		t.Fatalf("the worker's run at the load was not the one refused (%d, %v): the test proves nothing", n, err)
+	}
+}

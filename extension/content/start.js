@@ -52,7 +52,16 @@
     }
     S.held.push(a);
     S.count++;
+    // Actions alone (the page recorded nothing, so inject.js never said 'missed') still bring the
+    // rest of the content script if the worker missed this document: a timer from the first action
+    // (a document's first timer costs it ~0.2 ms: after its load, not during it).
+    if (!armed) {
+      armed = true;
+      setTimeout(() => { if (!S.taken) askWorker(); }, MISSED_MS);
+    }
   }
+  let armed = false;
+  const MISSED_MS = 3000; // inject.js's wait for the settings
   for (const type of ['click', 'input', 'change', 'submit', 'keydown']) window.addEventListener(type, act, true);
 
   // Until content.js takes the link (it adds its own listener then). A message is held as it came

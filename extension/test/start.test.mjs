@@ -16,8 +16,10 @@ function page() {
     addEventListener: (type, fn) => listeners.set(type, fn),
     removeEventListener: (type, fn) => { if (listeners.get(type) === fn) listeners.delete(type); },
   };
+  const timers = [];
   const ctx = {
     window,
+    setTimeout: (fn, ms) => timers.push([fn, ms]),
     CSS: { escape: (s) => s },
     chrome: { runtime: { sendMessage: (m) => { sent.push(m); return Promise.resolve(); } } },
     Date,
@@ -28,7 +30,7 @@ function page() {
   ctx.globalThis = ctx;
   vm.runInNewContext(source, ctx);
   const fire = (type, target, more = {}) => listeners.get(type)({ type, target, isTrusted: true, ...more });
-  return { S: ctx.__gasolineStart, listeners, sent, fire };
+  return { S: ctx.__gasolineStart, ctx, listeners, sent, fire, timers };
 }
 
 // An element: tag, attributes, a parent.
@@ -100,4 +102,21 @@ test('a page left before content.js came hands its actions to the worker, a fiel
     { type: 'keypress', selector: 'input[name="first"]', text: 'Escape' },
   ]);
   assert.ok(b1);
+});
+
+test("the first action asks the worker for the rest if it has not come 3 s later", () => {
+  const { fire, sent, timers, ctx } = page();
+  fire('click', el('body'));
+  fire('click', el('body'));
+  assert.equal(timers.length, 1);
+  assert.equal(timers[0][1], 3000);
+  timers[0][0]();
+  assert.deepEqual(sent.map((m) => m.type), ['missed']);
+  // content.js came meanwhile: no question.
+  const other = page();
+  other.fire('click', el('body'));
+  other.ctx.__gasolineContent = {};
+  other.timers[0][0]();
+  assert.equal(other.sent.length, 0);
+  assert.ok(ctx);
 });
