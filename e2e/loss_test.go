@@ -13,6 +13,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -327,4 +328,20 @@ func TestActionsBringTheMissedContentScript(t *testing.T) {
 	if n, err := chromedp.Run(r.b.sw, chromedp.Evaluate[int](`globalThis.__refused`)); err != nil || n != 1 {
 		t.Fatalf("the worker's run at the load was not the one refused (%d, %v): the test proves nothing", n, err)
 	}
+}
+
+// TestFrozenPageHandsOverItsBatch: a page frozen (as a background tab is)
+// right after it logged 20 lines runs no timers; what its scripts held goes
+// when it is frozen, so the 20 reach the server while it stays frozen.
+func TestFrozenPageHandsOverItsBatch(t *testing.T) {
+	r := newRig(t, "frozen", map[string]any{"log_level": "all"})
+	r.open(t, "/capture.html")
+	settledLogs(t, r, r.ai)
+	tab := chromedp.FromContext(r.b.ctx).Target
+	r.eval(t, `logBurst("frz", 20)`)
+	if _, err := cdp.Call(r.b.ctx, tab, page.SetWebLifecycleState, page.SetWebLifecycleStateParams{State: page.SetWebLifecycleStateStateFrozen}); err != nil {
+		t.Fatal(err)
+	}
+	defer cdp.Call(r.b.ctx, tab, page.SetWebLifecycleState, page.SetWebLifecycleStateParams{State: page.SetWebLifecycleStateStateActive})
+	waitFor(t, 15*time.Second, "the 20 lines from the frozen page", func() bool { return len(numbered(t, r.ai, "frz")) == 20 })
 }

@@ -260,6 +260,10 @@
   }
   listen(window, 'pagehide', leave);
   listen(window, 'pageshow', (e) => { if (e.persisted) leaving = false; }); // back from the back/forward cache
+  // A frozen page runs no timers and may be discarded while frozen: the batch goes now, as when it is
+  // left, and what comes before it is frozen goes at the end of its task.
+  listen(document, 'freeze', leave);
+  listen(document, 'resume', () => { leaving = false; });
 
   function flushWhenIdle() {
     if (idle) idle(flush, { timeout: IDLE_MS });
