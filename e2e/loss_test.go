@@ -82,6 +82,9 @@ func userActions(t testing.TB, r *rig) []string {
 		if v, ok := e["value"]; ok {
 			s += fmt.Sprintf(" %v", v)
 		}
+		if e["type"] == "keypress" {
+			s += fmt.Sprintf(" %v", e["text"])
+		}
 		out = append(out, s)
 	}
 	return out
@@ -344,4 +347,37 @@ func TestFrozenPageHandsOverItsBatch(t *testing.T) {
 	}
 	defer cdp.Call(r.b.ctx, tab, page.SetWebLifecycleState, page.SetWebLifecycleStateParams{State: page.SetWebLifecycleStateStateActive})
 	waitFor(t, 15*time.Second, "the 20 lines from the frozen page", func() bool { return len(numbered(t, r.ai, "frz")) == 20 })
+}
+
+// TestEnterAndEscapeRecorded: Enter in a field and Escape are recorded as
+// key presses after the typing before them; Enter on a button is its click.
+func TestEnterAndEscapeRecorded(t *testing.T) {
+	r := newRig(t, "keys", map[string]any{})
+	r.open(t, "/greet.html")
+	tab := chromedp.FromContext(r.b.ctx).Target
+	key := func(k, code string, vk int64, text string) {
+		t.Helper()
+		for _, typ := range []input.DispatchKeyEventType{input.DispatchKeyEventTypeKeyDown, input.DispatchKeyEventTypeKeyUp} {
+			p := input.DispatchKeyEventParams{Type: typ, Key: k, Code: code, WindowsVirtualKeyCode: vk}
+			if typ == input.DispatchKeyEventTypeKeyDown {
+				p.Text = text
+			}
+			if _, err := cdp.Call(r.b.ctx, tab, input.DispatchKeyEvent, p); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	key("Tab", "Tab", 9, "")
+	if _, err := cdp.Call(r.b.ctx, tab, input.InsertText, input.InsertTextParams{Text: "Hi"}); err != nil {
+		t.Fatal(err)
+	}
+	key("Enter", "Enter", 13, "\r")
+	key("Escape", "Escape", 27, "")
+	key("Tab", "Tab", 9, "")
+	key("Tab", "Tab", 9, "") // to the button
+	key("Enter", "Enter", 13, "\r")
+	want := "input #first Hi\nkeypress #first Enter\nkeypress #first Escape\nclick #greet"
+	waitFor(t, 20*time.Second, "the keys at the server", func() bool {
+		return strings.Join(userActions(t, r), "\n") == want
+	})
 }
