@@ -141,8 +141,10 @@
   // a shorter description than actions.js's (an id, a name, else a path), and the field's own
   // attributes for the worker's secret rule (sw/held.js), which drops the value of a secret field.
   function described(a) {
-    const el = a.el;
+    let el = a.el;
+    if (el && el.nodeType !== 1) el = el.parentElement;
     if (!el || el.nodeType !== 1) return null;
+    if (a.act === 'click') el = el.closest('a,button,input,select,textarea,label,summary,[role="button"],[role="link"]') || el;
     const data = { type: a.act, selector: pathOf(el), ts: a.ts };
     if (a.act === 'keydown') {
       data.type = 'keypress';

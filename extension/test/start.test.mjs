@@ -39,6 +39,7 @@ function el(tag, attrs = {}, parent = null) {
     nodeType: 1, tagName: tag.toUpperCase(), id: attrs.id || '', type: attrs.type, value: attrs.value,
     parentElement: parent, children: [],
     getAttribute: (a) => (a in attrs ? attrs[a] : null),
+    closest: (sel) => { for (let c = e; c; c = c.parentElement) if (sel.split(',').includes(c.tagName.toLowerCase())) return c; return null; },
   };
   if (parent) parent.children.push(e);
   return e;
@@ -90,7 +91,8 @@ test('a page left before content.js came hands its actions to the worker, a fiel
   fire('input', first);
   fire('change', first);
   fire('input', key);
-  fire('click', b2);
+  const label = el('span', {}, b2);
+  fire('click', label); // a click inside a button is the button's
   fire('keydown', first, { key: 'Escape' });
   listeners.get('pagehide')();
   assert.equal(sent.length, 1);
