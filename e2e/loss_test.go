@@ -381,3 +381,27 @@ func TestEnterAndEscapeRecorded(t *testing.T) {
 		return strings.Join(userActions(t, r), "\n") == want
 	})
 }
+
+// TestActionsOfAPageLeftEarly: the rest of the content script is slow to
+// come (3 s after the load), and the page is left right after the user
+// typed and clicked: content/start.js hands the actions to the worker, and
+// all three reach the server, in order.
+func TestActionsOfAPageLeftEarly(t *testing.T) {
+	r := newRig(t, "left-early", map[string]any{})
+	r.b.interceptInjections(t, `(o, run) => new Promise((ok) => setTimeout(ok, 3000)).then(() => run(o))`)
+	if err := chromedp.Do(r.b.ctx, chromedp.Navigate(r.site+"/greet.html")); err != nil {
+		t.Fatal(err)
+	}
+	if err := greetActions(r.b.ctx, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(r.b.ctx, chromedp.Navigate(r.site+"/other.html")); err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Join(wantGreet(1), "\n")
+	var got string
+	waitFor(t, 20*time.Second, "the three actions of the page left", func() bool {
+		got = strings.Join(userActions(t, r), "\n")
+		return got == want
+	})
+}
