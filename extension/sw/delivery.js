@@ -97,12 +97,17 @@ export function deliveryStats() {
 }
 
 /** Start-up: the queue a previous life of the worker stored, then flushing may begin. */
-export function restoreQueue(session) {
+export function restoreQueue(session, carried = []) {
   let saved = session.gasoline_queue;
   if (typeof saved === 'string') {
     try { saved = JSON.parse(saved); } catch (_) { saved = null; }
   }
+  // What the previous version handed over (handOverForUpdate) is older than anything of this one's:
+  // numbered below it, and written down again here (it is in no journal entry).
   const entries = [];
+  if (Array.isArray(carried)) {
+    carried.forEach((e, i) => { if (Array.isArray(e)) entries.push([e[0], i - carried.length, e[2]]); });
+  }
   const keys = Object.keys(session).filter((k) => k.startsWith(JOURNAL));
   for (const k of keys) {
     try {
@@ -114,6 +119,36 @@ export function restoreQueue(session) {
   for (const k of KINDS) for (const it of queue.queues[k]) if (it.j) journal.set(it.j, (journal.get(it.j) || 0) + 1);
   for (const k of keys) if (!journal.has(k)) forgotten.add(k);
   if (forgotten.size) unjournalSoon();
+  if (entries.length && carried.length) save();
+}
+
+const UPDATE_KEY = 'gasoline_update_queue'; // chrome.storage.local: what one version hands the next
+
+/** The extension is about to be updated, which clears chrome.storage.session: what is held is
+ * delivered now, and what the server cannot take is kept in chrome.storage.local for the next version
+ * (takeUpdateQueue). */
+export async function handOverForUpdate() {
+  if (started) await deliverHeld();
+  if (!queue.total()) return;
+  const entries = [];
+  for (const k of KINDS) for (const it of queue.queues[k]) entries.push([k, it.s, it.d]);
+  entries.sort((a, b) => a[1] - b[1]);
+  try {
+    await chrome.storage.local.set({ [UPDATE_KEY]: JSON.stringify(entries) });
+  } catch (_) { /* over the quota: lost, and the server counts it by the numbers */ }
+}
+
+/** What the previous version left for this one ([[kind, seq, data]]), read once and removed. */
+export async function takeUpdateQueue() {
+  try {
+    const v = (await chrome.storage.local.get(UPDATE_KEY))[UPDATE_KEY];
+    if (typeof v !== 'string') return [];
+    await chrome.storage.local.remove(UPDATE_KEY);
+    const entries = JSON.parse(v);
+    return Array.isArray(entries) ? entries : [];
+  } catch (_) {
+    return [];
+  }
 }
 
 // The journal: each message's events are written to chrome.storage.session as they come, one small

@@ -4,8 +4,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 const area = new Map();
+const local = new Map();
 globalThis.chrome = {
   storage: {
+    local: {
+      set: async (items) => { for (const [k, v] of Object.entries(items)) local.set(k, v); },
+      remove: async (k) => { local.delete(k); },
+      get: async (k) => (local.has(k) ? { [k]: local.get(k) } : {}),
+    },
     session: {
       set: async (items) => { for (const [k, v] of Object.entries(items)) area.set(k, v); },
       remove: async (keys) => { for (const k of keys) area.delete(k); },
@@ -46,4 +52,25 @@ test('each message is journaled as it comes, and its entry removed once delivere
   assert.equal(deliveryStats().queued, 0);
   assert.deepEqual(journal(), [], 'delivered entries are removed');
   assert.ok(restoreQueue);
+});
+
+test('an update hands what the server could not take to the next version, oldest first', async () => {
+  serverUp = false;
+  const old = await import('../sw/delivery.js?old-version');
+  old.accept([log('u1'), log('u2')], sender);
+  await old.handOverForUpdate();
+  assert.ok(local.has('gasoline_update_queue'));
+  area.clear(); // an update clears the session area
+
+  const next = await import('../sw/delivery.js?new-version');
+  const carried = await next.takeUpdateQueue();
+  assert.ok(!local.has('gasoline_update_queue'), 'taken once');
+  next.accept([log('n1')], sender); // not before the restore in the worker; here: order by number
+  next.restoreQueue({}, carried);
+  serverUp = true;
+  posted.length = 0;
+  next.startDelivery();
+  await next.deliverHeld();
+  await settle();
+  assert.deepEqual(posted, ['u1', 'u2', 'n1']);
 });
