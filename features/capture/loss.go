@@ -61,6 +61,7 @@ const (
 	maxDocs   = 4096 // documents followed at once, per kind
 	maxGaps   = 256  // gaps kept to report
 	maxDocKey = 32   // bytes of a document key; a longer one is not followed
+	maxTotals = 256  // tabs and kinds counted apart; the others count under tab 0
 )
 
 // NewLosses is an empty account.
@@ -92,7 +93,11 @@ func (l *Losses) Note(kind string, tab int, ts time.Time, doc string, n int64) {
 		if len(l.gaps) > maxGaps {
 			l.gaps = l.gaps[len(l.gaps)-maxGaps:]
 		}
-		l.totals[tabKind{tab, kind}] += g.Lost
+		tk := tabKind{tab, kind}
+		if _, known := l.totals[tk]; !known && len(l.totals) >= maxTotals {
+			tk.tab = 0 // tab 0: the tabs past the bound
+		}
+		l.totals[tk] += g.Lost
 		l.total += g.Lost
 	}
 	l.docs[k] = seqAt{n, ts}

@@ -56,4 +56,11 @@ func TestLossesBounded(t *testing.T) {
 	if len(l.gaps) != maxGaps {
 		t.Fatalf("%d gaps kept", len(l.gaps))
 	}
+	for tab := range maxTotals + 10 {
+		l.Note("log", tab+2, now, "t"+time.Duration(tab).String(), 1)
+		l.Note("log", tab+2, now, "t"+time.Duration(tab).String(), 3)
+	}
+	if len(l.totals) > maxTotals+1 {
+		t.Fatalf("%d totals kept", len(l.totals))
+	}
 }
