@@ -85,6 +85,13 @@ func fixtureServer(t testing.TB) string {
 		http.SetCookie(w, &http.Cookie{Name: "session", Value: "cookie-secret"})
 		fmt.Fprint(w, `{"ok":true,"items":[1,2,3]}`)
 	})
+	// greet.html's API: a greeting for the names posted.
+	mux.HandleFunc("POST /api/greet", func(w http.ResponseWriter, r *http.Request) {
+		var in struct{ First, Last string }
+		_ = json.NewDecoder(r.Body).Decode(&in)
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]string{"greeting": "Hello, " + in.First + " " + in.Last})
+	})
 	mux.HandleFunc("/api/fail", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusInternalServerError)

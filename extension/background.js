@@ -11,7 +11,7 @@
 import { serverURL, settingsView, effectiveForTab, recomputeEffective, applyServerSettings, userSettingsChanged, loadSettings, sourcemapOrigins } from './sw/settings.js';
 import { readSession, startSaving } from './sw/session.js';
 import { isConnected, lastErrorText, onReconnect, forgetConnection, restoreConnection } from './sw/link.js';
-import { accept, deliveryStats, restoreQueue, startDelivery, retryNow, scheduleFlush } from './sw/delivery.js';
+import { accept, deliveryStats, restoreQueue, startDelivery, retryNow, scheduleFlush, handOverForUpdate, takeUpdateQueue } from './sw/delivery.js';
 import * as tabs from './sw/tabs.js';
 import { startChannel, channelMode, ensureSocket, resetSocket, tellPilot, pollSettings, tellPageLeft, tellSourcemapOrigins } from './sw/channel.js';
 import { runQuery } from './sw/queries.js';
@@ -32,6 +32,11 @@ chrome.storage.sync.onChanged.addListener(onSettingsChanged);
 chrome.runtime.onInstalled.addListener(() => { ready.then(recomputeEffective); });
 chrome.runtime.onStartup.addListener(() => { ready.then(recomputeEffective); });
 chrome.alarms.onAlarm.addListener(onAlarm);
+// An update clears chrome.storage.session (the journal, the stored queue): what is held goes to the
+// server first, what it cannot take waits in chrome.storage.local for the new version.
+chrome.runtime.onUpdateAvailable.addListener(() => {
+  ready.then(handOverForUpdate).finally(() => chrome.runtime.reload());
+});
 chrome.tabs.onActivated.addListener(tabs.onActivated);
 chrome.tabs.onUpdated.addListener(tabs.onUpdated);
 chrome.tabs.onRemoved.addListener(tabs.onTabRemoved);
@@ -166,7 +171,7 @@ function onAlarm(alarm) {
 
 async function init() {
   const session = await readSession();
-  restoreQueue(session);
+  restoreQueue(session, await takeUpdateQueue());
   restoreConnection(session);
   tabs.restorePage(session);
   await loadSettings(session);

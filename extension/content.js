@@ -57,20 +57,31 @@
   // Until then start.js holds what arrives; taking it only once the settings are known (and the
   // parts, run after this file, are there) keeps the page's order: the initial navigation first.
 
+  let taken = false;
   function takeLink() {
-    if (link || dead || !settings || !start) return;
+    if (taken || dead || !settings || !start) return;
+    taken = true;
+    const held = start.take();
+    // The page's first navigation is its document's URL and start, before what start.js held (the
+    // pushState calls a page made during its load and the user's first actions, in their order).
+    if (G.firstNavigation) G.firstNavigation();
+    for (const m of held) {
+      if (m.act) {
+        if (G.replay) G.replay(m);
+      } else onLinkMessage(m);
+    }
+    attachLink();
+  }
+
+  function attachLink() {
+    if (link || dead) return;
     if (!start.link) {
-      start.onLink = takeLink; // no hello yet: the page's first bytes came over 1 s after its commit
+      start.onLink = attachLink; // no hello yet: the page's first bytes came over 1 s after its commit
       return;
     }
     link = start.link;
-    const held = start.take();
     link.addEventListener('gasoline', onLinkEvent);
     sendSettingsToInject();
-    // The page's first navigation is its document's URL and start, before what inject.js reported
-    // (the pushState calls a page made during its load among it).
-    if (G.firstNavigation) G.firstNavigation();
-    for (const m of held) onLinkMessage(m);
   }
 
   const onLinkEvent = (e) => onLinkMessage(e.detail);
@@ -180,6 +191,14 @@
 
   // ---- batching to the worker ------------------------------------------------------------
 
+  // Each event that passed the gate carries this document's key and its number among the document's
+  // events of its kind (PROTOCOL.md, "Sequence numbers"): the server counts what skips as lost. A
+  // request and a network entry are one sequence (the worker makes a request its network entry and
+  // its body, both with the request's number); a performance sample is one per load, not numbered.
+  const SEQ_KINDS = { log: 'log', network: 'network', request: 'network', ws: 'ws', action: 'action' };
+  const seqs = { log: 0, network: 0, ws: 0, action: 0 };
+  const DOC = Math.random().toString(36).slice(2, 8) + (Date.now() % 1296).toString(36);
+
   // A quiet event (the page's first navigation) waits for the next event, or for content/perf.js's
   // sample of the load, at most QUIET_MS: a quiet page's load then costs it one message to the worker,
   // not two (each ~0.2-0.3 ms of script in a new document; measured on Chromium 156, issue 12).
@@ -191,6 +210,11 @@
     }
     const ev = gate.pass(kind, data, settings, isServerURL);
     if (!ev) return;
+    const sk = SEQ_KINDS[ev.kind];
+    if (sk) {
+      ev.data.dc = DOC;
+      ev.data.sq = ++seqs[sk];
+    }
     batch.push(ev);
     if (leaving) flushSoon();
     else if (quiet) {
@@ -236,18 +260,31 @@
   }
   listen(window, 'pagehide', leave);
   listen(window, 'pageshow', (e) => { if (e.persisted) leaving = false; }); // back from the back/forward cache
+  // A frozen page runs no timers and may be discarded while frozen: the batch goes now, as when it is
+  // left, and what comes before it is frozen goes at the end of its task.
+  listen(document, 'freeze', leave);
+  listen(document, 'resume', () => { leaving = false; });
 
   function flushWhenIdle() {
     if (idle) idle(flush, { timeout: IDLE_MS });
     else flush();
   }
 
+  // A message the worker did not take (it was stopping as the message left: the browser starts it
+  // again for the next) goes again with the next flush, its events already scrubbed, at most
+  // RESEND_MAX times; then it is lost, and the server counts it by the numbers skipped.
+  const RESEND_MAX = 3;
+  const RESEND_MS = 250;
+  let unsent = [];
+  let resends = 0;
+
   function flush() {
     if (batchTimer) clearTimeout(batchTimer);
     batchTimer = 0;
     batchDue = false;
-    if (dead || !batch.length) return;
-    const events = [];
+    if (dead || (!batch.length && !unsent.length)) return;
+    const events = unsent;
+    unsent = [];
     for (const ev of batch) {
       try {
         scrub.event(ev.kind, ev.data); // secrets never leave the page
@@ -258,8 +295,12 @@
     if (!events.length) return;
     try {
       if (!chrome.runtime || !chrome.runtime.id) return shutdown();
-      chrome.runtime.sendMessage({ type: 'events', events }).catch((err) => {
-        if (invalidated(err)) shutdown();
+      chrome.runtime.sendMessage({ type: 'events', events }).then(() => { resends = 0; }, (err) => {
+        if (invalidated(err)) return shutdown();
+        if (dead || resends >= RESEND_MAX) return;
+        resends++;
+        unsent = events.concat(unsent);
+        if (!batchTimer) batchTimer = setTimeout(flush, RESEND_MS);
       });
     } catch (err) {
       shutdown();

@@ -299,6 +299,8 @@
       G.addEL.call(W, 'beforeunload', () => leave(false), true);
       G.addEL.call(W, 'pagehide', () => leave(true), true);
       G.addEL.call(W, 'pageshow', (e) => { if (e.persisted) G.leaving = false; }, true);
+      // A frozen page runs no timers and may be discarded frozen: what is queued goes at once.
+      G.addEL.call(document, 'freeze', flushAll, true);
     } catch (_) { /* ignore */ }
   };
 

@@ -91,11 +91,15 @@ func (s *Server) observeModes() []mode {
 		{"pilot", func(context.Context, args) (any, error) { return s.PilotStatus(), nil }},
 		{"health", func(context.Context, args) (any, error) { return s.Health(), nil }},
 	}
-	// Alerts about capture changes ride along with whatever the AI observes next.
+	// Alerts about capture changes ride along with whatever the AI observes next; a range of
+	// entries with a loss in it says so (loss.go).
 	for i, m := range modes {
-		run := m.run
+		run, name := m.run, m.name
 		modes[i].run = func(ctx context.Context, a args) (any, error) {
 			v, err := run(ctx, a)
+			if err == nil {
+				v, err = s.withLoss(name, v)
+			}
 			if err != nil {
 				return nil, err
 			}

@@ -115,6 +115,7 @@ type Server struct {
 	lastContact atomic.Int64           // unix nanos of the extension's last request
 	extDropped  atomic.Int64           // events the extension reported lost from its full buffer
 	peersCut    atomic.Int64           // MCP clients cut off for not reading their answers
+	losses      *capture.Losses        // what was lost between a page and the server (loss.go)
 	extSockets  atomic.Int32           // open /ws/extension sockets
 	extVersion  atomic.Pointer[string] // the extension's manifest version, from its socket's hello
 
@@ -153,6 +154,7 @@ func New(cfg Config) *Server {
 	s := &Server{
 		cfg:       cfg,
 		store:     capture.NewStore(),
+		losses:    capture.NewLosses(),
 		queries:   browser.NewBroker(),
 		audits:    a11y.NewCache(),
 		perf:      perf.NewStore(nil),
@@ -208,11 +210,11 @@ func New(cfg Config) *Server {
 	s.store.Subscribe(s.prefetchMaps)
 	s.mcp = s.newMCP()
 	s.batches = map[string]storeFunc{
-		"/logs":             storeBatch(s, "entries", s.store.AddLogs),
-		"/network":          storeBatch(s, "entries", s.store.AddNetwork),
-		"/network-bodies":   storeBatch(s, "bodies", s.store.AddBodies),
-		"/websocket-events": storeBatch(s, "events", s.store.AddWSEvents),
-		"/actions":          storeBatch(s, "actions", s.store.AddActions),
+		"/logs":             storeBatch(s, "entries", sequenced(s, "log", s.store.AddLogs)),
+		"/network":          storeBatch(s, "entries", sequenced(s, "network", s.store.AddNetwork)),
+		"/network-bodies":   storeBatch(s, "bodies", sequenced(s, "", s.store.AddBodies)),
+		"/websocket-events": storeBatch(s, "events", sequenced(s, "ws", s.store.AddWSEvents)),
+		"/actions":          storeBatch(s, "actions", sequenced(s, "action", s.store.AddActions)),
 		"/performance":      storeBatch(s, "entries", s.addPerformance),
 	}
 	return s

@@ -47,6 +47,7 @@ func (s *Server) Health() Health {
 		History:        s.historyInfo,
 		Decisions:      s.decisionsHealth(),
 	}
+	h.Lost = s.lostHealth()
 	if v := s.origins.View(); len(v.Pending) > 0 {
 		h.Origins = &origins.View{Pending: v.Pending, Evicted: v.Evicted} // the answers are the dashboard's business only
 	}

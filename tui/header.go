@@ -107,6 +107,13 @@ func headerView(hd header, width int) string {
 		p3 = append(p3, part{styleWarn.Render(v), styleWarn.Render(fmt.Sprintf("history: %d restored", h.History.Restored))})
 	}
 	p3 = append(p3, part{styleDim.Render("buffers: " + buffersView(h, true)), styleDim.Render(buffersView(h, false)), ""})
+	if h != nil && h.Lost != nil && h.Lost.Total > 0 {
+		long := fmt.Sprintf("%d lost on the way from the page", h.Lost.Total)
+		if n := len(h.Lost.Recent); n > 0 {
+			long = fmt.Sprintf("%d lost · last: %s", h.Lost.Total, clean(h.Lost.Recent[n-1]))
+		}
+		p3 = append(p3, part{styleWarn.Render(long), styleWarn.Render(fmt.Sprintf("%d lost", h.Lost.Total))})
+	}
 	if h != nil && h.EventsDropped > 0 {
 		p3 = append(p3, part{styleWarn.Render(fmt.Sprintf("%d live events dropped for slow viewers", h.EventsDropped)),
 			styleWarn.Render(fmt.Sprintf("%d dropped", h.EventsDropped))})

@@ -15,6 +15,10 @@
   const INTERACTIVE = 'a,button,input,select,textarea,label,summary,option,[role="button"],[role="link"],[role="menuitem"],[role="tab"],[role="checkbox"],[onclick]';
 
   const actionsOff = () => G.settings() && G.settings().action_replay !== true;
+  // content/start.js holds the actions until content.js takes what it held (G.replay below): until
+  // then, these listeners leave them to it, so each is recorded once and in order.
+  const start = globalThis.__gasolineStart || null;
+  const early = () => !!start && !start.taken;
   const clean = (s, n) => String(s || '').replace(/\s+/g, ' ').trim().slice(0, n);
 
   function looksGenerated(id) {
@@ -93,17 +97,20 @@
     accept('action', data, quiet);
   }
 
+  function click(t, ts) {
+    if (t && t.nodeType !== 1) t = t.parentElement;
+    if (!t || !t.closest) return;
+    const el = t.closest(INTERACTIVE) || t;
+    const data = { type: 'click', selector: selectorFor(el), ts };
+    const text = visibleText(el);
+    if (text) data.text = text;
+    record(data);
+  }
+
   listen(document, 'click', (e) => {
     try {
-      if (!e.isTrusted || actionsOff()) return;
-      let t = e.target;
-      if (t && t.nodeType !== 1) t = t.parentElement;
-      if (!t || !t.closest) return;
-      const el = t.closest(INTERACTIVE) || t;
-      const data = { type: 'click', selector: selectorFor(el) };
-      const text = visibleText(el);
-      if (text) data.text = text;
-      record(data);
+      if (!e.isTrusted || actionsOff() || early()) return;
+      click(e.target);
     } catch (_) { /* ignore */ }
   });
 
@@ -140,16 +147,17 @@
     return `${s.length}:${h >>> 0}`;
   }
 
-  function recordInput(el) {
+  // held: the value content/start.js read at the event (undefined: read it now), ts its time.
+  function recordInput(el, ts, held) {
     const t = inputTimers.get(el);
     if (t) clearTimeout(t);
     inputTimers.delete(el);
-    if (actionsOff() || !el.isConnected) return;
-    const raw = rawValue(el);
+    if (actionsOff() || (held === undefined && !el.isConnected)) return;
+    const raw = typeof held === 'string' ? held : rawValue(el);
     const fp = fingerprint(raw);
     if (lastRecorded.get(el) === fp) return;
     lastRecorded.set(el, fp);
-    const data = { type: 'input', selector: selectorFor(el), input_type: inputType(el) };
+    const data = { type: 'input', selector: selectorFor(el), input_type: inputType(el), ts };
     if (!isSensitive(el)) data.value = raw.length > VALUE_MAX ? `${raw.slice(0, VALUE_MAX)}…` : raw;
     record(data);
   }
@@ -158,39 +166,80 @@
     for (const el of Array.from(inputTimers.keys())) recordInput(el);
   }
 
+  function typed(t) {
+    const el = fieldOf(t);
+    if (!el) return;
+    const type = inputType(el);
+    if (type === 'checkbox' || type === 'radio' || type.startsWith('select')) return; // 'change' records these
+    const timer = inputTimers.get(el);
+    if (timer) clearTimeout(timer);
+    inputTimers.set(el, setTimeout(() => { try { recordInput(el); } catch (_) { /* ignore */ } }, INPUT_DEBOUNCE_MS));
+  }
+
+  function changed(t, ts, held) {
+    const el = fieldOf(t);
+    if (el) recordInput(el, ts, held);
+  }
+
+  function submitted(form, ts) {
+    flushInputs();
+    if (!form || form.nodeType !== 1) return;
+    const data = { type: 'submit', selector: selectorFor(form), ts };
+    const text = clean(form.getAttribute('aria-label') || form.getAttribute('name') || '', TEXT_MAX);
+    if (text) data.text = text;
+    record(data);
+  }
+
+  // Enter in a one-line field (a form's submit follows it, which the generated test leaves to the
+  // press) and Escape anywhere; Enter on a button or a link is its click.
+  function pressed(t, key, ts) {
+    if (key !== 'Escape' && !(key === 'Enter' && t && t.nodeType === 1 && t.tagName === 'INPUT')) return;
+    flushInputs();
+    const data = { type: 'keypress', text: key, ts };
+    if (t && t.nodeType === 1) data.selector = selectorFor(t);
+    record(data);
+  }
+
   listen(document, 'input', (e) => {
     try {
-      if (!e.isTrusted || actionsOff()) return;
-      const el = fieldOf(e.target);
-      if (!el) return;
-      const type = inputType(el);
-      if (type === 'checkbox' || type === 'radio' || type.startsWith('select')) return; // 'change' records these
-      const t = inputTimers.get(el);
-      if (t) clearTimeout(t);
-      inputTimers.set(el, setTimeout(() => { try { recordInput(el); } catch (_) { /* ignore */ } }, INPUT_DEBOUNCE_MS));
+      if (!e.isTrusted || actionsOff() || early()) return;
+      typed(e.target);
     } catch (_) { /* ignore */ }
   });
 
   listen(document, 'change', (e) => {
     try {
-      if (!e.isTrusted || actionsOff()) return;
-      const el = fieldOf(e.target);
-      if (el) recordInput(el);
+      if (!e.isTrusted || actionsOff() || early()) return;
+      changed(e.target);
     } catch (_) { /* ignore */ }
   });
 
   listen(document, 'submit', (e) => {
     try {
-      if (actionsOff()) return;
-      flushInputs();
-      const form = e.target;
-      if (!form || form.nodeType !== 1) return;
-      const data = { type: 'submit', selector: selectorFor(form) };
-      const text = clean(form.getAttribute('aria-label') || form.getAttribute('name') || '', TEXT_MAX);
-      if (text) data.text = text;
-      record(data);
+      if (actionsOff() || early()) return;
+      submitted(e.target);
     } catch (_) { /* ignore */ }
   });
+
+  listen(document, 'keydown', (e) => {
+    try {
+      if (!e.isTrusted || (e.key !== 'Enter' && e.key !== 'Escape') || actionsOff() || early()) return;
+      pressed(e.target, e.key);
+    } catch (_) { /* ignore */ }
+  });
+
+  // An action content/start.js held ({act, el, ts, v, key}), as the listeners above would have
+  // recorded it then; content.js hands them over in their order.
+  G.replay = (a) => {
+    try {
+      if (actionsOff()) return;
+      if (a.act === 'click') click(a.el, a.ts);
+      else if (a.act === 'input') typed(a.el);
+      else if (a.act === 'change') changed(a.el, a.ts, a.v);
+      else if (a.act === 'submit') submitted(a.el, a.ts);
+      else if (a.act === 'keydown') pressed(a.el, a.key, a.ts);
+    } catch (_) { /* ignore */ }
+  };
 
   // Navigation: the initial load, popstate/hashchange here, push/replaceState via inject.js.
   let lastNavURL = '';

@@ -18,7 +18,7 @@
   if (globalThis.__gasolineStart) return;
   const HELD_MAX = 2000; // events, as many as content.js keeps waiting for the settings
 
-  // link: inject.js's; held: its messages until content.js takes them (take()).
+  // link: inject.js's; held: its messages and the user's actions until content.js takes them (take()).
   const S = { link: null, held: [], count: 0, taken: false, onLink: null };
   globalThis.__gasolineStart = S;
 
@@ -31,10 +31,38 @@
     e.preventDefault();
     window.removeEventListener('gasoline-hello', onHello, true);
     S.link = link;
-    link.addEventListener('gasoline', hold);
+    if (!S.taken) link.addEventListener('gasoline', hold);
     if (S.onLink) S.onLink();
   }
   window.addEventListener('gasoline-hello', onHello, true);
+
+  // The user's actions from the document's first moment (content/actions.js comes after the load):
+  // each is held as it came, in order with inject.js's messages — its target, time and, for a field,
+  // its value then (a password input's never) — and content/actions.js describes it when it comes.
+  // Nothing here reads the DOM further: the page pays one closure call and a small object an event.
+  function act(e) {
+    const type = e.type;
+    if (S.taken || S.count >= HELD_MAX) return;
+    if (type === 'keydown' ? e.key !== 'Enter' && e.key !== 'Escape' : type !== 'submit' && !e.isTrusted) return;
+    const el = e.target;
+    const a = { act: type, el, ts: Date.now() };
+    if (type === 'keydown') a.key = e.key;
+    else if ((type === 'input' || type === 'change') && el && typeof el.value === 'string' && el.type !== 'password') {
+      a.v = el.type === 'checkbox' || el.type === 'radio' ? (el.checked ? 'true' : 'false') : el.value;
+    }
+    S.held.push(a);
+    S.count++;
+    // Actions alone (the page recorded nothing, so inject.js never said 'missed') still bring the
+    // rest of the content script if the worker missed this document: a timer from the first action
+    // (a document's first timer costs it ~0.2 ms: after its load, not during it).
+    if (!armed) {
+      armed = true;
+      setTimeout(() => { if (!S.taken) askWorker(); }, MISSED_MS);
+    }
+  }
+  let armed = false;
+  const MISSED_MS = 3000; // inject.js's wait for the settings
+  for (const type of ['click', 'input', 'change', 'submit', 'keydown']) window.addEventListener(type, act, true);
 
   // Until content.js takes the link (it adds its own listener then). A message is held as it came
   // (its events as one JSON string, n of them, or as an array) and parsed only to be cut at the bound.
@@ -89,7 +117,17 @@
   function send() {
     if (S.taken || !S.held.length) return;
     const events = [];
-    for (const m of S.held) for (const ev of S.events(m) || []) events.push(ev);
+    let field = null; // the element of the last event if it is a field's input (one per run, the last)
+    for (const m of S.held) {
+      if (m.act) {
+        const ev = described(m);
+        if (!ev) continue;
+        const typing = ev.data.type === 'input';
+        if (typing && field === m.el) events[events.length - 1] = ev;
+        else events.push(ev);
+        field = typing ? m.el : null;
+      } else for (const ev of S.events(m) || []) events.push(ev);
+    }
     S.held = [];
     S.count = 0;
     try {
@@ -99,11 +137,48 @@
 
   window.addEventListener('pagehide', send, true);
 
+  // A held action as an event for the worker, when the page is left before content/actions.js came:
+  // a shorter description than actions.js's (an id, a name, else a path), and the field's own
+  // attributes for the worker's secret rule (sw/held.js), which drops the value of a secret field.
+  function described(a) {
+    let el = a.el;
+    if (el && el.nodeType !== 1) el = el.parentElement;
+    if (!el || el.nodeType !== 1) return null;
+    if (a.act === 'click') el = el.closest('a,button,input,select,textarea,label,summary,[role="button"],[role="link"]') || el;
+    const data = { type: a.act, selector: pathOf(el), ts: a.ts };
+    if (a.act === 'keydown') {
+      data.type = 'keypress';
+      data.text = a.key;
+    } else if (a.act === 'input' || a.act === 'change') {
+      data.type = 'input';
+      data.input_type = String(el.type || el.tagName).toLowerCase();
+      if (typeof a.v === 'string') {
+        data.value = a.v.slice(0, 200);
+        data.field = [el.type, el.getAttribute('name'), el.id, el.getAttribute('autocomplete')].map((x) => String(x || ''));
+      }
+    }
+    return { kind: 'action', data };
+  }
+
+  function pathOf(el) {
+    const parts = [];
+    for (let cur = el; cur && cur.nodeType === 1; cur = cur.parentElement) {
+      const tag = cur.tagName.toLowerCase();
+      if (cur.id) { parts.unshift(`#${CSS.escape(cur.id)}`); break; }
+      if (cur === el && cur.getAttribute('name')) { parts.unshift(`${tag}[name="${CSS.escape(cur.getAttribute('name'))}"]`); break; }
+      if (tag === 'body' || tag === 'html') { parts.unshift(tag); break; }
+      const same = cur.parentElement ? Array.prototype.filter.call(cur.parentElement.children, (c) => c.tagName === cur.tagName) : [];
+      parts.unshift(same.length > 1 ? `${tag}:nth-of-type(${same.indexOf(cur) + 1})` : tag);
+    }
+    return parts.join(' > ');
+  }
+
   // content.js takes the link and what was held; this file is then done.
   S.take = () => {
     S.taken = true;
-    S.link.removeEventListener('gasoline', hold);
+    if (S.link) S.link.removeEventListener('gasoline', hold);
     window.removeEventListener('pagehide', send, true);
+    for (const type of ['click', 'input', 'change', 'submit', 'keydown']) window.removeEventListener(type, act, true);
     const held = S.held;
     S.held = [];
     S.count = 0;

@@ -9,8 +9,8 @@ var GASOLINE_CONSTANTS = Object.freeze({
   SECRET_HEADER_SUBSTRINGS: Object.freeze(["authorization", "auth", "cookie", "token", "secret", "key", "password", "passwd", "session", "credential"]),
   CAPTURE_SETTINGS: Object.freeze([Object.freeze({"name": "log_level", "values": Object.freeze(["error", "warn", "all"]), "default": "error"}), Object.freeze({"name": "ws_mode", "values": Object.freeze(["off", "lifecycle", "messages"]), "default": "lifecycle"}), Object.freeze({"name": "network_bodies", "values": Object.freeze(["true", "false"]), "default": true, "bool": true}), Object.freeze({"name": "screenshot_on_error", "values": Object.freeze(["true", "false"]), "default": false, "bool": true}), Object.freeze({"name": "action_replay", "values": Object.freeze(["true", "false"]), "default": true, "bool": true})]),
   CAPTURE_DEFAULTS: Object.freeze({"log_level": "error", "ws_mode": "lifecycle", "network_bodies": true, "screenshot_on_error": false, "action_replay": true}),
-  NETWORK_ENTRY_FIELDS: Object.freeze(["ts", "method", "url", "status", "duration_ms", "type", "size", "failed", "aborted", "error", "tab", "page"]),
-  NETWORK_BODY_FIELDS: Object.freeze(["ts", "method", "url", "status", "duration_ms", "content_type", "request_body", "response_body", "request_headers", "response_headers", "truncated", "has_auth_header", "tab", "page"]),
+  NETWORK_ENTRY_FIELDS: Object.freeze(["ts", "method", "url", "status", "duration_ms", "type", "size", "failed", "aborted", "error", "tab", "page", "dc", "sq"]),
+  NETWORK_BODY_FIELDS: Object.freeze(["ts", "method", "url", "status", "duration_ms", "content_type", "request_body", "response_body", "request_headers", "response_headers", "truncated", "has_auth_header", "tab", "page", "dc", "sq"]),
 });
 // Node (the extension's unit tests) loads this file with require().
 if (typeof module === 'object' && module.exports) module.exports = GASOLINE_CONSTANTS;

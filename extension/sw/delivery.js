@@ -2,13 +2,12 @@
 // event has come for FLUSH_MS (or WAIT_MAX_MS after the first waiting one, or at once at FLUSH_AT
 // queued), retried with backoff while the server is away.
 //
-// The queue is written to chrome.storage.session only while it is at risk: while the server is
-// away (every message, at once) and when a flush has been on the wire for SLOW_MS. A healthy
-// flush is not written at all: each write copies the whole queue through the browser process,
-// and on a busy page that was the largest part of the extension's cost (issue 12: ~40 % of its
-// CPU during 200 fetches). What that leaves unguarded is an event younger than WAIT_MAX_MS +
-// SLOW_MS when the browser kills a worker that is answering messages, which MV3 does not do (it stops
-// workers idle for 30 s); a stopped worker whose server was slow or away loses nothing.
+// Each message's events are journaled in chrome.storage.session as they come (a write the size of
+// the message, removed once they are delivered), so a worker stopped, crashed or updated while it
+// holds them loses none. The whole queue is written only while it is at risk: while the server is
+// away (every message, at once) and when a flush has been on the wire for SLOW_MS: each such write
+// copies the whole queue through the browser process, and on a busy page that was the largest part
+// of the extension's cost (issue 12: ~40 % of its CPU during 200 fetches).
 import { EventQueue, KINDS, ROUTES, BATCH_MAX, isErrorLog, stampEvents } from './queue.js';
 import { nextBackoff } from './backoff.js';
 import { postJSON, problemOf, failure, setConnected, isConnected, setLastError } from './link.js';
@@ -34,6 +33,7 @@ const BACKOFF_MAX = 2000;
 const SLOW_MS = 500; // a flush on the wire this long has its queue written down
 
 const queue = new EventQueue();
+queue.gone = forget;
 const batchLimit = Object.fromEntries(KINDS.map((k) => [k, BATCH_MAX]));
 
 let started = false; // flushes wait for start(): the stored queue must be read first
@@ -54,10 +54,15 @@ let toldHolding = false; // the server was told this flush is being put off (tel
  */
 export function accept(events, sender) {
   const errors = [];
-  for (const { kind, data } of stampEvents(events, sender, Date.now())) {
-    const s = queue.push(kind, data);
+  const stamped = stampEvents(events, sender, Date.now());
+  const j = stamped.length ? `${JOURNAL}${life}:${journalN++}` : '';
+  const entry = [];
+  for (const { kind, data } of stamped) {
+    const s = queue.push(kind, data, j);
+    entry.push([kind, s, data]);
     if (kind === 'log' && isErrorLog(data)) errors.push({ data, seq: s });
   }
+  if (j) journalWrite(j, entry);
   // While the server is away the next flush waits out the backoff, seconds in which a stopped
   // worker would lose what only memory holds: write now (writes coalesce within a tick).
   if (backoff > 0) save();
@@ -92,13 +97,102 @@ export function deliveryStats() {
 }
 
 /** Start-up: the queue a previous life of the worker stored, then flushing may begin. */
-export function restoreQueue(session) {
+export function restoreQueue(session, carried = []) {
   let saved = session.gasoline_queue;
   if (typeof saved === 'string') {
     try { saved = JSON.parse(saved); } catch (_) { saved = null; }
   }
-  queue.restore(saved, session.gasoline_counts);
+  // What the previous version handed over (handOverForUpdate) is older than anything of this one's:
+  // numbered below it, and written down again here (it is in no journal entry).
+  const entries = [];
+  if (Array.isArray(carried)) {
+    carried.forEach((e, i) => { if (Array.isArray(e)) entries.push([e[0], i - carried.length, e[2]]); });
+  }
+  const keys = Object.keys(session).filter((k) => k.startsWith(JOURNAL));
+  for (const k of keys) {
+    try {
+      for (const [kind, s, d] of JSON.parse(session[k])) entries.push([kind, s, d, k]);
+    } catch (_) { /* a torn entry: nothing of it can be trusted */ }
+  }
+  queue.restore(saved, session.gasoline_counts, entries);
   stored = queue.total(); // cleared from storage once delivered
+  for (const k of KINDS) for (const it of queue.queues[k]) if (it.j) journal.set(it.j, (journal.get(it.j) || 0) + 1);
+  for (const k of keys) if (!journal.has(k)) forgotten.add(k);
+  if (forgotten.size) unjournalSoon();
+  if (entries.length && carried.length) save();
+}
+
+const UPDATE_KEY = 'gasoline_update_queue'; // chrome.storage.local: what one version hands the next
+
+/** The extension is about to be updated, which clears chrome.storage.session: what is held is
+ * delivered now, and what the server cannot take is kept in chrome.storage.local for the next version
+ * (takeUpdateQueue). */
+export async function handOverForUpdate() {
+  if (started) await deliverHeld();
+  if (!queue.total()) return;
+  const entries = [];
+  for (const k of KINDS) for (const it of queue.queues[k]) entries.push([k, it.s, it.d]);
+  entries.sort((a, b) => a[1] - b[1]);
+  try {
+    await chrome.storage.local.set({ [UPDATE_KEY]: JSON.stringify(entries) });
+  } catch (_) { /* over the quota: lost, and the server counts it by the numbers */ }
+}
+
+/** What the previous version left for this one ([[kind, seq, data]]), read once and removed. */
+export async function takeUpdateQueue() {
+  try {
+    const v = (await chrome.storage.local.get(UPDATE_KEY))[UPDATE_KEY];
+    if (typeof v !== 'string') return [];
+    await chrome.storage.local.remove(UPDATE_KEY);
+    const entries = JSON.parse(v);
+    return Array.isArray(entries) ? entries : [];
+  } catch (_) {
+    return [];
+  }
+}
+
+// The journal: each message's events are written to chrome.storage.session as they come, one small
+// entry per message under a key of its own (a write costs the browser process about what the message
+// itself did), and the entry is removed once none of its events is queued any more. A worker stopped,
+// crashed or updated while it held events (a busy page's flush waits up to WAIT_MAX_MS) finds them
+// there when it starts again (restoreQueue). The whole queue is written only while it is at risk (save).
+const JOURNAL = 'gasoline_j:';
+const life = Date.now().toString(36); // keys of one life never meet another's
+let journalN = 0;
+const journal = new Map(); // entry key → its events still queued
+const forgotten = new Set(); // entry keys to remove
+let unjournalTimer = 0;
+
+function journalWrite(key, entry) {
+  journal.set(key, entry.length);
+  try {
+    chrome.storage.session.set({ [key]: JSON.stringify(entry) }).catch(() => { /* over the quota: the queue's own save guards it */ });
+  } catch (_) { /* no session area */ }
+}
+
+function forget(items) {
+  for (const it of items) {
+    if (!it.j) continue;
+    const n = (journal.get(it.j) || 1) - 1;
+    if (n > 0) journal.set(it.j, n);
+    else {
+      journal.delete(it.j);
+      forgotten.add(it.j);
+    }
+  }
+  if (forgotten.size) unjournalSoon();
+}
+
+function unjournalSoon() {
+  if (unjournalTimer) return;
+  unjournalTimer = setTimeout(() => {
+    unjournalTimer = 0;
+    const keys = [...forgotten];
+    forgotten.clear();
+    try {
+      chrome.storage.session.remove(keys).catch(() => { /* ignore */ });
+    } catch (_) { /* no session area */ }
+  }, 0);
 }
 
 export function startDelivery() {

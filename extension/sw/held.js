@@ -1,5 +1,5 @@
 // What a page left before its content script came hands over (content/start.js): inject.js's events
-// as they are. The worker gates and scrubs them as content.js would, with the same classic scripts,
+// and the user's actions as they are. The worker gates and scrubs them as content.js would, with the same classic scripts,
 // before they join the queue: secrets never reach the server, nor the queue's storage.
 
 import './scrub-constants.js'; // first: the classic scripts below read GASOLINE_CONSTANTS
@@ -15,9 +15,9 @@ export function passHeld(events, s) {
   for (const ev of events) {
     if (!gate.wellFormed(ev)) continue;
     let { kind, data } = ev;
-    if (kind === 'action') { // inject.js reports only history.pushState/replaceState
-      if (data.type !== 'navigation' || typeof data.url !== 'string') continue;
-      data = { type: 'navigation', url: data.url, ts: typeof data.ts === 'number' ? data.ts : Date.now() };
+    if (kind === 'action') {
+      data = heldAction(data);
+      if (!data) continue;
     }
     const p = gate.pass(kind, data, s, isServerURL);
     if (!p) continue;
@@ -26,5 +26,22 @@ export function passHeld(events, s) {
       out.push(p);
     } catch (_) { /* an event that cannot be scrubbed is not sent */ }
   }
+  return out;
+}
+
+const str = (v) => (typeof v === 'string' ? v : '');
+
+// inject.js reports history.pushState/replaceState; content/start.js the user's actions it held
+// (with a field's own attributes, for the secret rule: the value of a secret field never goes on).
+function heldAction(d) {
+  const ts = typeof d.ts === 'number' ? d.ts : Date.now();
+  if (d.type === 'navigation') return typeof d.url === 'string' ? { type: 'navigation', url: d.url, ts } : null;
+  if (!['click', 'input', 'submit', 'keypress'].includes(d.type) || typeof d.selector !== 'string') return null;
+  const out = { type: d.type, selector: d.selector, ts };
+  if (d.type === 'keypress') out.text = str(d.text);
+  if (d.type !== 'input') return out;
+  out.input_type = str(d.input_type);
+  const f = Array.isArray(d.field) ? d.field.map(str) : [];
+  if (typeof d.value === 'string' && f.length === 4 && !scrub.isSecretField(f[0], f[1], f[2], f[3])) out.value = d.value;
   return out;
 }

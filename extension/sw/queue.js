@@ -67,6 +67,8 @@ export class EventQueue {
     this.counts = Object.fromEntries(KINDS.map((k) => [k, { sent: 0, dropped: 0 }]));
     // Events dropped because the buffer was full, not yet told to the server.
     this.unreported = 0;
+    // Called with the items that leave the queue (delivered, refused or dropped at the bound).
+    this.gone = null;
   }
 
   size(kind) {
@@ -77,17 +79,19 @@ export class EventQueue {
     return KINDS.reduce((n, k) => n + this.queues[k].length, 0);
   }
 
-  /** Queues one event; returns its sequence number. Over max, the oldest event of any kind goes. */
-  push(kind, data) {
+  /** Queues one event (j: the journal entry it is written in, if any); returns its sequence number.
+   * Over max, the oldest event of any kind goes. */
+  push(kind, data, j) {
     const s = this.seq++;
-    this.queues[kind].push({ s, d: data });
+    this.queues[kind].push(j ? { s, d: data, j } : { s, d: data });
     while (this.total() > this.max) {
       let oldest = null;
       for (const k of KINDS) {
         const head = this.queues[k][0];
         if (head && (!oldest || head.s < this.queues[oldest][0].s)) oldest = k;
       }
-      this.queues[oldest].shift();
+      const out = this.queues[oldest].shift();
+      if (this.gone) this.gone([out]);
       this.counts[oldest].dropped++;
       this.unreported++;
     }
@@ -137,7 +141,11 @@ export class EventQueue {
 
   remove(kind, items) {
     const gone = new Set(items);
-    this.queues[kind] = this.queues[kind].filter((it) => !gone.has(it));
+    const left = [];
+    const out = [];
+    for (const it of this.queues[kind]) (gone.has(it) ? out : left).push(it);
+    this.queues[kind] = left;
+    if (this.gone && out.length) this.gone(out);
   }
 
   /** Whether an event with sequence number ≤ s is still waiting in kind's queue. */
@@ -154,10 +162,24 @@ export class EventQueue {
     return { queue: this.queues, counts: { ...this.counts, unreported: this.unreported } };
   }
 
-  restore(queue, counts) {
+  /** A previous life's queue: its stored snapshot, and the journal's entries ([[kind, s, data, j]],
+   * each written as it came) that the snapshot may not have; an event in both is taken once. */
+  restore(queue, counts, journal = []) {
     const q = queue || {};
+    const seen = new Set();
     for (const k of KINDS) {
       if (Array.isArray(q[k])) this.queues[k] = q[k].filter((it) => it && typeof it.s === 'number' && it.d);
+      for (const it of this.queues[k]) seen.add(it.s);
+    }
+    const late = new Set();
+    for (const [k, s, d, j] of journal) {
+      if (!Object.hasOwn(ROUTES, k) || typeof s !== 'number' || !d || seen.has(s)) continue;
+      seen.add(s);
+      this.queues[k].push({ s, d, j });
+      late.add(k);
+    }
+    for (const k of KINDS) {
+      if (late.has(k)) this.queues[k].sort((a, b) => a.s - b.s);
       for (const it of this.queues[k]) this.seq = Math.max(this.seq, it.s + 1);
     }
     const c = counts || {};

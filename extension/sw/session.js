@@ -3,8 +3,8 @@
 // Nothing is written before startSaving(): until the worker has read what a previous life stored,
 // a write would overwrite it.
 
-// The session keys, each written by one module.
-const SESSION_KEYS = ['gasoline_queue', 'gasoline_counts', 'gasoline_overrides', 'gasoline_status', 'gasoline_page'];
+// The session keys, each written by one module: gasoline_queue, gasoline_counts, gasoline_overrides,
+// gasoline_status, gasoline_page, and delivery.js's journal entries (gasoline_j:…).
 const BIG = 'gasoline_queue'; // the one that can outgrow the session quota
 
 const dirty = new Map();
@@ -24,10 +24,11 @@ export function startSaving() {
   if (dirty.size && !timer) timer = setTimeout(write, 0);
 }
 
-/** Reads every module's key in one call ({} if the session area cannot be read). */
+/** Reads every module's key and delivery.js's journal in one call ({} if the session area cannot be
+ * read). */
 export async function readSession() {
   try {
-    return await chrome.storage.session.get(SESSION_KEYS);
+    return await chrome.storage.session.get(null);
   } catch (_) {
     return {};
   }

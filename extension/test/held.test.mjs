@@ -43,3 +43,25 @@ test('held requests are scrubbed, and cut to their network entry without bodies'
   assert.equal(net.data.request_body, undefined);
   assert.equal(net.data.url, 'http://app/api?token=[redacted]');
 });
+
+test("held user actions go on described, a secret field's value never", () => {
+  const field = (type, name, id) => [type, name, id, ''];
+  const out = passHeld([
+    { kind: 'action', data: { type: 'input', selector: '#first', input_type: 'text', value: 'Ada', field: field('text', 'first', 'first'), ts: 3 } },
+    { kind: 'action', data: { type: 'input', selector: '#key', input_type: 'text', value: 'sk-live-1', field: field('text', 'api_key', 'key'), ts: 4 } },
+    { kind: 'action', data: { type: 'input', selector: '#pw', input_type: 'password', value: 'hunter2', field: field('password', 'x', 'pw'), ts: 5 } },
+    { kind: 'action', data: { type: 'input', selector: '#nofield', input_type: 'text', value: 'v', ts: 6 } },
+    { kind: 'action', data: { type: 'click', selector: '#greet', ts: 7, extra: 'dropped' } },
+    { kind: 'action', data: { type: 'keypress', selector: '#first', text: 'Enter', ts: 8 } },
+    { kind: 'action', data: { type: 'eval', selector: '#x', ts: 9 } },
+  ], settings({ action_replay: true }));
+  assert.deepEqual(out.map((e) => e.data), [
+    { type: 'input', selector: '#first', input_type: 'text', value: 'Ada', ts: 3 },
+    { type: 'input', selector: '#key', input_type: 'text', ts: 4 },
+    { type: 'input', selector: '#pw', input_type: 'password', ts: 5 },
+    { type: 'input', selector: '#nofield', input_type: 'text', ts: 6 },
+    { type: 'click', selector: '#greet', ts: 7 },
+    { type: 'keypress', selector: '#first', text: 'Enter', ts: 8 },
+  ]);
+  assert.equal(passHeld([{ kind: 'action', data: { type: 'click', selector: '#greet', ts: 7 } }], settings()).length, 0);
+});

@@ -149,3 +149,30 @@ test('backoff doubles from min to max', () => {
   for (let i = 0; i < 6; i++) seen.push(b = nextBackoff(b, 250, 2000));
   assert.deepEqual(seen, [250, 500, 1000, 2000, 2000, 2000]);
 });
+
+test('a restart takes the journal entries the stored queue lacks, each event once, in order', () => {
+  const q = new EventQueue(10);
+  q.restore({ log: [{ s: 1, d: { m: 'b' } }, { s: 0, d: { m: 'a' }, j: 'J0' }].reverse() }, {}, [
+    ['log', 0, { m: 'a' }, 'J0'], // in the snapshot too
+    ['log', 3, { m: 'd' }, 'J1'],
+    ['log', 2, { m: 'c' }, 'J1'],
+    ['action', 4, { type: 'click' }, 'J1'],
+    ['bogus', 5, {}, 'J1'],
+  ]);
+  assert.deepEqual(q.queues.log.map((it) => it.d.m), ['a', 'b', 'c', 'd']);
+  assert.equal(q.size('action'), 1);
+  assert.equal(q.push('log', { m: 'e' }), 5);
+});
+
+test('what leaves the queue is told, delivered, refused or dropped at the bound', () => {
+  const q = new EventQueue(2);
+  const gone = [];
+  q.gone = (items) => gone.push(...items.map((it) => it.d.m));
+  q.push('log', { m: 'a' }, 'J');
+  q.push('log', { m: 'b' }, 'J');
+  q.push('log', { m: 'c' }, 'J'); // a is dropped
+  const b = q.batch('log', 1);
+  q.delivered('log', b);
+  q.refused('log', q.batch('log'));
+  assert.deepEqual(gone, ['a', 'b', 'c']);
+});

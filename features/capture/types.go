@@ -73,6 +73,10 @@ type LogEntry struct {
 	Page    string   `json:"page,omitempty"` // URL of the page that produced it
 	// Screenshot names a file captured for this error (screenshot_on_error).
 	Screenshot string `json:"screenshot,omitempty"`
+	// Doc and Seq are the entry's place in its page's sequence (PROTOCOL.md,
+	// "Sequence numbers"); read at ingest and cleared before it is stored.
+	Doc string `json:"dc,omitempty"`
+	Seq int64  `json:"sq,omitempty"`
 }
 
 // NetworkEntry is one fetch or XHR in the waterfall.
@@ -89,6 +93,10 @@ type NetworkEntry struct {
 	Error      string  `json:"error,omitempty"`
 	TabID      int     `json:"tab,omitempty"`
 	Page       string  `json:"page,omitempty"`
+	// Doc and Seq are the entry's place in its page's sequence (PROTOCOL.md,
+	// "Sequence numbers"); read at ingest and cleared before it is stored.
+	Doc string `json:"dc,omitempty"`
+	Seq int64  `json:"sq,omitempty"`
 }
 
 // NetworkBody is the request and response payload of one fetch or XHR.
@@ -110,6 +118,10 @@ type NetworkBody struct {
 	HasAuthHeader *bool  `json:"has_auth_header,omitempty"`
 	TabID         int    `json:"tab,omitempty"`
 	Page          string `json:"page,omitempty"`
+	// Doc and Seq are the entry's place in its page's sequence (PROTOCOL.md,
+	// "Sequence numbers"); read at ingest and cleared before it is stored.
+	Doc string `json:"dc,omitempty"`
+	Seq int64  `json:"sq,omitempty"`
 }
 
 // WSEvent is one WebSocket lifecycle event or message.
@@ -126,6 +138,10 @@ type WSEvent struct {
 	Reason    string `json:"reason,omitempty"`
 	TabID     int    `json:"tab,omitempty"`
 	Page      string `json:"page,omitempty"`
+	// Doc and Seq are the entry's place in its page's sequence (PROTOCOL.md,
+	// "Sequence numbers"); read at ingest and cleared before it is stored.
+	Doc string `json:"dc,omitempty"`
+	Seq int64  `json:"sq,omitempty"`
 }
 
 // Action is one user interaction: click, input, submit or navigation.
@@ -139,6 +155,10 @@ type Action struct {
 	URL       string `json:"url,omitempty"` // navigation target
 	TabID     int    `json:"tab,omitempty"`
 	Page      string `json:"page,omitempty"`
+	// Doc and Seq are the entry's place in its page's sequence (PROTOCOL.md,
+	// "Sequence numbers"); read at ingest and cleared before it is stored.
+	Doc string `json:"dc,omitempty"`
+	Seq int64  `json:"sq,omitempty"`
 }
 
 // Page is what the extension reports about the tab it tracks.
@@ -166,3 +186,29 @@ func (e *WSEvent) Where() (*int, *string) { return &e.TabID, &e.Page }
 
 // Where returns the entry's tab and page fields.
 func (a *Action) Where() (*int, *string) { return &a.TabID, &a.Page }
+
+// Sequenced gives an entry's tab, time and place in its page's sequence,
+// which ingest reads and clears (Losses).
+func (e *LogEntry) Sequenced() (int, time.Time, *string, *int64) {
+	return e.TabID, e.TS.Time, &e.Doc, &e.Seq
+}
+
+// Sequenced is LogEntry's.
+func (e *NetworkEntry) Sequenced() (int, time.Time, *string, *int64) {
+	return e.TabID, e.TS.Time, &e.Doc, &e.Seq
+}
+
+// Sequenced is LogEntry's.
+func (b *NetworkBody) Sequenced() (int, time.Time, *string, *int64) {
+	return b.TabID, b.TS.Time, &b.Doc, &b.Seq
+}
+
+// Sequenced is LogEntry's.
+func (e *WSEvent) Sequenced() (int, time.Time, *string, *int64) {
+	return e.TabID, e.TS.Time, &e.Doc, &e.Seq
+}
+
+// Sequenced is LogEntry's.
+func (a *Action) Sequenced() (int, time.Time, *string, *int64) {
+	return a.TabID, a.TS.Time, &a.Doc, &a.Seq
+}

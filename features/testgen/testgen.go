@@ -149,6 +149,8 @@ func ordered(in []capture.Action, filter string) []capture.Action {
 			continue // focusing a field before typing in it
 		case a.Type == "submit" && len(out) > 0 && out[len(out)-1].Type == "click" && a.TS.Sub(out[len(out)-1].TS.Time) < time.Second:
 			continue // the click submitted the form
+		case a.Type == "submit" && len(out) > 0 && out[len(out)-1].Type == "keypress" && out[len(out)-1].Text == "Enter" && a.TS.Sub(out[len(out)-1].TS.Time) < time.Second:
+			continue // Enter in a field submitted the form
 		case a.Type == "navigation" && len(out) > 0 && out[len(out)-1].Type == "navigation" && out[len(out)-1].URL == a.URL:
 			continue
 		}

@@ -282,3 +282,19 @@ func TestMissedNavigationsAreAdded(t *testing.T) {
 		t.Fatalf("steps %d:\n%s", res.Steps, res.Script)
 	}
 }
+
+func TestOrderedLeavesTheSubmitToEnter(t *testing.T) {
+	got := ordered([]capture.Action{
+		act(1030, "submit", "#f", "", "", ""),
+		act(1020, "keypress", "#q", "Enter", "", ""),
+		act(1000, "input", "#q", "", "lyon", "text"),
+		nav(0, page),
+	}, "")
+	var seq []string
+	for _, a := range got {
+		seq = append(seq, a.Type+":"+a.Selector+a.Text)
+	}
+	if want := "navigation: input:#q keypress:#qEnter"; strings.Join(seq, " ") != want {
+		t.Fatalf("order\n got %s\nwant %s", strings.Join(seq, " "), want)
+	}
+}

@@ -125,6 +125,17 @@ type Health struct {
 	// MCPClientsCut counts MCP clients cut off, since the server started,
 	// for leaving more than MaxBacklog bytes of answers unread.
 	MCPClientsCut int64 `json:"mcp_clients_cut,omitempty"`
+	// Lost is what was lost between the pages and the server since it
+	// started (gaps in the pages' sequence numbers); nil when nothing was.
+	Lost *Lost `json:"lost,omitempty"`
+}
+
+// Lost counts the captured entries lost on their way from a page.
+type Lost struct {
+	Total int64               `json:"total"`
+	ByTab []capture.LossTotal `json:"by_tab"`
+	// Recent says the newest gaps as a person reads them.
+	Recent []string `json:"recent"`
 }
 
 // History is the on-disk history of the capture buffers.
