@@ -8,15 +8,16 @@
 // wakes a stopped worker for an event only if a listener for it was added at the top level. Every
 // listener dispatches to the module that owns the state.
 
-import { serverURL, settingsView, effectiveForTab, recomputeEffective, applyServerSettings, userSettingsChanged, loadSettings } from './sw/settings.js';
-import { readSession, startSaving } from './sw/session.js';
-import { isConnected, lastErrorText, onReconnect, forgetConnection, restoreConnection } from './sw/link.js';
+import { CaptureSettings, installSettings } from './sw/settings.js';
+import { readSession, startSaving, saveSoon } from './sw/session.js';
+import { isConnected, lastErrorText, onReconnect, forgetConnection, restoreConnection, request, postJSON, setConnected, failure } from './sw/link.js';
 import { accept, deliveryStats, restoreQueue, startDelivery, retryNow, scheduleFlush } from './sw/delivery.js';
 import * as tabs from './sw/tabs.js';
-import { startChannel, channelMode, ensureSocket, resetSocket, tellPilot, pollSettings } from './sw/channel.js';
+import { Channel, installChannel } from './sw/channel.js';
+import { systemClock } from './sw/clock.js';
 import { runQuery } from './sw/queries.js';
 import { onErrorLog, screenshotStats } from './sw/screenshots.js';
-import { pilotOn, loadPilot, setPilot } from './sw/pilot-switch.js';
+import { pilotOn, pilotReady, loadPilot, setPilot } from './sw/pilot-switch.js';
 import { clearHighlights } from './sw/pilot.js';
 import { onCommitted, onCompleted, runMissed, seedFrom } from './sw/documents.js';
 import { passHeld } from './sw/held.js';
@@ -27,10 +28,24 @@ const ALARM = 'gasoline-poll';
 let loaded = false;
 const early = [];
 
+const settings = new CaptureSettings({ storage: chrome.storage, tabs: chrome.tabs, save: saveSoon, clock: systemClock });
+installSettings(settings);
+const channel = new Channel({
+  WebSocket,
+  version: chrome.runtime.getManifest().version,
+  clock: systemClock,
+  settings,
+  link: { request, postJSON, setConnected, failure },
+  pilot: { on: pilotOn, ready: pilotReady },
+  onQuery: (q) => runQuery(q, (m) => channel.sendResult(m)),
+  onSettings: (m) => ready.then(() => settings.applyServer(m)),
+});
+installChannel(channel);
+
 chrome.runtime.onMessage.addListener(onMessage);
 chrome.storage.sync.onChanged.addListener(onSettingsChanged);
-chrome.runtime.onInstalled.addListener(() => { ready.then(recomputeEffective); });
-chrome.runtime.onStartup.addListener(() => { ready.then(recomputeEffective); });
+chrome.runtime.onInstalled.addListener(() => { ready.then(() => settings.recompute()); });
+chrome.runtime.onStartup.addListener(() => { ready.then(() => settings.recompute()); });
 chrome.alarms.onAlarm.addListener(onAlarm);
 chrome.tabs.onActivated.addListener(tabs.onActivated);
 chrome.tabs.onUpdated.addListener(tabs.onUpdated);
@@ -56,10 +71,10 @@ onReconnect(() => {
 // What the popup shows (and DevTools or a test can read: status() in the worker's console).
 function status() {
   const d = deliveryStats();
-  const v = settingsView();
+  const v = settings.view();
   return {
     connected: isConnected(),
-    server_url: serverURL(),
+    server_url: settings.serverURL(),
     last_error: lastErrorText(),
     counts: d.counts,
     queued: d.queued,
@@ -67,7 +82,7 @@ function status() {
     overrides: v.overrides,
     settings: v.settings,
     effective: v.effective,
-    queries: channelMode(),
+    queries: channel.mode(),
     screenshots: screenshotStats(),
     pilot: pilotOn(),
   };
@@ -91,7 +106,7 @@ function onMessage(msg, sender, sendResponse) {
     case 'held':
       // A page left before its content script came (content/start.js): gated and scrubbed here.
       if (!Array.isArray(msg.events) || !sender.tab) return false;
-      ready.then(() => onEvents(passHeld(msg.events, effectiveForTab().settings), sender));
+      ready.then(() => onEvents(passHeld(msg.events, settings.effective), sender));
       return false;
     case 'missed':
       // content/start.js: the rest of the content script never came to this document.
@@ -105,11 +120,11 @@ function onMessage(msg, sender, sendResponse) {
       return true;
     case 'effective':
       if (msg.ready === true) tabs.onReady(sender); // a content script not handed its settings asks, and says it
-      ready.then(() => sendResponse(effectiveForTab()));
+      ready.then(() => sendResponse(settings.forTab()));
       return true;
     case 'settings':
       // For the options page: the user's settings, the defaults and what is in force.
-      ready.then(() => sendResponse(settingsView()));
+      ready.then(() => sendResponse(settings.view()));
       return true;
     case 'setAiWebPilotEnabled':
       // Only the extension's own pages (the popup) may flip the switch; never a content script.
@@ -130,30 +145,30 @@ function flipPilot(enabled) {
   const done = setPilot(enabled); // in force before setPilot's first await
   if (!enabled) clearHighlights();
   ready.then(() => {
-    if (pilotOn() === enabled) tellPilot(enabled);
+    if (pilotOn() === enabled) channel.tellPilot(enabled);
   });
   return done;
 }
 
 function onSettingsChanged(changes) {
   if (!changes.gasoline_settings) return;
-  userSettingsChanged(changes.gasoline_settings.newValue).then((serverChanged) => {
+  settings.userChanged(changes.gasoline_settings.newValue).then((serverChanged) => {
     if (!serverChanged) return;
     forgetConnection();
     tabs.forgetPage();
     retryNow();
-    pollSettings();
+    channel.pollSettings();
     tabs.reportActiveTab();
-    resetSocket();
+    channel.resetSocket();
   });
 }
 
 function onAlarm(alarm) {
   if (alarm.name !== ALARM) return;
   ready.then(() => {
-    pollSettings();
+    channel.pollSettings();
     scheduleFlush(0);
-    ensureSocket();
+    channel.ensureSocket();
   });
 }
 
@@ -162,9 +177,9 @@ async function init() {
   restoreQueue(session);
   restoreConnection(session);
   tabs.restorePage(session);
-  await loadSettings(session);
+  await settings.load(session);
   await loadPilot(); // the hello and every poll carry the switch as reconciled from storage
-  startChannel({ onQuery: runQuery, onSettings: (m) => ready.then(() => applyServerSettings(m)) });
+  channel.start();
   loaded = true;
   startSaving();
   startDelivery();
@@ -172,10 +187,10 @@ async function init() {
   try {
     if (!(await chrome.alarms.get(ALARM))) await chrome.alarms.create(ALARM, { periodInMinutes: 0.5 });
   } catch (_) { /* ignore */ }
-  pollSettings();
+  channel.pollSettings();
   tabs.reportActiveTab();
 }
 
 loadPilot();
 const ready = init();
-seedFrom(() => ready.then(effectiveForTab));
+seedFrom(() => ready.then(() => settings.forTab()));

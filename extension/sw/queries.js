@@ -6,7 +6,6 @@ import { askContent } from './documents.js';
 import { audit } from './a11y.js';
 import { runPilot } from './pilot.js';
 import { scriptTimeout } from './serialize.js';
-import { sendResult } from './channel.js';
 import { QueryError, errText } from './errors.js';
 import { deliverHeld } from './delivery.js';
 
@@ -23,16 +22,17 @@ function defaultQueryMS(q) {
 }
 
 /**
- * Runs query q (a frame from the server) and sends its answer; a repeated id is ignored.
+ * Runs query q (a frame from the server) and sends its answer with send; a repeated id is ignored.
  * @param {ServerQuery} q
+ * @param {(msg: QueryResult) => void} send
  */
-export async function runQuery(q) {
+export async function runQuery(q, send) {
   if (!q || typeof q !== 'object' || typeof q.id !== 'string' || !q.id || inflight.has(q.id)) return;
   const now = Date.now();
   let deadline = Number(q.deadline);
   if (!Number.isFinite(deadline) || deadline <= 0) deadline = now + defaultQueryMS(q);
   deadline = Math.min(deadline, now + QUERY_MAX_MS);
-  const job = { id: q.id, tab: typeof q.tab === 'number' ? q.tab : 0, deadline, done: false, cancels: [], timer: 0 };
+  const job = { id: q.id, send, tab: typeof q.tab === 'number' ? q.tab : 0, deadline, done: false, cancels: [], timer: 0 };
   inflight.set(q.id, job);
   job.timer = setTimeout(() => finishQuery(job, {
     error: { code: 'timeout', message: `the page did not answer within ${Math.max(0, deadline - now)} ms` },
@@ -73,5 +73,5 @@ function finishQuery(job, out) {
   } else {
     msg.error = { code: 'internal', message: 'the page gave an empty answer' };
   }
-  sendResult(msg);
+  job.send(msg);
 }
