@@ -17,7 +17,7 @@ import { Channel, installChannel } from './sw/channel.js';
 import { systemClock } from './sw/clock.js';
 import { runQuery } from './sw/queries.js';
 import { onErrorLog, screenshotStats } from './sw/screenshots.js';
-import { pilotOn, pilotReady, loadPilot, setPilot } from './sw/pilot-switch.js';
+import { PilotSwitch, installPilot } from './sw/pilot-switch.js';
 import { clearHighlights } from './sw/pilot.js';
 import { onCommitted, onCompleted, runMissed, seedFrom } from './sw/documents.js';
 import { passHeld } from './sw/held.js';
@@ -30,13 +30,15 @@ const early = [];
 
 const settings = new CaptureSettings({ storage: chrome.storage, tabs: chrome.tabs, save: saveSoon, clock: systemClock });
 installSettings(settings);
+const pilot = new PilotSwitch({ storage: chrome.storage, runtime: chrome.runtime });
+installPilot(pilot);
 const channel = new Channel({
   WebSocket,
   version: chrome.runtime.getManifest().version,
   clock: systemClock,
   settings,
   link: { request, postJSON, setConnected, failure },
-  pilot: { on: pilotOn, ready: pilotReady },
+  pilot,
   onQuery: (q) => runQuery(q, (m) => channel.sendResult(m)),
   onSettings: (m) => ready.then(() => settings.applyServer(m)),
 });
@@ -84,7 +86,7 @@ function status() {
     effective: v.effective,
     queries: channel.mode(),
     screenshots: screenshotStats(),
-    pilot: pilotOn(),
+    pilot: pilot.on(),
   };
 }
 globalThis.status = status;
@@ -129,7 +131,7 @@ function onMessage(msg, sender, sendResponse) {
     case 'setAiWebPilotEnabled':
       // Only the extension's own pages (the popup) may flip the switch; never a content script.
       if (typeof msg.enabled !== 'boolean' || !extensionPage(sender)) return false;
-      flipPilot(msg.enabled).then(sendResponse, () => sendResponse({ type: 'pilotStatusChanged', enabled: pilotOn() }));
+      flipPilot(msg.enabled).then(sendResponse, () => sendResponse({ type: 'pilotStatusChanged', enabled: pilot.on() }));
       return true;
     default:
       return false;
@@ -142,10 +144,10 @@ function extensionPage(sender) {
 }
 
 function flipPilot(enabled) {
-  const done = setPilot(enabled); // in force before setPilot's first await
+  const done = pilot.set(enabled); // in force before set's first await
   if (!enabled) clearHighlights();
   ready.then(() => {
-    if (pilotOn() === enabled) channel.tellPilot(enabled);
+    if (pilot.on() === enabled) channel.tellPilot(enabled);
   });
   return done;
 }
@@ -178,7 +180,7 @@ async function init() {
   restoreConnection(session);
   tabs.restorePage(session);
   await settings.load(session);
-  await loadPilot(); // the hello and every poll carry the switch as reconciled from storage
+  await pilot.load(); // the hello and every poll carry the switch as reconciled from storage
   channel.start();
   loaded = true;
   startSaving();
@@ -191,6 +193,6 @@ async function init() {
   tabs.reportActiveTab();
 }
 
-loadPilot();
+pilot.load();
 const ready = init();
 seedFrom(() => ready.then(() => settings.forTab()));
