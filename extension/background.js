@@ -17,9 +17,11 @@ import { Channel, installChannel } from './sw/channel.js';
 import { systemClock } from './sw/clock.js';
 import { runQuery } from './sw/queries.js';
 import { onErrorLog, screenshotStats } from './sw/screenshots.js';
-import { PilotSwitch, installPilot } from './sw/pilot-switch.js';
-import { clearHighlights } from './sw/pilot.js';
-import { onCommitted, onCompleted, runMissed, seedFrom } from './sw/documents.js';
+import { PilotSwitch } from './sw/pilot-switch.js';
+import { Pilot } from './sw/pilot.js';
+import { ScriptRunner, parkingKey } from './sw/script.js';
+import { BROWSER } from './sw/platform.js';
+import { onCommitted, onCompleted, runMissed, seedFrom, settled } from './sw/documents.js';
 import { passHeld } from './sw/held.js';
 
 const ALARM = 'gasoline-poll';
@@ -31,7 +33,17 @@ const early = [];
 const settings = new CaptureSettings({ storage: chrome.storage, tabs: chrome.tabs, save: saveSoon, clock: systemClock });
 installSettings(settings);
 const pilot = new PilotSwitch({ storage: chrome.storage, runtime: chrome.runtime });
-installPilot(pilot);
+const script = new ScriptRunner({
+  debugger: BROWSER === 'firefox' ? null : chrome.debugger, // Firefox has none: the page's main world instead
+  scripting: chrome.scripting,
+  clock: systemClock,
+  pilot,
+  settled,
+  randomKey: parkingKey,
+});
+const actions = new Pilot({
+  tabs: chrome.tabs, storage: chrome.storage.local, scripting: chrome.scripting, cookies: chrome.cookies, clock: systemClock, pilot, script,
+});
 const channel = new Channel({
   WebSocket,
   version: chrome.runtime.getManifest().version,
@@ -39,7 +51,7 @@ const channel = new Channel({
   settings,
   link: { request, postJSON, setConnected, failure },
   pilot,
-  onQuery: (q) => runQuery(q, (m) => channel.sendResult(m)),
+  onQuery: (q) => runQuery(q, (m) => channel.sendResult(m), actions),
   onSettings: (m) => ready.then(() => settings.applyServer(m)),
 });
 installChannel(channel);
@@ -145,7 +157,7 @@ function extensionPage(sender) {
 
 function flipPilot(enabled) {
   const done = pilot.set(enabled); // in force before set's first await
-  if (!enabled) clearHighlights();
+  if (!enabled) actions.clearHighlights();
   ready.then(() => {
     if (pilot.on() === enabled) channel.tellPilot(enabled);
   });

@@ -93,20 +93,3 @@ export class PilotSwitch {
     if (!this.enabled) throw new QueryError('ai_web_pilot_disabled', PILOT_OFF);
   }
 }
-
-// pilot.js and script.js import these as functions, not the switch: they read the one background.js
-// built and installed (off before it is).
-let installed = null;
-
-/** @param {PilotSwitch} p */
-export function installPilot(p) {
-  installed = p;
-}
-
-export const pilotReady = () => (installed ? installed.ready() : Promise.resolve());
-
-/** Throws ai_web_pilot_disabled unless the switch is on. */
-export function assertPilot() {
-  if (!installed) throw new QueryError('ai_web_pilot_disabled', PILOT_OFF);
-  installed.assert();
-}

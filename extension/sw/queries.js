@@ -4,7 +4,6 @@
 import { resolveTab, tabURL } from './tabs.js';
 import { askContent } from './documents.js';
 import { audit } from './a11y.js';
-import { runPilot } from './pilot.js';
 import { scriptTimeout } from './serialize.js';
 import { QueryError, errText } from './errors.js';
 import { deliverHeld } from './delivery.js';
@@ -25,8 +24,9 @@ function defaultQueryMS(q) {
  * Runs query q (a frame from the server) and sends its answer with send; a repeated id is ignored.
  * @param {ServerQuery} q
  * @param {(msg: QueryResult) => void} send
+ * @param {{run(q: ServerQuery, p: object, job: object): Promise<any>}} pilot pilot.js's Pilot, for the pilot actions
  */
-export async function runQuery(q, send) {
+export async function runQuery(q, send, pilot) {
   if (!q || typeof q !== 'object' || typeof q.id !== 'string' || !q.id || inflight.has(q.id)) return;
   const now = Date.now();
   let deadline = Number(q.deadline);
@@ -44,7 +44,7 @@ export async function runQuery(q, send) {
     if (q.kind === 'flush') {
       out = { result: await deliverHeld() }; // no tab: the server reads next
     } else if (q.kind === 'pilot') {
-      out = await runPilot(q, params, job);
+      out = await pilot.run(q, params, job);
     } else {
       job.tab = await resolveTab(q.tab);
       const query = { id: q.id, kind: q.kind, params };

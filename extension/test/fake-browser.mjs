@@ -48,12 +48,11 @@ export async function startChannel(handlers) {
   const { CaptureSettings, installSettings } = await import('../sw/settings.js');
   const { saveSoon } = await import('../sw/session.js');
   const link = await import('../sw/link.js');
-  const { PilotSwitch, installPilot } = await import('../sw/pilot-switch.js');
+  const { PilotSwitch } = await import('../sw/pilot-switch.js');
   const settings = new CaptureSettings({ storage: globalThis.chrome.storage, tabs: globalThis.chrome.tabs, save: saveSoon, clock: systemClock });
   installSettings(settings);
   const pilot = new PilotSwitch({ storage: globalThis.chrome.storage, runtime: globalThis.chrome.runtime });
-  installPilot(pilot);
-  const channel = new Channel({
+    const channel = new Channel({
     WebSocket: globalThis.WebSocket,
     version: '0.1.0',
     clock: systemClock,
