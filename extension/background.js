@@ -10,13 +10,13 @@
 
 import { CaptureSettings, installSettings } from './sw/settings.js';
 import { readSession, startSaving, saveSoon } from './sw/session.js';
-import { isConnected, lastErrorText, onReconnect, forgetConnection, restoreConnection, request, postJSON, setConnected, failure } from './sw/link.js';
-import { accept, deliveryStats, restoreQueue, startDelivery, retryNow, scheduleFlush } from './sw/delivery.js';
+import { isConnected, lastErrorText, onReconnect, forgetConnection, restoreConnection, request, postJSON, setConnected, failure, errorText } from './sw/link.js';
+import { accept, deliveryStats, restoreQueue, startDelivery, retryNow, scheduleFlush, deliverLogsThrough } from './sw/delivery.js';
 import * as tabs from './sw/tabs.js';
 import { Channel, installChannel } from './sw/channel.js';
 import { systemClock } from './sw/clock.js';
 import { runQuery } from './sw/queries.js';
-import { onErrorLog, screenshotStats } from './sw/screenshots.js';
+import { Screenshots, shrinkPNG } from './sw/screenshots.js';
 import { PilotSwitch } from './sw/pilot-switch.js';
 import { Pilot } from './sw/pilot.js';
 import { ScriptRunner, parkingKey } from './sw/script.js';
@@ -32,6 +32,9 @@ const early = [];
 
 const settings = new CaptureSettings({ storage: chrome.storage, tabs: chrome.tabs, save: saveSoon, clock: systemClock });
 installSettings(settings);
+const screenshots = new Screenshots({
+  tabs: chrome.tabs, settings, deliverLogsThrough, postJSON, errorText, shrink: shrinkPNG, clock: systemClock,
+});
 const pilot = new PilotSwitch({ storage: chrome.storage, runtime: chrome.runtime });
 const script = new ScriptRunner({
   debugger: BROWSER === 'firefox' ? null : chrome.debugger, // Firefox has none: the page's main world instead
@@ -97,14 +100,14 @@ function status() {
     settings: v.settings,
     effective: v.effective,
     queries: channel.mode(),
-    screenshots: screenshotStats(),
+    screenshots: screenshots.stats(),
     pilot: pilot.on(),
   };
 }
 globalThis.status = status;
 
 function onEvents(events, sender) {
-  for (const e of accept(events, sender)) onErrorLog(sender.tab, e.data, e.seq);
+  for (const e of accept(events, sender)) screenshots.onErrorLog(sender.tab, e.data, e.seq);
 }
 
 // Messages from content scripts, the popup and the options page.

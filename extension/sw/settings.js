@@ -179,8 +179,8 @@ export class CaptureSettings {
   }
 }
 
-// link.js and screenshots.js import these two as functions, not the settings: they read the object
-// background.js built and installed (the defaults before it is).
+// link.js imports serverURL as a function, not the settings: it reads the object background.js built
+// and installed (the default address before it is).
 let installed = null;
 
 /** @param {CaptureSettings} s */
@@ -189,5 +189,3 @@ export function installSettings(s) {
 }
 
 export const serverURL = () => (installed ? installed.serverURL() : DEFAULT_SERVER_URL);
-/** @returns {Settings} */
-export const effectiveSettings = () => (installed ? installed.effective : DEFAULT_SETTINGS);
