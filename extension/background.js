@@ -9,7 +9,7 @@
 // listener dispatches to the module that owns the state.
 
 import { CaptureSettings, installSettings } from './sw/settings.js';
-import { readSession, startSaving, saveSoon } from './sw/session.js';
+import { SessionStore, installSession } from './sw/session.js';
 import { isConnected, lastErrorText, onReconnect, forgetConnection, restoreConnection, request, postJSON, setConnected, failure, errorText } from './sw/link.js';
 import { accept, deliveryStats, restoreQueue, startDelivery, retryNow, scheduleFlush, deliverLogsThrough } from './sw/delivery.js';
 import * as tabs from './sw/tabs.js';
@@ -30,7 +30,10 @@ const ALARM = 'gasoline-poll';
 let loaded = false;
 const early = [];
 
-const settings = new CaptureSettings({ storage: chrome.storage, tabs: chrome.tabs, save: saveSoon, clock: systemClock });
+const session = new SessionStore({ storage: chrome.storage.session, clock: systemClock });
+installSession(session);
+const save = (key, value) => session.saveSoon(key, value);
+const settings = new CaptureSettings({ storage: chrome.storage, tabs: chrome.tabs, save, clock: systemClock });
 installSettings(settings);
 const screenshots = new Screenshots({
   tabs: chrome.tabs, settings, deliverLogsThrough, postJSON, errorText, shrink: shrinkPNG, clock: systemClock,
@@ -190,15 +193,15 @@ function onAlarm(alarm) {
 }
 
 async function init() {
-  const session = await readSession();
-  restoreQueue(session);
-  restoreConnection(session);
-  tabs.restorePage(session);
-  await settings.load(session);
+  const stored = await session.read();
+  restoreQueue(stored);
+  restoreConnection(stored);
+  tabs.restorePage(stored);
+  await settings.load(stored);
   await pilot.load(); // the hello and every poll carry the switch as reconciled from storage
   channel.start();
   loaded = true;
-  startSaving();
+  session.startSaving();
   startDelivery();
   for (const [events, sender] of early.splice(0)) onEvents(events, sender);
   try {
