@@ -15,7 +15,7 @@ import { accept, deliveryStats, restoreQueue, startDelivery, retryNow, scheduleF
 import * as tabs from './sw/tabs.js';
 import { Channel, installChannel } from './sw/channel.js';
 import { systemClock } from './sw/clock.js';
-import { runQuery } from './sw/queries.js';
+import { QueryRunner } from './sw/queries.js';
 import { Screenshots, shrinkPNG } from './sw/screenshots.js';
 import { PilotSwitch } from './sw/pilot-switch.js';
 import { Pilot } from './sw/pilot.js';
@@ -57,10 +57,11 @@ const channel = new Channel({
   settings,
   link: { request, postJSON, setConnected, failure },
   pilot,
-  onQuery: (q) => runQuery(q, (m) => channel.sendResult(m), actions),
+  onQuery: (q) => queries.run(q),
   onSettings: (m) => ready.then(() => settings.applyServer(m)),
 });
 installChannel(channel);
+const queries = new QueryRunner({ send: (m) => channel.sendResult(m), pilot: actions, clock: systemClock });
 
 chrome.runtime.onMessage.addListener(onMessage);
 chrome.storage.sync.onChanged.addListener(onSettingsChanged);
