@@ -16,6 +16,7 @@ import * as tabs from './sw/tabs.js';
 import { Channel, installChannel } from './sw/channel.js';
 import { systemClock } from './sw/clock.js';
 import { QueryRunner } from './sw/queries.js';
+import { Audits } from './sw/a11y.js';
 import { Screenshots, shrinkPNG } from './sw/screenshots.js';
 import { PilotSwitch } from './sw/pilot-switch.js';
 import { Pilot } from './sw/pilot.js';
@@ -61,7 +62,8 @@ const channel = new Channel({
   onSettings: (m) => ready.then(() => settings.applyServer(m)),
 });
 installChannel(channel);
-const queries = new QueryRunner({ send: (m) => channel.sendResult(m), pilot: actions, clock: systemClock });
+const audits = new Audits({ scripting: chrome.scripting, fetch: (url, init) => fetch(url, init), getURL: (p) => chrome.runtime.getURL(p) });
+const queries = new QueryRunner({ send: (m) => channel.sendResult(m), pilot: actions, audits, clock: systemClock });
 
 chrome.runtime.onMessage.addListener(onMessage);
 chrome.storage.sync.onChanged.addListener(onSettingsChanged);

@@ -3,7 +3,6 @@
 
 import { resolveTab, tabURL } from './tabs.js';
 import { askContent } from './documents.js';
-import { audit } from './a11y.js';
 import { scriptTimeout } from './serialize.js';
 import { QueryError, errText } from './errors.js';
 import { deliverHeld } from './delivery.js';
@@ -22,6 +21,7 @@ function defaultQueryMS(q) {
  * @typedef {object} QueryDeps
  * @property {(msg: QueryResult) => void} send the channel's: the answer to the server
  * @property {{run(q: ServerQuery, p: object, job: object): Promise<any>}} pilot pilot.js's Pilot, for the pilot actions
+ * @property {{audit(tabId: number, q: object, job: object): Promise<any>}} audits a11y.js's Audits
  * @property {import('./clock.js').Clock} clock
  */
 
@@ -59,7 +59,7 @@ export class QueryRunner {
       } else {
         job.tab = await resolveTab(q.tab);
         const query = { id: q.id, kind: q.kind, params };
-        out = q.kind === 'a11y' ? await audit(job.tab, query, job) : await askContent(job.tab, query, job);
+        out = q.kind === 'a11y' ? await this.d.audits.audit(job.tab, query, job) : await askContent(job.tab, query, job);
       }
       if (out) this.finish(job, out);
     } catch (err) {

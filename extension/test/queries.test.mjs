@@ -20,6 +20,7 @@ function harness() {
         return typeof h.pilotAnswer === 'function' ? h.pilotAnswer(job) : Promise.resolve(h.pilotAnswer);
       },
     },
+    audits: { audit: async () => { throw new Error('not in these tests'); } },
     clock,
   });
   return h;
