@@ -5,8 +5,9 @@
 // human's AI Web Pilot switch (sw/pilot-switch.js). See PROTOCOL.md.
 //
 // This module registers exactly one listener per chrome event, all in the worker's first turn: MV3
-// wakes a stopped worker for an event only if a listener for it was added at the top level. Every
-// listener dispatches to the module that owns the state.
+// wakes a stopped worker for an event only if a listener for it was added at the top level. The
+// worker's stateful parts are objects built here, once, from the chrome APIs, fetch and the clock they
+// use (the Node tests build them from fakes); every listener dispatches to the one that owns the state.
 
 import { CaptureSettings, installSettings } from './sw/settings.js';
 import { SessionStore, installSession } from './sw/session.js';
