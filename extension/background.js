@@ -5,20 +5,25 @@
 // human's AI Web Pilot switch (sw/pilot-switch.js). See PROTOCOL.md.
 //
 // This module registers exactly one listener per chrome event, all in the worker's first turn: MV3
-// wakes a stopped worker for an event only if a listener for it was added at the top level. Every
-// listener dispatches to the module that owns the state.
+// wakes a stopped worker for an event only if a listener for it was added at the top level. The
+// worker's stateful parts are objects built here, once, from the chrome APIs, fetch and the clock they
+// use (the Node tests build them from fakes); every listener dispatches to the one that owns the state.
 
-import { serverURL, settingsView, effectiveForTab, recomputeEffective, applyServerSettings, userSettingsChanged, loadSettings, sourcemapOrigins } from './sw/settings.js';
-import { readSession, startSaving } from './sw/session.js';
-import { isConnected, lastErrorText, onReconnect, forgetConnection, restoreConnection } from './sw/link.js';
-import { accept, deliveryStats, restoreQueue, startDelivery, retryNow, scheduleFlush, handOverForUpdate, takeUpdateQueue } from './sw/delivery.js';
+import { CaptureSettings, installSettings } from './sw/settings.js';
+import { SessionStore, installSession } from './sw/session.js';
+import { isConnected, lastErrorText, onReconnect, forgetConnection, restoreConnection, request, postJSON, setConnected, failure, errorText } from './sw/link.js';
+import { accept, deliveryStats, restoreQueue, startDelivery, retryNow, scheduleFlush, deliverLogsThrough, handOverForUpdate, takeUpdateQueue } from './sw/delivery.js';
 import * as tabs from './sw/tabs.js';
-import { startChannel, channelMode, ensureSocket, resetSocket, tellPilot, pollSettings, tellPageLeft, tellSourcemapOrigins } from './sw/channel.js';
-import { runQuery } from './sw/queries.js';
-import { onErrorLog, screenshotStats } from './sw/screenshots.js';
-import { pilotOn, loadPilot, setPilot } from './sw/pilot-switch.js';
-import { clearHighlights } from './sw/pilot.js';
-import { onCommitted, onCompleted, runMissed, seedFrom } from './sw/documents.js';
+import { Channel, installChannel } from './sw/channel.js';
+import { systemClock } from './sw/clock.js';
+import { QueryRunner } from './sw/queries.js';
+import { Audits } from './sw/a11y.js';
+import { Screenshots, shrinkPNG } from './sw/screenshots.js';
+import { PilotSwitch } from './sw/pilot-switch.js';
+import { Pilot } from './sw/pilot.js';
+import { ScriptRunner, parkingKey } from './sw/script.js';
+import { BROWSER } from './sw/platform.js';
+import { onCommitted, onCompleted, runMissed, seedFrom, settled } from './sw/documents.js';
 import { passHeld } from './sw/held.js';
 
 const ALARM = 'gasoline-poll';
@@ -27,10 +32,45 @@ const ALARM = 'gasoline-poll';
 let loaded = false;
 const early = [];
 
+const session = new SessionStore({ storage: chrome.storage.session, clock: systemClock });
+installSession(session);
+const save = (key, value) => session.saveSoon(key, value);
+const settings = new CaptureSettings({ storage: chrome.storage, tabs: chrome.tabs, save, clock: systemClock });
+installSettings(settings);
+const screenshots = new Screenshots({
+  tabs: chrome.tabs, settings, deliverLogsThrough, postJSON, errorText, shrink: shrinkPNG, clock: systemClock,
+});
+const pilot = new PilotSwitch({ storage: chrome.storage, runtime: chrome.runtime });
+const script = new ScriptRunner({
+  debugger: BROWSER === 'firefox' ? null : chrome.debugger, // Firefox has none: the page's main world instead
+  scripting: chrome.scripting,
+  clock: systemClock,
+  pilot,
+  settled,
+  randomKey: parkingKey,
+});
+const actions = new Pilot({
+  tabs: chrome.tabs, storage: chrome.storage.local, scripting: chrome.scripting, cookies: chrome.cookies, clock: systemClock, pilot, script,
+});
+const channel = new Channel({
+  WebSocket,
+  version: chrome.runtime.getManifest().version,
+  clock: systemClock,
+  settings,
+  link: { request, postJSON, setConnected, failure },
+  pilot,
+  trackedPage: tabs.trackedPage,
+  onQuery: (q) => queries.run(q),
+  onSettings: (m) => ready.then(() => settings.applyServer(m)),
+});
+installChannel(channel);
+const audits = new Audits({ scripting: chrome.scripting, fetch: (url, init) => fetch(url, init), getURL: (p) => chrome.runtime.getURL(p) });
+const queries = new QueryRunner({ send: (m) => channel.sendResult(m), pilot: actions, audits, clock: systemClock });
+
 chrome.runtime.onMessage.addListener(onMessage);
 chrome.storage.sync.onChanged.addListener(onSettingsChanged);
-chrome.runtime.onInstalled.addListener(() => { ready.then(recomputeEffective); });
-chrome.runtime.onStartup.addListener(() => { ready.then(recomputeEffective); });
+chrome.runtime.onInstalled.addListener(() => { ready.then(() => settings.recompute()); });
+chrome.runtime.onStartup.addListener(() => { ready.then(() => settings.recompute()); });
 chrome.alarms.onAlarm.addListener(onAlarm);
 // An update clears chrome.storage.session (the journal, the stored queue): what is held goes to the
 // server first, what it cannot take waits in chrome.storage.local for the new version.
@@ -53,7 +93,7 @@ if (chrome.webNavigation) {
   chrome.webNavigation.onCompleted.addListener(onCompleted);
 }
 
-tabs.pageLeftVia(tellPageLeft);
+tabs.pageLeftVia((m) => channel.tellPageLeft(m));
 
 // The server answers again: deliver at once, and tell it which page is tracked.
 onReconnect(() => {
@@ -64,10 +104,10 @@ onReconnect(() => {
 // What the popup shows (and DevTools or a test can read: status() in the worker's console).
 function status() {
   const d = deliveryStats();
-  const v = settingsView();
+  const v = settings.view();
   return {
     connected: isConnected(),
-    server_url: serverURL(),
+    server_url: settings.serverURL(),
     last_error: lastErrorText(),
     counts: d.counts,
     queued: d.queued,
@@ -75,15 +115,15 @@ function status() {
     overrides: v.overrides,
     settings: v.settings,
     effective: v.effective,
-    queries: channelMode(),
-    screenshots: screenshotStats(),
-    pilot: pilotOn(),
+    queries: channel.mode(),
+    screenshots: screenshots.stats(),
+    pilot: pilot.on(),
   };
 }
 globalThis.status = status;
 
 function onEvents(events, sender) {
-  for (const e of accept(events, sender)) onErrorLog(sender.tab, e.data, e.seq);
+  for (const e of accept(events, sender)) screenshots.onErrorLog(sender.tab, e.data, e.seq);
 }
 
 // Messages from content scripts, the popup and the options page.
@@ -99,7 +139,7 @@ function onMessage(msg, sender, sendResponse) {
     case 'held':
       // A page left before its content script came (content/start.js): gated and scrubbed here.
       if (!Array.isArray(msg.events) || !sender.tab) return false;
-      ready.then(() => onEvents(passHeld(msg.events, effectiveForTab().settings), sender));
+      ready.then(() => onEvents(passHeld(msg.events, settings.effective), sender));
       return false;
     case 'missed':
       // content/start.js: the rest of the content script never came to this document.
@@ -113,16 +153,16 @@ function onMessage(msg, sender, sendResponse) {
       return true;
     case 'effective':
       if (msg.ready === true) tabs.onReady(sender); // a content script not handed its settings asks, and says it
-      ready.then(() => sendResponse(effectiveForTab()));
+      ready.then(() => sendResponse(settings.forTab()));
       return true;
     case 'settings':
       // For the options page: the user's settings, the defaults and what is in force.
-      ready.then(() => sendResponse(settingsView()));
+      ready.then(() => sendResponse(settings.view()));
       return true;
     case 'setAiWebPilotEnabled':
       // Only the extension's own pages (the popup) may flip the switch; never a content script.
       if (typeof msg.enabled !== 'boolean' || !extensionPage(sender)) return false;
-      flipPilot(msg.enabled).then(sendResponse, () => sendResponse({ type: 'pilotStatusChanged', enabled: pilotOn() }));
+      flipPilot(msg.enabled).then(sendResponse, () => sendResponse({ type: 'pilotStatusChanged', enabled: pilot.on() }));
       return true;
     default:
       return false;
@@ -135,59 +175,59 @@ function extensionPage(sender) {
 }
 
 function flipPilot(enabled) {
-  const done = setPilot(enabled); // in force before setPilot's first await
-  if (!enabled) clearHighlights();
+  const done = pilot.set(enabled); // in force before set's first await
+  if (!enabled) actions.clearHighlights();
   ready.then(() => {
-    if (pilotOn() === enabled) tellPilot(enabled);
+    if (pilot.on() === enabled) channel.tellPilot(enabled);
   });
   return done;
 }
 
 function onSettingsChanged(changes) {
   if (!changes.gasoline_settings) return;
-  const origins = JSON.stringify(sourcemapOrigins());
-  userSettingsChanged(changes.gasoline_settings.newValue).then((serverChanged) => {
+  const origins = JSON.stringify(settings.sourcemapOrigins());
+  settings.userChanged(changes.gasoline_settings.newValue).then((serverChanged) => {
     if (!serverChanged) {
-      if (JSON.stringify(sourcemapOrigins()) !== origins) tellSourcemapOrigins();
+      if (JSON.stringify(settings.sourcemapOrigins()) !== origins) channel.tellSourcemapOrigins();
       return;
     }
     forgetConnection();
     tabs.forgetPage();
     retryNow();
-    pollSettings();
+    channel.pollSettings();
     tabs.reportActiveTab();
-    resetSocket();
+    channel.resetSocket();
   });
 }
 
 function onAlarm(alarm) {
   if (alarm.name !== ALARM) return;
   ready.then(() => {
-    pollSettings();
+    channel.pollSettings();
     scheduleFlush(0);
-    ensureSocket();
+    channel.ensureSocket();
   });
 }
 
 async function init() {
-  const session = await readSession();
-  restoreQueue(session, await takeUpdateQueue());
-  restoreConnection(session);
-  tabs.restorePage(session);
-  await loadSettings(session);
-  await loadPilot(); // the hello and every poll carry the switch as reconciled from storage
-  startChannel({ onQuery: runQuery, onSettings: (m) => ready.then(() => applyServerSettings(m)) });
+  const stored = await session.read();
+  restoreQueue(stored, await takeUpdateQueue());
+  restoreConnection(stored);
+  tabs.restorePage(stored);
+  await settings.load(stored);
+  await pilot.load(); // the hello and every poll carry the switch as reconciled from storage
+  channel.start();
   loaded = true;
-  startSaving();
+  session.startSaving();
   startDelivery();
   for (const [events, sender] of early.splice(0)) onEvents(events, sender);
   try {
     if (!(await chrome.alarms.get(ALARM))) await chrome.alarms.create(ALARM, { periodInMinutes: 0.5 });
   } catch (_) { /* ignore */ }
-  pollSettings();
+  channel.pollSettings();
   tabs.reportActiveTab();
 }
 
-loadPilot();
+pilot.load();
 const ready = init();
-seedFrom(() => ready.then(effectiveForTab));
+seedFrom(() => ready.then(() => settings.forTab()));

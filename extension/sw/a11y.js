@@ -4,16 +4,6 @@
 import { onDocument } from './documents.js';
 import { QueryError, errText } from './errors.js';
 
-let axeBundled = null; // Promise<boolean>, once per worker life
-
-function axeInBuild() {
-  if (!axeBundled) {
-    axeBundled = fetch(chrome.runtime.getURL('lib/axe.min.js'), { method: 'HEAD' })
-      .then((r) => r.ok, () => false);
-  }
-  return axeBundled;
-}
-
 // Runs in the page (isolated world). Returns {missing:true} if axe is not loaded in this document.
 async function auditInPage(p) {
   /* global axe, document */
@@ -76,25 +66,48 @@ async function auditInPage(p) {
   return { result };
 }
 
-/** Runs audit query q in the tab's current document for job. */
-export async function audit(tabId, q, job) {
-  if (!(await axeInBuild())) throw new QueryError('internal', 'axe-core is not in this build of the extension (run make)');
-  const target = { tabId, frameIds: [0] };
-  const exec = async () => {
-    const [res] = await chrome.scripting.executeScript({ target, world: 'ISOLATED', func: auditInPage, args: [q.params] });
-    if (res && res.error) throw new Error(errText(res.error));
-    return res && res.result;
-  };
-  return onDocument(tabId, job, async () => {
-    let r = await exec();
-    if (r && r.missing) {
-      await chrome.scripting.executeScript({ target, world: 'ISOLATED', files: ['lib/axe.min.js'] });
-      if (job.done) return null;
-      r = await exec();
-      if (r && r.missing) throw new QueryError('internal', 'axe-core did not load in the page');
-    }
-    if (!r || typeof r !== 'object') throw new QueryError('internal', 'the audit returned nothing');
-    return r;
-  });
-}
+/**
+ * @typedef {object} AuditDeps
+ * @property {{executeScript: Function}} scripting chrome.scripting
+ * @property {(url: string, init: RequestInit) => Promise<Response>} fetch
+ * @property {(path: string) => string} getURL chrome.runtime.getURL: the extension's own files
+ */
 
+export class Audits {
+  /** @param {AuditDeps} deps */
+  constructor(deps) {
+    this.d = deps;
+    this.axeBundled = null; // Promise<boolean>, once per worker life
+  }
+
+  axeInBuild() {
+    if (!this.axeBundled) {
+      this.axeBundled = this.d.fetch(this.d.getURL('lib/axe.min.js'), { method: 'HEAD' })
+        .then((r) => r.ok, () => false);
+    }
+    return this.axeBundled;
+  }
+
+  /** Runs audit query q in the tab's current document for job. */
+  async audit(tabId, q, job) {
+    if (!(await this.axeInBuild())) throw new QueryError('internal', 'axe-core is not in this build of the extension (run make)');
+    const { scripting } = this.d;
+    const target = { tabId, frameIds: [0] };
+    const exec = async () => {
+      const [res] = await scripting.executeScript({ target, world: 'ISOLATED', func: auditInPage, args: [q.params] });
+      if (res && res.error) throw new Error(errText(res.error));
+      return res && res.result;
+    };
+    return onDocument(tabId, job, async () => {
+      let r = await exec();
+      if (r && r.missing) {
+        await scripting.executeScript({ target, world: 'ISOLATED', files: ['lib/axe.min.js'] });
+        if (job.done) return null;
+        r = await exec();
+        if (r && r.missing) throw new QueryError('internal', 'axe-core did not load in the page');
+      }
+      if (!r || typeof r !== 'object') throw new QueryError('internal', 'the audit returned nothing');
+      return r;
+    });
+  }
+}

@@ -2,10 +2,8 @@
 // element, save/load/list/delete storage snapshots (localStorage, sessionStorage, cookies), and
 // execute_js (script.js).
 
-import { assertPilot, pilotReady } from './pilot-switch.js';
 import { resolveTab } from './tabs.js';
 import { askContent, onDocument, navigateTab } from './documents.js';
-import { executeJS } from './script.js';
 import { QueryError, errText } from './errors.js';
 
 const SNAPSHOTS_KEY = 'gasoline_snapshots';
@@ -13,84 +11,243 @@ const SNAPSHOT_NAME_MAX = 50;
 const HIGHLIGHT_DEFAULT_MS = 5000;
 const HIGHLIGHT_MAX_MS = 60000;
 
-/** Runs pilot query q (params p) for job. */
-export async function runPilot(q, p, job) {
-  await pilotReady();
-  assertPilot(); // whatever the server believes
-  switch (p.action) {
-    case 'list_states':
-      return { result: await listStates() };
-    case 'delete_state':
-      return { result: await deleteState(p) };
-    case 'highlight':
-    case 'save_state':
-    case 'load_state':
-    case 'execute_js':
-      break;
-    default:
-      throw new QueryError('invalid_param', `unknown pilot action ${JSON.stringify(p.action)}`);
-  }
-  job.tab = await resolveTab(q.tab);
-  switch (p.action) {
-    case 'highlight':
-      return highlight(job.tab, q, p, job);
-    case 'save_state':
-      return saveState(job.tab, p, job);
-    case 'load_state':
-      return loadState(job.tab, p, job);
-    default:
-      return executeJS(job.tab, p, job);
-  }
-}
+/**
+ * @typedef {object} PilotDeps
+ * @property {{sendMessage: Function}} tabs chrome.tabs
+ * @property {{get: Function, set: Function}} storage chrome.storage.local, which holds the snapshots
+ * @property {{executeScript: Function}} scripting
+ * @property {{getAll: Function, set: Function, remove: Function, getAllCookieStores: Function}} cookies
+ * @property {import('./clock.js').Clock} clock
+ * @property {{ready(): Promise<unknown>, assert(): void}} pilot the human's switch
+ * @property {{run(tabId: number, p: object, job: object): Promise<unknown>}} script execute_js
+ */
 
-// -- highlight: the content script draws #gasoline-highlighter in the page's DOM
-
-let highlightedTabs = new Set();
-
-async function highlight(tabId, q, p, job) {
-  const selector = typeof p.selector === 'string' ? p.selector.trim() : '';
-  if (!selector) throw new QueryError('invalid_param', 'selector is required');
-  let ms = Math.floor(Number(p.duration_ms));
-  ms = Number.isFinite(ms) && ms > 0 ? Math.min(ms, HIGHLIGHT_MAX_MS) : HIGHLIGHT_DEFAULT_MS;
-  const query = { id: q.id, kind: 'pilot', params: { action: 'highlight', selector, duration_ms: ms } };
-  const out = await askContent(tabId, query, job, assertPilot);
-  if (out && out.result) {
-    highlightedTabs.add(tabId);
-    setTimeout(() => highlightedTabs.delete(tabId), ms);
+export class Pilot {
+  /** @param {PilotDeps} deps */
+  constructor(deps) {
+    this.d = deps;
+    this.check = () => deps.pilot.assert(); // before every step that touches the page
+    this.highlightedTabs = new Set();
+    this.snapshotChain = Promise.resolve(); // snapshot reads and writes, one at a time
   }
-  return out;
-}
 
-// The switch went off: take every highlight down now.
-export function clearHighlights() {
-  for (const tabId of highlightedTabs) {
-    chrome.tabs.sendMessage(tabId, { type: 'query', id: '', kind: 'pilot', params: { action: 'unhighlight' } }, { frameId: 0 })
-      .catch(() => {});
+  /** Runs pilot query q (params p) for job. */
+  async run(q, p, job) {
+    await this.d.pilot.ready();
+    this.d.pilot.assert(); // whatever the server believes
+    switch (p.action) {
+      case 'list_states':
+        return { result: await this.listStates() };
+      case 'delete_state':
+        return { result: await this.deleteState(p) };
+      case 'highlight':
+      case 'save_state':
+      case 'load_state':
+      case 'execute_js':
+        break;
+      default:
+        throw new QueryError('invalid_param', `unknown pilot action ${JSON.stringify(p.action)}`);
+    }
+    job.tab = await resolveTab(q.tab);
+    switch (p.action) {
+      case 'highlight':
+        return this.highlight(job.tab, q, p, job);
+      case 'save_state':
+        return this.saveState(job.tab, p, job);
+      case 'load_state':
+        return this.loadState(job.tab, p, job);
+      default:
+        return this.d.script.run(job.tab, p, job);
+    }
   }
-  highlightedTabs = new Set();
+
+  // -- highlight: the content script draws #gasoline-highlighter in the page's DOM
+
+  async highlight(tabId, q, p, job) {
+    const selector = typeof p.selector === 'string' ? p.selector.trim() : '';
+    if (!selector) throw new QueryError('invalid_param', 'selector is required');
+    let ms = Math.floor(Number(p.duration_ms));
+    ms = Number.isFinite(ms) && ms > 0 ? Math.min(ms, HIGHLIGHT_MAX_MS) : HIGHLIGHT_DEFAULT_MS;
+    const query = { id: q.id, kind: 'pilot', params: { action: 'highlight', selector, duration_ms: ms } };
+    const out = await askContent(tabId, query, job, this.check);
+    if (out && out.result) {
+      this.highlightedTabs.add(tabId);
+      this.d.clock.setTimeout(() => this.highlightedTabs.delete(tabId), ms);
+    }
+    return out;
+  }
+
+  // The switch went off: take every highlight down now.
+  clearHighlights() {
+    for (const tabId of this.highlightedTabs) {
+      this.d.tabs.sendMessage(tabId, { type: 'query', id: '', kind: 'pilot', params: { action: 'unhighlight' } }, { frameId: 0 })
+        .catch(() => {});
+    }
+    this.highlightedTabs = new Set();
+  }
+
+  // -- snapshots (see below)
+
+  // Runs fn(snapshots) with the stored map, one at a time; fn returns true to write the map back.
+  withSnapshots(fn) {
+    const run = this.snapshotChain.then(async () => {
+      const all = (await this.d.storage.get(SNAPSHOTS_KEY))[SNAPSHOTS_KEY] || {};
+      const r = await fn(all);
+      if (r && r.write) {
+        try {
+          await this.d.storage.set({ [SNAPSHOTS_KEY]: all });
+        } catch (err) {
+          throw new QueryError('internal', `the snapshot could not be stored: ${errText(err)}`);
+        }
+      }
+      return r && r.value;
+    });
+    this.snapshotChain = run.catch(() => {});
+    return run;
+  }
+
+  listStates() {
+    return this.withSnapshots((all) => ({
+      value: {
+        snapshots: Object.keys(all).sort().map((name) => ({
+          name, url: all[name].url, timestamp: all[name].timestamp, size_bytes: all[name].size_bytes,
+        })),
+      },
+    }));
+  }
+
+  deleteState(p) {
+    const name = snapshotName(p);
+    return this.withSnapshots((all) => {
+      if (!hasOwn(all, name)) throw new QueryError('not_found', `no snapshot named ${JSON.stringify(name)}`);
+      delete all[name];
+      return { write: true, value: { success: true, snapshot_name: name } };
+    });
+  }
+
+  // The cookie store of the tab (an incognito tab has its own).
+  async cookieStoreOf(tabId) {
+    try {
+      for (const store of await this.d.cookies.getAllCookieStores()) if (store.tabIds.includes(tabId)) return store.id;
+    } catch (_) { /* the default store */ }
+    return undefined;
+  }
+
+  // Runs fn against the tab's current document and checks its answer.
+  inPage(tabId, job, func, args, check) {
+    return onDocument(tabId, job, async () => {
+      if (check) check();
+      const [res] = await this.d.scripting.executeScript({ target: { tabId, frameIds: [0] }, world: 'ISOLATED', func, args: args || [] });
+      const r = res && res.result;
+      if (!r || typeof r !== 'object') throw new QueryError('internal', 'the page gave no answer');
+      if (r.error) throw new QueryError('internal', `the page's storage cannot be used: ${r.error}`);
+      return r;
+    });
+  }
+
+  async saveState(tabId, p, job) {
+    const name = snapshotName(p);
+    const page = await this.inPage(tabId, job, readPageStorage, [], this.check);
+    if (!page) return null;
+    let cookies = [];
+    if (webURL(page.url)) {
+      const storeId = await this.cookieStoreOf(tabId);
+      cookies = (await this.d.cookies.getAll(storeId ? { url: page.url, storeId } : { url: page.url })).map(keepCookie);
+    }
+    const snap = {
+      url: page.url,
+      timestamp: this.d.clock.now(),
+      include_url: p.include_url !== false,
+      localStorage: page.local,
+      sessionStorage: page.session,
+      cookies,
+    };
+    snap.size_bytes = new TextEncoder().encode(JSON.stringify(snap)).length;
+    await this.withSnapshots((all) => {
+      all[name] = snap;
+      return { write: true };
+    });
+    return {
+      result: {
+        success: true,
+        snapshot_name: name,
+        size_bytes: snap.size_bytes,
+        url: snap.url,
+        saved: { localStorage: Object.keys(page.local).length, sessionStorage: Object.keys(page.session).length, cookies: cookies.length },
+      },
+    };
+  }
+
+  async loadState(tabId, p, job) {
+    const name = snapshotName(p);
+    const snap = await this.withSnapshots((all) => ({ value: hasOwn(all, name) ? all[name] : null }));
+    if (!snap) throw new QueryError('not_found', `no snapshot named ${JSON.stringify(name)}`);
+    const navigate = p.include_url !== false && snap.include_url !== false;
+    const origin = originOf(snap.url);
+    // The storages belong to the snapshot's origin: restore them in a document of that origin.
+    let here = await this.inPage(tabId, job, () => ({ url: location.href, origin: location.origin }), [], this.check);
+    if (!here) return null;
+    if (here.origin !== origin) {
+      if (!navigate) {
+        throw new QueryError('invalid_param', `the tab shows ${here.origin}, the snapshot is of ${origin}: load it with include_url to go there`);
+      }
+      this.d.pilot.assert();
+      await navigateTab(tabId, snap.url);
+      here = await this.inPage(tabId, job, () => ({ url: location.href, origin: location.origin }), [], this.check);
+      if (!here) return null;
+      if (here.origin !== origin) throw new QueryError('internal', `the tab went to ${here.origin}, not ${origin}`);
+    }
+    this.d.pilot.assert();
+    const errors = [];
+    let cookies = 0;
+    if (webURL(snap.url)) {
+      const storeId = await this.cookieStoreOf(tabId);
+      const inStore = (o) => (storeId ? { ...o, storeId } : o);
+      for (const c of await this.d.cookies.getAll(inStore({ url: snap.url }))) {
+        const d = inStore({ url: cookieURL(c), name: c.name });
+        if (c.partitionKey) d.partitionKey = c.partitionKey;
+        try {
+          await this.d.cookies.remove(d);
+        } catch (err) {
+          errors.push(`cookie ${c.name}: ${errText(err)}`);
+        }
+      }
+      const now = this.d.clock.now() / 1000;
+      for (const c of snap.cookies || []) {
+        if (!c.session && typeof c.expirationDate === 'number' && c.expirationDate <= now) {
+          errors.push(`cookie ${c.name}: expired`);
+          continue;
+        }
+        const d = inStore({ url: cookieURL(c), name: c.name, value: c.value, path: c.path, secure: c.secure, httpOnly: c.httpOnly, sameSite: c.sameSite });
+        if (!c.hostOnly) d.domain = c.domain;
+        if (!c.session && typeof c.expirationDate === 'number') d.expirationDate = c.expirationDate;
+        if (c.partitionKey) d.partitionKey = c.partitionKey;
+        try {
+          if (await this.d.cookies.set(d)) cookies++;
+          else errors.push(`cookie ${c.name}: refused`);
+        } catch (err) {
+          errors.push(`cookie ${c.name}: ${errText(err)}`);
+        }
+      }
+    }
+    const w = await this.inPage(tabId, job, writePageStorage, [snap.localStorage || {}, snap.sessionStorage || {}], this.check);
+    if (!w) return null;
+    errors.push(...w.errors);
+    const result = {
+      success: true,
+      snapshot_name: name,
+      restored: { localStorage: w.local, sessionStorage: w.session, cookies },
+    };
+    if (navigate) {
+      await navigateTab(tabId, snap.url);
+      result.url = snap.url;
+    }
+    if (errors.length) result.errors = errors.slice(0, 20);
+    return { result };
+  }
 }
 
 // -- snapshots: chrome.storage.local gasoline_snapshots {name: snapshot}
-
-let snapshotChain = Promise.resolve();
-
-// Runs fn(snapshots) with the stored map, one at a time; fn returns true to write the map back.
-function withSnapshots(fn) {
-  const run = snapshotChain.then(async () => {
-    const all = (await chrome.storage.local.get(SNAPSHOTS_KEY))[SNAPSHOTS_KEY] || {};
-    const r = await fn(all);
-    if (r && r.write) {
-      try {
-        await chrome.storage.local.set({ [SNAPSHOTS_KEY]: all });
-      } catch (err) {
-        throw new QueryError('internal', `the snapshot could not be stored: ${errText(err)}`);
-      }
-    }
-    return r && r.value;
-  });
-  snapshotChain = run.catch(() => {});
-  return run;
-}
 
 function snapshotName(p) {
   const name = typeof p.snapshot_name === 'string' ? p.snapshot_name.trim() : '';
@@ -100,25 +257,6 @@ function snapshotName(p) {
 }
 
 const hasOwn = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
-
-function listStates() {
-  return withSnapshots((all) => ({
-    value: {
-      snapshots: Object.keys(all).sort().map((name) => ({
-        name, url: all[name].url, timestamp: all[name].timestamp, size_bytes: all[name].size_bytes,
-      })),
-    },
-  }));
-}
-
-function deleteState(p) {
-  const name = snapshotName(p);
-  return withSnapshots((all) => {
-    if (!hasOwn(all, name)) throw new QueryError('not_found', `no snapshot named ${JSON.stringify(name)}`);
-    delete all[name];
-    return { write: true, value: { success: true, snapshot_name: name } };
-  });
-}
 
 /* global localStorage, sessionStorage -- readPageStorage and writePageStorage run in the page */
 // Runs in the page (isolated world: the page's own storage, read with untouched built-ins).
@@ -169,14 +307,6 @@ const originOf = (u) => {
   }
 };
 
-// The cookie store of the tab (an incognito tab has its own).
-async function cookieStoreOf(tabId) {
-  try {
-    for (const store of await chrome.cookies.getAllCookieStores()) if (store.tabIds.includes(tabId)) return store.id;
-  } catch (_) { /* the default store */ }
-  return undefined;
-}
-
 const cookieURL = (c) => `http${c.secure ? 's' : ''}://${String(c.domain).replace(/^\./, '')}${c.path || '/'}`;
 
 function keepCookie(c) {
@@ -187,115 +317,3 @@ function keepCookie(c) {
   return o;
 }
 
-// Runs fn against the tab's current document and checks its answer.
-function inPage(tabId, job, func, args, check) {
-  return onDocument(tabId, job, async () => {
-    if (check) check();
-    const [res] = await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, world: 'ISOLATED', func, args: args || [] });
-    const r = res && res.result;
-    if (!r || typeof r !== 'object') throw new QueryError('internal', 'the page gave no answer');
-    if (r.error) throw new QueryError('internal', `the page's storage cannot be used: ${r.error}`);
-    return r;
-  });
-}
-
-async function saveState(tabId, p, job) {
-  const name = snapshotName(p);
-  const page = await inPage(tabId, job, readPageStorage, [], assertPilot);
-  if (!page) return null;
-  let cookies = [];
-  if (webURL(page.url)) {
-    const storeId = await cookieStoreOf(tabId);
-    cookies = (await chrome.cookies.getAll(storeId ? { url: page.url, storeId } : { url: page.url })).map(keepCookie);
-  }
-  const snap = {
-    url: page.url,
-    timestamp: Date.now(),
-    include_url: p.include_url !== false,
-    localStorage: page.local,
-    sessionStorage: page.session,
-    cookies,
-  };
-  snap.size_bytes = new TextEncoder().encode(JSON.stringify(snap)).length;
-  await withSnapshots((all) => {
-    all[name] = snap;
-    return { write: true };
-  });
-  return {
-    result: {
-      success: true,
-      snapshot_name: name,
-      size_bytes: snap.size_bytes,
-      url: snap.url,
-      saved: { localStorage: Object.keys(page.local).length, sessionStorage: Object.keys(page.session).length, cookies: cookies.length },
-    },
-  };
-}
-
-async function loadState(tabId, p, job) {
-  const name = snapshotName(p);
-  const snap = await withSnapshots((all) => ({ value: hasOwn(all, name) ? all[name] : null }));
-  if (!snap) throw new QueryError('not_found', `no snapshot named ${JSON.stringify(name)}`);
-  const navigate = p.include_url !== false && snap.include_url !== false;
-  const origin = originOf(snap.url);
-  // The storages belong to the snapshot's origin: restore them in a document of that origin.
-  let here = await inPage(tabId, job, () => ({ url: location.href, origin: location.origin }), [], assertPilot);
-  if (!here) return null;
-  if (here.origin !== origin) {
-    if (!navigate) {
-      throw new QueryError('invalid_param', `the tab shows ${here.origin}, the snapshot is of ${origin}: load it with include_url to go there`);
-    }
-    assertPilot();
-    await navigateTab(tabId, snap.url);
-    here = await inPage(tabId, job, () => ({ url: location.href, origin: location.origin }), [], assertPilot);
-    if (!here) return null;
-    if (here.origin !== origin) throw new QueryError('internal', `the tab went to ${here.origin}, not ${origin}`);
-  }
-  assertPilot();
-  const errors = [];
-  let cookies = 0;
-  if (webURL(snap.url)) {
-    const storeId = await cookieStoreOf(tabId);
-    const inStore = (o) => (storeId ? { ...o, storeId } : o);
-    for (const c of await chrome.cookies.getAll(inStore({ url: snap.url }))) {
-      const d = inStore({ url: cookieURL(c), name: c.name });
-      if (c.partitionKey) d.partitionKey = c.partitionKey;
-      try {
-        await chrome.cookies.remove(d);
-      } catch (err) {
-        errors.push(`cookie ${c.name}: ${errText(err)}`);
-      }
-    }
-    const now = Date.now() / 1000;
-    for (const c of snap.cookies || []) {
-      if (!c.session && typeof c.expirationDate === 'number' && c.expirationDate <= now) {
-        errors.push(`cookie ${c.name}: expired`);
-        continue;
-      }
-      const d = inStore({ url: cookieURL(c), name: c.name, value: c.value, path: c.path, secure: c.secure, httpOnly: c.httpOnly, sameSite: c.sameSite });
-      if (!c.hostOnly) d.domain = c.domain;
-      if (!c.session && typeof c.expirationDate === 'number') d.expirationDate = c.expirationDate;
-      if (c.partitionKey) d.partitionKey = c.partitionKey;
-      try {
-        if (await chrome.cookies.set(d)) cookies++;
-        else errors.push(`cookie ${c.name}: refused`);
-      } catch (err) {
-        errors.push(`cookie ${c.name}: ${errText(err)}`);
-      }
-    }
-  }
-  const w = await inPage(tabId, job, writePageStorage, [snap.localStorage || {}, snap.sessionStorage || {}], assertPilot);
-  if (!w) return null;
-  errors.push(...w.errors);
-  const result = {
-    success: true,
-    snapshot_name: name,
-    restored: { localStorage: w.local, sessionStorage: w.session, cookies },
-  };
-  if (navigate) {
-    await navigateTab(tabId, snap.url);
-    result.url = snap.url;
-  }
-  if (errors.length) result.errors = errors.slice(0, 20);
-  return { result };
-}

@@ -3,18 +3,13 @@
 
 import { resolveTab, tabURL } from './tabs.js';
 import { askContent } from './documents.js';
-import { audit } from './a11y.js';
-import { runPilot } from './pilot.js';
 import { scriptTimeout } from './serialize.js';
-import { sendResult } from './channel.js';
 import { QueryError, errText } from './errors.js';
 import { deliverHeld } from './delivery.js';
 
 const QUERY_KINDS = new Set(['dom', 'page_info', 'a11y', 'pilot', 'flush']);
 const QUERY_DEFAULT_MS = { dom: 10000, page_info: 10000, a11y: 30000, pilot: 10000 };
 const QUERY_MAX_MS = 120000;
-
-const inflight = new Map(); // id → job
 
 /** A query's time limit when the server set none: execute_js gets its script's own plus a margin. */
 function defaultQueryMS(q) {
@@ -23,55 +18,72 @@ function defaultQueryMS(q) {
 }
 
 /**
- * Runs query q (a frame from the server) and sends its answer; a repeated id is ignored.
- * @param {ServerQuery} q
+ * @typedef {object} QueryDeps
+ * @property {(msg: QueryResult) => void} send the channel's: the answer to the server
+ * @property {{run(q: ServerQuery, p: object, job: object): Promise<any>}} pilot pilot.js's Pilot, for the pilot actions
+ * @property {{audit(tabId: number, q: object, job: object): Promise<any>}} audits a11y.js's Audits
+ * @property {import('./clock.js').Clock} clock
  */
-export async function runQuery(q) {
-  if (!q || typeof q !== 'object' || typeof q.id !== 'string' || !q.id || inflight.has(q.id)) return;
-  const now = Date.now();
-  let deadline = Number(q.deadline);
-  if (!Number.isFinite(deadline) || deadline <= 0) deadline = now + defaultQueryMS(q);
-  deadline = Math.min(deadline, now + QUERY_MAX_MS);
-  const job = { id: q.id, tab: typeof q.tab === 'number' ? q.tab : 0, deadline, done: false, cancels: [], timer: 0 };
-  inflight.set(q.id, job);
-  job.timer = setTimeout(() => finishQuery(job, {
-    error: { code: 'timeout', message: `the page did not answer within ${Math.max(0, deadline - now)} ms` },
-  }), Math.max(0, deadline - now));
-  try {
-    if (!QUERY_KINDS.has(q.kind)) throw new QueryError('invalid_param', `unknown query kind ${JSON.stringify(q.kind)}`);
-    const params = q.params && typeof q.params === 'object' && !Array.isArray(q.params) ? q.params : {};
-    let out;
-    if (q.kind === 'flush') {
-      out = { result: await deliverHeld() }; // no tab: the server reads next
-    } else if (q.kind === 'pilot') {
-      out = await runPilot(q, params, job);
-    } else {
-      job.tab = await resolveTab(q.tab);
-      const query = { id: q.id, kind: q.kind, params };
-      out = q.kind === 'a11y' ? await audit(job.tab, query, job) : await askContent(job.tab, query, job);
-    }
-    if (out) finishQuery(job, out);
-  } catch (err) {
-    if (!job.done) finishQuery(job, { error: { code: err instanceof QueryError ? err.code : 'internal', message: errText(err) } });
-  }
-}
 
-function finishQuery(job, out) {
-  if (job.done) return;
-  job.done = true;
-  clearTimeout(job.timer);
-  inflight.delete(job.id);
-  for (const cancel of job.cancels) cancel();
-  /** @type {QueryResult} */
-  const msg = { type: 'result', id: job.id, tab: job.tab };
-  const url = (out.result && typeof out.result.url === 'string' && out.result.url) || tabURL(job.tab);
-  if (url) msg.url = url;
-  if (out.error) {
-    msg.error = { code: String(out.error.code || 'internal'), message: String(out.error.message || '') };
-  } else if (out.result && typeof out.result === 'object') {
-    msg.result = out.result;
-  } else {
-    msg.error = { code: 'internal', message: 'the page gave an empty answer' };
+export class QueryRunner {
+  /** @param {QueryDeps} deps */
+  constructor(deps) {
+    this.d = deps;
+    this.inflight = new Map(); // id → job
   }
-  sendResult(msg);
+
+  /**
+   * Runs query q (a frame from the server) and sends its answer; a repeated id is ignored.
+   * @param {ServerQuery} q
+   */
+  async run(q) {
+    if (!q || typeof q !== 'object' || typeof q.id !== 'string' || !q.id || this.inflight.has(q.id)) return;
+    const { clock } = this.d;
+    const now = clock.now();
+    let deadline = Number(q.deadline);
+    if (!Number.isFinite(deadline) || deadline <= 0) deadline = now + defaultQueryMS(q);
+    deadline = Math.min(deadline, now + QUERY_MAX_MS);
+    const job = { id: q.id, tab: typeof q.tab === 'number' ? q.tab : 0, deadline, done: false, cancels: [], timer: 0 };
+    this.inflight.set(q.id, job);
+    job.timer = clock.setTimeout(() => this.finish(job, {
+      error: { code: 'timeout', message: `the page did not answer within ${Math.max(0, deadline - now)} ms` },
+    }), Math.max(0, deadline - now));
+    try {
+      if (!QUERY_KINDS.has(q.kind)) throw new QueryError('invalid_param', `unknown query kind ${JSON.stringify(q.kind)}`);
+      const params = q.params && typeof q.params === 'object' && !Array.isArray(q.params) ? q.params : {};
+      let out;
+      if (q.kind === 'flush') {
+        out = { result: await deliverHeld() }; // no tab: the server reads next
+      } else if (q.kind === 'pilot') {
+        out = await this.d.pilot.run(q, params, job);
+      } else {
+        job.tab = await resolveTab(q.tab);
+        const query = { id: q.id, kind: q.kind, params };
+        out = q.kind === 'a11y' ? await this.d.audits.audit(job.tab, query, job) : await askContent(job.tab, query, job);
+      }
+      if (out) this.finish(job, out);
+    } catch (err) {
+      if (!job.done) this.finish(job, { error: { code: err instanceof QueryError ? err.code : 'internal', message: errText(err) } });
+    }
+  }
+
+  finish(job, out) {
+    if (job.done) return;
+    job.done = true;
+    this.d.clock.clearTimeout(job.timer);
+    this.inflight.delete(job.id);
+    for (const cancel of job.cancels) cancel();
+    /** @type {QueryResult} */
+    const msg = { type: 'result', id: job.id, tab: job.tab };
+    const url = (out.result && typeof out.result.url === 'string' && out.result.url) || tabURL(job.tab);
+    if (url) msg.url = url;
+    if (out.error) {
+      msg.error = { code: String(out.error.code || 'internal'), message: String(out.error.message || '') };
+    } else if (out.result && typeof out.result === 'object') {
+      msg.result = out.result;
+    } else {
+      msg.error = { code: 'internal', message: 'the page gave an empty answer' };
+    }
+    this.d.send(msg);
+  }
 }

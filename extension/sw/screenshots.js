@@ -3,54 +3,72 @@
 // the screenshot names), then POST /screenshots. At most one every SHOT_INTERVAL_MS; failures are
 // counted, never thrown.
 
-import { effectiveSettings } from './settings.js';
-import { deliverLogsThrough } from './delivery.js';
-import { postJSON, errorText } from './link.js';
 import { errText } from './errors.js';
 
 const SHOT_INTERVAL_MS = 5000;
-const SHOT_MAX_CHARS = 4.5 * 1024 * 1024; // the data URL must fit the server's 5 MiB body cap
+export const SHOT_MAX_CHARS = 4.5 * 1024 * 1024; // the data URL must fit the server's 5 MiB body cap
 
-const shots = { sent: 0, attached: 0, skipped: 0, failed: 0, last_error: '', last_file: '' };
-let busy = false;
-let lastShotAt = 0;
+/**
+ * @typedef {object} ScreenshotDeps
+ * @property {{get: Function, captureVisibleTab: Function}} tabs chrome.tabs
+ * @property {{effective: Settings}} settings what is in force (screenshot_on_error)
+ * @property {(seq: number) => Promise<void>} deliverLogsThrough delivery.js's: the logs up to the error reach the server first
+ * @property {(path: string, body: string) => Promise<Response>} postJSON
+ * @property {(res: Response) => Promise<string>} errorText the server's message in a 4xx answer
+ * @property {(dataURL: string) => Promise<string>} shrink a PNG data URL scaled down to fit one POST
+ * @property {import('./clock.js').Clock} clock
+ */
 
-export const screenshotStats = () => ({ ...shots });
-
-/** An error log from tab was queued as event seq. */
-export function onErrorLog(tab, data, seq) {
-  if (effectiveSettings().screenshot_on_error !== true || busy) return;
-  if (!tab || typeof tab.id !== 'number' || tab.id < 0) return;
-  if (Date.now() - lastShotAt < SHOT_INTERVAL_MS) return;
-  busy = true;
-  screenshot(tab.id, data.ts, seq).catch((err) => {
-    shots.failed++;
-    shots.last_error = errText(err);
-  }).finally(() => { busy = false; });
-}
-
-async function screenshot(tabId, ts, seq) {
-  const tab = await chrome.tabs.get(tabId);
-  if (!tab.active) {
-    shots.skipped++; // another tab is showing in that window: not this error's page
-    return;
+export class Screenshots {
+  /** @param {ScreenshotDeps} deps */
+  constructor(deps) {
+    this.d = deps;
+    this.shots = { sent: 0, attached: 0, skipped: 0, failed: 0, last_error: '', last_file: '' };
+    this.busy = false;
+    this.lastShotAt = 0;
   }
-  lastShotAt = Date.now();
-  let image = await chrome.tabs.captureVisibleTab(tab.windowId, { format: 'png' });
-  if (image.length > SHOT_MAX_CHARS) image = await shrinkPNG(image);
-  await deliverLogsThrough(seq);
-  const res = await postJSON('/screenshots', JSON.stringify({ tab: tabId, ts, image }));
-  if (!res.ok) throw new Error(`POST /screenshots: HTTP ${res.status} ${await errorText(res)}`);
-  shots.sent++;
-  try {
-    const b = await res.json();
-    if (b && b.attached) shots.attached++;
-    if (b && typeof b.file === 'string') shots.last_file = b.file;
-  } catch (_) { /* stored all the same */ }
+
+  /** What the popup shows. */
+  stats() {
+    return { ...this.shots };
+  }
+
+  /** An error log from tab was queued as event seq. */
+  onErrorLog(tab, data, seq) {
+    if (this.d.settings.effective.screenshot_on_error !== true || this.busy) return;
+    if (!tab || typeof tab.id !== 'number' || tab.id < 0) return;
+    if (this.d.clock.now() - this.lastShotAt < SHOT_INTERVAL_MS) return;
+    this.busy = true;
+    this.screenshot(tab.id, data.ts, seq).catch((err) => {
+      this.shots.failed++;
+      this.shots.last_error = errText(err);
+    }).finally(() => { this.busy = false; });
+  }
+
+  async screenshot(tabId, ts, seq) {
+    const { tabs, shrink } = this.d;
+    const tab = await tabs.get(tabId);
+    if (!tab.active) {
+      this.shots.skipped++; // another tab is showing in that window: not this error's page
+      return;
+    }
+    this.lastShotAt = this.d.clock.now();
+    let image = await tabs.captureVisibleTab(tab.windowId, { format: 'png' });
+    if (image.length > SHOT_MAX_CHARS) image = await shrink(image);
+    await this.d.deliverLogsThrough(seq);
+    const res = await this.d.postJSON('/screenshots', JSON.stringify({ tab: tabId, ts, image }));
+    if (!res.ok) throw new Error(`POST /screenshots: HTTP ${res.status} ${await this.d.errorText(res)}`);
+    this.shots.sent++;
+    try {
+      const b = await res.json();
+      if (b && b.attached) this.shots.attached++;
+      if (b && typeof b.file === 'string') this.shots.last_file = b.file;
+    } catch (_) { /* stored all the same */ }
+  }
 }
 
 // A screenshot too large for one POST (a huge, busy screen): scale it down until it fits.
-async function shrinkPNG(dataURL) {
+export async function shrinkPNG(dataURL) {
   const bitmap = await createImageBitmap(await (await fetch(dataURL)).blob());
   let scale = Math.sqrt(SHOT_MAX_CHARS / dataURL.length) * 0.9;
   for (let i = 0; i < 4; i++) {

@@ -7,45 +7,70 @@
 // gasoline_status, gasoline_page, and delivery.js's journal entries (gasoline_j:…).
 const BIG = 'gasoline_queue'; // the one that can outgrow the session quota
 
-const dirty = new Map();
-let timer = 0;
-let saving = false;
+/**
+ * @typedef {object} SessionDeps
+ * @property {{get(keys: string[] | null): Promise<Record<string, any>>, set(items: object): Promise<void>}} storage chrome.storage.session
+ * @property {import('./clock.js').Clock} clock
+ */
 
-/** Stores value under key soon (on the next turn, with whatever else changed in this one); a function
- * is called at write time, so the latest state is what is written. */
-export function saveSoon(key, value) {
-  dirty.set(key, value);
-  if (saving && !timer) timer = setTimeout(write, 0);
-}
-
-/** Called once the stored state was read: from now on writes go through. */
-export function startSaving() {
-  saving = true;
-  if (dirty.size && !timer) timer = setTimeout(write, 0);
-}
-
-/** Reads every module's key and delivery.js's journal in one call ({} if the session area cannot be
- * read). */
-export async function readSession() {
-  try {
-    return await chrome.storage.session.get(null);
-  } catch (_) {
-    return {};
+export class SessionStore {
+  /** @param {SessionDeps} deps */
+  constructor(deps) {
+    this.d = deps;
+    this.dirty = new Map();
+    this.timer = 0;
+    this.saving = false;
   }
-}
 
-async function write() {
-  timer = 0;
-  const items = {};
-  for (const [k, v] of dirty) items[k] = typeof v === 'function' ? v() : v;
-  dirty.clear();
-  try {
-    await chrome.storage.session.set(items);
-  } catch (_) {
-    // Over the session quota: keep at least the small keys (counts, status).
-    delete items[BIG];
+  /** Stores value under key soon (on the next turn, with whatever else changed in this one); a function
+   * is called at write time, so the latest state is what is written. */
+  saveSoon(key, value) {
+    this.dirty.set(key, value);
+    if (this.saving && !this.timer) this.timer = this.d.clock.setTimeout(() => this.write(), 0);
+  }
+
+  /** Called once the stored state was read: from now on writes go through. */
+  startSaving() {
+    this.saving = true;
+    if (this.dirty.size && !this.timer) this.timer = this.d.clock.setTimeout(() => this.write(), 0);
+  }
+
+  /** Reads every module's key and delivery.js's journal in one call ({} if the session area cannot be
+   * read). */
+  async read() {
     try {
-      await chrome.storage.session.set(items);
-    } catch (__) { /* ignore */ }
+      return await this.d.storage.get(null);
+    } catch (_) {
+      return {};
+    }
   }
+
+  async write() {
+    this.timer = 0;
+    const items = {};
+    for (const [k, v] of this.dirty) items[k] = typeof v === 'function' ? v() : v;
+    this.dirty.clear();
+    try {
+      await this.d.storage.set(items);
+    } catch (_) {
+      // Over the session quota: keep at least the small keys (counts, status).
+      delete items[BIG];
+      try {
+        await this.d.storage.set(items);
+      } catch (__) { /* ignore */ }
+    }
+  }
+}
+
+// delivery.js, tabs.js and link.js import saveSoon as a function, not the store: it goes to the one
+// background.js built and installed (before that there is nothing to keep).
+let installed = null;
+
+/** @param {SessionStore} s */
+export function installSession(s) {
+  installed = s;
+}
+
+export function saveSoon(key, value) {
+  if (installed) installed.saveSoon(key, value);
 }

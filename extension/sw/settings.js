@@ -3,7 +3,6 @@
 // pushed to the content scripts of every tab when it changes. The one place
 // the worker defines setting names, values and defaults. Nothing here touches chrome.* at import time.
 
-import { saveSoon } from './session.js';
 import { CAPTURE_DEFAULTS, CAPTURE_SETTINGS } from '../generated/constants.mjs';
 import { DEFAULT_SERVER_URL } from './address.js';
 
@@ -70,109 +69,148 @@ export function mapOriginsOf(list) {
   return out.slice(0, MAX_MAP_ORIGINS);
 }
 
-let mapOrigins = [];
-export const sourcemapOrigins = () => mapOrigins;
-
-/** @type {Settings} */
-let userSettings = { ...DEFAULT_SETTINGS };
-/** @type {Partial<Settings>} */
-let overrides = {};
-/** @type {Settings} */
-let effective = { ...DEFAULT_SETTINGS };
-let storedEffective = null; // JSON of gasoline_effective as last read or written; null = unknown
-// The revision of the effective settings, increasing over the worker's lives (time-based): a content
-// script keeps the newest it was told, whether by a push or by the answer to its start question.
-let revision = 0;
-// Counts server answers applied (polled or pushed): a poll answer that was in flight while a pushed one
-// was applied is older than it and is dropped.
-let generation = 0;
-
-export const serverURL = () => effective.server_url || DEFAULT_SERVER_URL;
-export const effectiveSettings = () => effective;
-
-/** The answer to a content script's {type: 'effective'}: the settings in force and their revision. */
-export const effectiveForTab = () => /** @type {EffectiveAnswer} */ ({ settings: effective, rev: revision });
-export const settingsGeneration = () => generation;
-
 /**
- * What the options page and the popup show.
- * @returns {SettingsView}
+ * @typedef {object} SettingsDeps
+ * @property {{sync: chrome.storage.StorageArea, local: chrome.storage.StorageArea}} storage
+ * @property {{query: typeof chrome.tabs.query, sendMessage: typeof chrome.tabs.sendMessage}} tabs
+ * @property {(key: string, value: unknown) => void} save session.js's saveSoon: what a stopped worker starts from
+ * @property {import('./clock.js').Clock} clock
  */
-export function settingsView() {
-  return { settings: userSettings, defaults: DEFAULT_SETTINGS, effective, overrides, sourcemap_origins: mapOrigins };
-}
 
-// Recomputes the effective settings; when they changed, pushes them to the tabs and writes them to
-// storage at once (no read first, no debounce: this is how a change reaches the pages). Writes are
-// issued in call order, so the last call's settings are what storage ends with. Resolves to whether the
-// server address changed.
-export async function recomputeEffective() {
-  const before = effective.server_url;
-  effective = merge(userSettings, overrides);
-  const j = JSON.stringify(effective);
-  if (j !== storedEffective) {
-    storedEffective = j;
-    revision = Math.max(revision + 1, Date.now());
-    pushToTabs({ type: 'effective', settings: effective, rev: revision });
+export class CaptureSettings {
+  /** @param {SettingsDeps} deps */
+  constructor(deps) {
+    this.d = deps;
+    /** @type {Settings} */
+    this.user = { ...DEFAULT_SETTINGS };
+    /** @type {Partial<Settings>} */
+    this.overrides = {};
+    /** @type {Settings} */
+    this.effective = { ...DEFAULT_SETTINGS };
+    /** @type {string[]} the human's source map origins (mapOriginsOf) */
+    this.mapOrigins = [];
+    this.storedEffective = null; // JSON of gasoline_effective as last read or written; null = unknown
+    // The revision of the effective settings, increasing over the worker's lives (time-based): a content
+    // script keeps the newest it was told, whether by a push or by the answer to its start question.
+    this.revision = 0;
+    // Counts server answers applied (polled or pushed): a poll answer that was in flight while a pushed one
+    // was applied is older than it and is dropped.
+    this.gen = 0;
+  }
+
+  serverURL() {
+    return this.effective.server_url || DEFAULT_SERVER_URL;
+  }
+
+  generation() {
+    return this.gen;
+  }
+
+  sourcemapOrigins() {
+    return this.mapOrigins;
+  }
+
+  /**
+   * The answer to a content script's {type: 'effective'}: the settings in force and their revision.
+   * @returns {EffectiveAnswer}
+   */
+  forTab() {
+    return { settings: this.effective, rev: this.revision };
+  }
+
+  /**
+   * What the options page and the popup show.
+   * @returns {SettingsView}
+   */
+  view() {
+    return { settings: this.user, defaults: DEFAULT_SETTINGS, effective: this.effective, overrides: this.overrides, sourcemap_origins: this.mapOrigins };
+  }
+
+  // Recomputes the effective settings; when they changed, pushes them to the tabs and writes them to
+  // storage at once (no read first, no debounce: this is how a change reaches the pages). Writes are
+  // issued in call order, so the last call's settings are what storage ends with. Resolves to whether the
+  // server address changed.
+  async recompute() {
+    const before = this.effective.server_url;
+    this.effective = merge(this.user, this.overrides);
+    const j = JSON.stringify(this.effective);
+    if (j !== this.storedEffective) {
+      this.storedEffective = j;
+      this.revision = Math.max(this.revision + 1, this.d.clock.now());
+      this.pushToTabs({ type: 'effective', settings: this.effective, rev: this.revision });
+      try {
+        await this.d.storage.local.set({ gasoline_effective: this.effective });
+      } catch (_) {
+        this.storedEffective = null;
+      }
+    }
+    return before !== this.effective.server_url;
+  }
+
+  // Every tab's top frame; a tab without a live content script (chrome://, not yet loaded) refuses.
+  async pushToTabs(msg) {
+    let all;
     try {
-      await chrome.storage.local.set({ gasoline_effective: effective });
+      all = await this.d.tabs.query({});
     } catch (_) {
-      storedEffective = null;
+      return;
+    }
+    for (const t of all) {
+      if (typeof t.id !== 'number' || t.id < 0) continue;
+      try {
+        this.d.tabs.sendMessage(t.id, msg, { frameId: 0 }).catch(() => {});
+      } catch (_) { /* a tab that went away */ }
     }
   }
-  return before !== effective.server_url;
-}
 
-// Every tab's top frame; a tab without a live content script (chrome://, not yet loaded) refuses.
-/** @param {EffectiveAnswer & {type: 'effective'}} msg */
-async function pushToTabs(msg) {
-  let all;
-  try {
-    all = await chrome.tabs.query({});
-  } catch (_) {
-    return;
+  /**
+   * Applies the server's answer to POST /settings, or the same object pushed on the socket: its overrides
+   * replace ours; empty or absent means the user's own settings are in force again.
+   * @param {ServerSettings} body
+   * @returns {Promise<boolean>}
+   */
+  applyServer(body) {
+    this.gen++;
+    const next = overridesOf(body);
+    if (JSON.stringify(next) === JSON.stringify(this.overrides)) return Promise.resolve(false);
+    this.overrides = next;
+    this.d.save('gasoline_overrides', this.overrides);
+    return this.recompute();
   }
-  for (const t of all) {
-    if (typeof t.id !== 'number' || t.id < 0) continue;
+
+  /** The user changed their settings (storage.onChanged); resolves to whether the server address changed. */
+  userChanged(value) {
+    this.user = { ...DEFAULT_SETTINGS, ...sanitize(value, true) };
+    this.mapOrigins = mapOriginsOf(value && value.sourcemap_origins);
+    return this.recompute();
+  }
+
+  /** Start-up: the overrides kept over a worker restart, the user's settings, what storage holds. */
+  async load(session) {
+    if (session.gasoline_overrides && typeof session.gasoline_overrides === 'object') this.overrides = session.gasoline_overrides;
     try {
-      chrome.tabs.sendMessage(t.id, msg, { frameId: 0 }).catch(() => {});
-    } catch (_) { /* a tab that went away */ }
+      const r = await this.d.storage.sync.get('gasoline_settings');
+      this.user = { ...DEFAULT_SETTINGS, ...sanitize(r.gasoline_settings, true) };
+      const stored = /** @type {{sourcemap_origins?: unknown} | undefined} */ (r.gasoline_settings);
+      this.mapOrigins = mapOriginsOf(stored && stored.sourcemap_origins);
+    } catch (_) {
+      this.user = { ...DEFAULT_SETTINGS };
+    }
+    try {
+      const cur = (await this.d.storage.local.get('gasoline_effective')).gasoline_effective;
+      if (cur) this.storedEffective = JSON.stringify(cur);
+    } catch (_) { /* unknown: the next write goes through */ }
+    await this.recompute();
   }
 }
 
-// Applies the server's answer to GET /settings, or the same object pushed on the socket: its overrides
-// replace ours; empty or absent means the user's own settings are in force again.
-/** @param {ServerSettings} body */
-export function applyServerSettings(body) {
-  generation++;
-  const next = overridesOf(body);
-  if (JSON.stringify(next) === JSON.stringify(overrides)) return Promise.resolve(false);
-  overrides = next;
-  saveSoon('gasoline_overrides', overrides);
-  return recomputeEffective();
+// link.js imports serverURL as a function, not the settings: it reads the object background.js built
+// and installed (the default address before it is).
+let installed = null;
+
+/** @param {CaptureSettings} s */
+export function installSettings(s) {
+  installed = s;
 }
 
-/** The user changed their settings (storage.onChanged); resolves to whether the server address changed. */
-export function userSettingsChanged(value) {
-  userSettings = { ...DEFAULT_SETTINGS, ...sanitize(value, true) };
-  mapOrigins = mapOriginsOf(value && value.sourcemap_origins);
-  return recomputeEffective();
-}
-
-/** Start-up: the overrides kept over a worker restart, the user's settings, what storage holds. */
-export async function loadSettings(session) {
-  if (session.gasoline_overrides && typeof session.gasoline_overrides === 'object') overrides = session.gasoline_overrides;
-  try {
-    const r = await chrome.storage.sync.get('gasoline_settings');
-    userSettings = { ...DEFAULT_SETTINGS, ...sanitize(r.gasoline_settings, true) };
-    const stored = /** @type {{sourcemap_origins?: unknown} | undefined} */ (r.gasoline_settings);
-    mapOrigins = mapOriginsOf(stored && stored.sourcemap_origins);
-  } catch (_) {
-    userSettings = { ...DEFAULT_SETTINGS };
-  }
-  try {
-    const cur = (await chrome.storage.local.get('gasoline_effective')).gasoline_effective;
-    if (cur) storedEffective = JSON.stringify(cur);
-  } catch (_) { /* unknown: the next write goes through */ }
-  await recomputeEffective();
-}
+export const serverURL = () => (installed ? installed.serverURL() : DEFAULT_SERVER_URL);

@@ -37,3 +37,34 @@ export function clock(t) {
   };
   return { settle, advance };
 }
+
+/**
+ * Builds the worker's channel as background.js does, from the worker's own modules and the globals the
+ * test installed (fakeBrowser, a mocked clock, fetch), and starts it; delivery.js then sends on it.
+ */
+export async function startChannel(handlers) {
+  const { Channel, installChannel } = await import('../sw/channel.js');
+  const { systemClock } = await import('../sw/clock.js');
+  const { CaptureSettings, installSettings } = await import('../sw/settings.js');
+  const { saveSoon } = await import('../sw/session.js');
+  const link = await import('../sw/link.js');
+  const { PilotSwitch } = await import('../sw/pilot-switch.js');
+  const tabs = await import('../sw/tabs.js');
+  const settings = new CaptureSettings({ storage: globalThis.chrome.storage, tabs: globalThis.chrome.tabs, save: saveSoon, clock: systemClock });
+  installSettings(settings);
+  const pilot = new PilotSwitch({ storage: globalThis.chrome.storage, runtime: globalThis.chrome.runtime });
+    const channel = new Channel({
+    WebSocket: globalThis.WebSocket,
+    version: '0.1.0',
+    clock: systemClock,
+    settings,
+    link,
+    pilot,
+    trackedPage: tabs.trackedPage,
+    ...handlers,
+  });
+  installChannel(channel);
+  tabs.pageLeftVia((m) => channel.tellPageLeft(m));
+  channel.start();
+  return channel;
+}

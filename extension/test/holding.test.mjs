@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fakeBrowser, clock } from './fake-browser.mjs';
+import { fakeBrowser, clock, startChannel } from './fake-browser.mjs';
 
 // A worker holding events back while they keep coming (sw/delivery.js) tells the server once per flush
 // ({type: 'holding'} on its socket); deliverHeld, what the server's 'flush' query runs before the AI reads,
@@ -9,14 +9,13 @@ test('a held flush is announced once, and deliverHeld sends it at once', async (
   t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 7_000_000 });
   const sockets = fakeBrowser();
   globalThis.fetch = async () => new Response('{"connected":true}', { status: 200 });
-  const { startChannel } = await import('../sw/channel.js');
   const { accept, startDelivery, deliverHeld } = await import('../sw/delivery.js');
   const { settle, advance } = clock(t);
   const log = (m) => [{ kind: 'log', data: { ts: Date.now(), level: 'error', kind: 'console', message: m } }];
   const holding = (sock) => sock.sent.filter((f) => f === '{"type":"holding"}').length;
   const frames = (sock) => sock.sent.filter((f) => f.startsWith('events '));
 
-  startChannel({ onQuery() {}, onSettings() {} });
+  await startChannel({ onQuery() {}, onSettings() {} });
   const sock = sockets[0];
   sock.readyState = 1;
   sock.onopen();

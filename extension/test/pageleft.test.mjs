@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fakeBrowser } from './fake-browser.mjs';
+import { fakeBrowser, clock, startChannel } from './fake-browser.mjs';
 
 // The worker tells the server when a tab's document goes away (a new one commits in its main frame, or
 // the tab closes), so the server closes the gone page's WebSockets with the reason.
@@ -45,4 +45,30 @@ test('while the socket is open the report is a frame on it, not a POST', async (
   assert.deepEqual(frames, [{ tab: 9, reason: 'navigation', ts: 1700000003000 }]);
   assert.deepEqual(posts.filter((p) => p === '/page-left'), []);
   tabs.pageLeftVia(() => false);
+});
+
+test('wired as background.js does: a frame on the channel\'s open socket, a POST while it is down', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 1_700_000_000_000 });
+  const sockets = fakeBrowser();
+  const posts = [];
+  globalThis.fetch = async (url, init) => {
+    const path = new URL(url).pathname;
+    if (path === '/page-left') posts.push(JSON.parse(init.body));
+    return new Response('{}', { status: 200 });
+  };
+  const tabs = await import('../sw/tabs.js');
+  const { advance } = clock(t);
+  await startChannel({ onQuery() {}, onSettings() {} });
+  const sock = sockets.at(-1);
+  tabs.onDocumentCommitted({ tabId: 5, frameId: 0, transitionType: 'reload', timeStamp: 1700000000000 });
+  await advance(10);
+  assert.deepEqual(posts, [{ tab: 5, reason: 'reload', ts: 1700000000000 }], 'connecting: a POST');
+  sock.readyState = 1;
+  sock.onopen();
+  await advance(10);
+  tabs.onTabRemoved(5);
+  await advance(10);
+  assert.equal(posts.length, 1, 'open: no POST');
+  const left = sock.sent.map((f) => JSON.parse(f)).filter((m) => m.type === 'page_left');
+  assert.deepEqual(left, [{ type: 'page_left', tab: 5, reason: 'tab_closed', ts: 1700000000020 }]);
 });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fakeBrowser, clock } from './fake-browser.mjs';
+import { fakeBrowser, clock, startChannel } from './fake-browser.mjs';
 
 // The worker's batches on its socket (sw/channel.js, sw/delivery.js): once the server's hello says it takes them,
 // an `events` frame per batch, settled by the server's ack; a 4xx ack drops the batch as a 4xx POST answer would; a socket that closes before its ack fails the
@@ -15,7 +15,6 @@ test('batches go on the socket, are settled by acks, and fall back to POST when 
     if (path === '/logs') posts.push(JSON.parse(init.body).entries.map((e) => e.message));
     return new Response(path === '/settings' ? '{"connected":true}' : '{"accepted":1}', { status: 200 });
   };
-  const { startChannel } = await import('../sw/channel.js');
   const { accept, startDelivery, deliveryStats } = await import('../sw/delivery.js');
   const { lastErrorText } = await import('../sw/link.js');
   const { advance } = clock(t);
@@ -23,7 +22,7 @@ test('batches go on the socket, are settled by acks, and fall back to POST when 
   const ack = (sock, m) => sock.onmessage({ data: JSON.stringify({ type: 'ack', ...m }) });
   const frames = (sock) => sock.sent.filter((f) => f.startsWith('events '));
 
-  startChannel({ onQuery() {}, onSettings() {} });
+  await startChannel({ onQuery() {}, onSettings() {} });
   const sock = sockets[0];
   assert.equal(sock.url, 'ws://127.0.0.1:7890/ws/extension');
   sock.readyState = 1;
