@@ -652,6 +652,17 @@ func (b *browser) keepWorkerBusy(t testing.TB) (release func()) {
 	return release
 }
 
+// refuseFirstInjection, for interceptInjections, refuses the worker's first
+// injection, as one is missed when the worker was not running at a load.
+const refuseFirstInjection = `(o, run) => {
+	globalThis.__refused = globalThis.__refused || 0;
+	if (globalThis.__refused === 0) {
+		globalThis.__refused++;
+		return Promise.reject(new Error('refused by the test'));
+	}
+	return run(o);
+}`
+
 // interceptInjections puts fn, JavaScript `(o, run) => Promise`, in place of
 // the worker's chrome.scripting.executeScript: it gets each call's options
 // and the real function, and may refuse the call, change it or run it. The

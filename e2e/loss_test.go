@@ -295,14 +295,7 @@ func TestMessageRefusedIsSentAgain(t *testing.T) {
 // typing alone brings the rest of the content script, which records it.
 func TestActionsBringTheMissedContentScript(t *testing.T) {
 	r := newRig(t, "missed-actions", map[string]any{})
-	r.b.interceptInjections(t, `(o, run) => {
-		globalThis.__refused = globalThis.__refused || 0;
-		if (globalThis.__refused === 0) {
-			globalThis.__refused++;
-			return Promise.reject(new Error('refused by the test'));
-		}
-		return run(o);
-	}`)
+	r.b.interceptInjections(t, refuseFirstInjection)
 	if err := chromedp.Do(r.b.ctx, chromedp.Navigate(r.site+"/greet.html")); err != nil {
 		t.Fatal(err)
 	}

@@ -272,14 +272,7 @@ func startTrace(t *testing.T, ctx context.Context) func() []traceEvent {
 // error, held until then, arrives.
 func TestContentScriptForADocumentTheWorkerMissed(t *testing.T) {
 	r := newRig(t, "missed-agent", map[string]any{})
-	r.b.interceptInjections(t, `(o, run) => {
-		globalThis.__refused = globalThis.__refused || 0;
-		if (globalThis.__refused === 0) {
-			globalThis.__refused++;
-			return Promise.reject(new Error('refused by the test'));
-		}
-		return run(o);
-	}`)
+	r.b.interceptInjections(t, refuseFirstInjection)
 	if err := chromedp.Do(r.b.ctx, chromedp.Navigate(r.site+"/capture.html")); err != nil {
 		t.Fatal(err)
 	}

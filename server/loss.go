@@ -62,12 +62,8 @@ func (s *Server) withLoss(mode string, v any) (any, error) {
 	if !ok || s.losses.Total() == 0 {
 		return v, nil
 	}
-	b, err := json.Marshal(v)
+	obj, err := fields(v)
 	if err != nil {
-		return nil, err
-	}
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(b, &obj); err != nil {
 		return v, nil
 	}
 	from, to, ok := entriesRange(obj)
@@ -83,6 +79,20 @@ func (s *Server) withLoss(mode string, v any) (any, error) {
 		lines[i] = g.String()
 	}
 	obj["lost"], _ = json.Marshal(lines)
+	return obj, nil
+}
+
+// fields is a result's top-level fields, for a field added after the
+// result was built (lost, alerts).
+func fields(v any) (map[string]json.RawMessage, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(b, &obj); err != nil {
+		return nil, err
+	}
 	return obj, nil
 }
 

@@ -128,12 +128,8 @@ func (s *Server) withAlerts(ctx context.Context, v any) (any, error) {
 	if len(alerts) == 0 {
 		return v, nil
 	}
-	b, err := json.Marshal(v)
+	obj, err := fields(v)
 	if err != nil {
-		return nil, err
-	}
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(b, &obj); err != nil {
 		return nil, err
 	}
 	obj["alerts"], _ = json.Marshal(alerts)

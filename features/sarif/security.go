@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gasoline-dev/gasoline/features/security"
+	"github.com/gasoline-dev/gasoline/features/sourcemap"
 )
 
 // FromSecurity renders a security audit as a SARIF document of one run.
@@ -53,7 +54,7 @@ func SecurityRun(r security.Report) Run {
 		loc := Location{PhysicalLocation: PhysicalLocation{ArtifactLocation: ArtifactLocation{URI: uri}}}
 		if f.In == "console" {
 			// A call site "url:line:col" is the script and a region in it.
-			if u, line, col, ok := position(uri); ok {
+			if u, line, col, ok := sourcemap.SplitLocation(uri); ok && col >= 1 {
 				loc.PhysicalLocation = PhysicalLocation{ArtifactLocation{u}, &Region{StartLine: line, StartColumn: col}}
 			}
 		}
@@ -100,22 +101,4 @@ func securityMessage(title string, f security.Finding) string {
 		b.WriteString("; seen " + strconv.Itoa(f.Count) + " times")
 	}
 	return b.String()
-}
-
-// position splits "url:line:col".
-func position(s string) (uri string, line, col int, ok bool) {
-	i := strings.LastIndexByte(s, ':')
-	if i < 0 {
-		return "", 0, 0, false
-	}
-	j := strings.LastIndexByte(s[:i], ':')
-	if j < 0 {
-		return "", 0, 0, false
-	}
-	l, err1 := strconv.Atoi(s[j+1 : i])
-	c, err2 := strconv.Atoi(s[i+1:])
-	if err1 != nil || err2 != nil || l < 1 || c < 1 {
-		return "", 0, 0, false
-	}
-	return s[:j], l, c, true
 }

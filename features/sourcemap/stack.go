@@ -52,16 +52,16 @@ func parseLine(line string) Frame {
 	} else if i := strings.LastIndex(line, "@"); i >= 0 {
 		fn, loc = line[:i], line[i+1:]
 	}
-	url, l, c, ok := splitLocation(loc)
-	if !ok {
+	url, l, c, ok := SplitLocation(loc)
+	if !ok || strings.ContainsAny(url, " \t") || !(strings.HasPrefix(url, "http://") || strings.HasPrefix(url, "https://")) {
 		return f
 	}
 	f.Func, f.URL, f.Line, f.Col = fn, url, l, c
 	return f
 }
 
-// splitLocation reads "url:line:col".
-func splitLocation(loc string) (url string, line, col int, ok bool) {
+// SplitLocation reads "url:line:col" (a line from 1, a column from 0).
+func SplitLocation(loc string) (url string, line, col int, ok bool) {
 	i := strings.LastIndexByte(loc, ':')
 	if i < 0 {
 		return "", 0, 0, false
@@ -73,8 +73,7 @@ func splitLocation(loc string) (url string, line, col int, ok bool) {
 	l, err1 := strconv.Atoi(loc[j+1 : i])
 	c, err2 := strconv.Atoi(loc[i+1:])
 	url = loc[:j]
-	if err1 != nil || err2 != nil || l <= 0 || c < 0 || strings.ContainsAny(url, " \t") ||
-		!(strings.HasPrefix(url, "http://") || strings.HasPrefix(url, "https://")) {
+	if err1 != nil || err2 != nil || l <= 0 || c < 0 {
 		return "", 0, 0, false
 	}
 	return url, l, c, true
