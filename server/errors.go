@@ -24,6 +24,8 @@ var httpStatus = map[problem.Code]int{
 	problem.DeniedByUser:          http.StatusForbidden,
 	problem.ApprovalTimeout:       http.StatusRequestTimeout,
 	problem.OriginNotAccepted:     http.StatusForbidden,
+	problem.TabNotVisible:         http.StatusConflict,
+	problem.ScreenshotsOff:        http.StatusForbidden,
 	problem.Internal:              http.StatusInternalServerError,
 }
 

@@ -1,20 +1,24 @@
 // One on-demand query, from the server's frame to its answer: dom and page_info asked of the content
-// script, a11y audits, pilot actions, a flush of what the worker holds; each bounded by its deadline.
+// script, a11y audits, pilot actions, screenshots (sw/shot.js), a flush of what the worker holds; each
+// bounded by its deadline.
 
 import { resolveTab, tabURL } from './tabs.js';
-import { askContent } from './documents.js';
+import { askContent, settled } from './documents.js';
 import { audit } from './a11y.js';
 import { runPilot } from './pilot.js';
 import { scriptTimeout } from './serialize.js';
 import { sendResult } from './channel.js';
 import { QueryError, errText } from './errors.js';
 import { deliverHeld } from './delivery.js';
+import { makeShooter } from './shot.js';
+import { effectiveSettings } from './settings.js';
 
-const QUERY_KINDS = new Set(['dom', 'page_info', 'a11y', 'pilot', 'flush']);
-const QUERY_DEFAULT_MS = { dom: 10000, page_info: 10000, a11y: 30000, pilot: 10000 };
+const QUERY_KINDS = new Set(['dom', 'page_info', 'a11y', 'pilot', 'flush', 'screenshot']);
+const QUERY_DEFAULT_MS = { dom: 10000, page_info: 10000, a11y: 30000, pilot: 10000, screenshot: 10000 };
 const QUERY_MAX_MS = 120000;
 
 const inflight = new Map(); // id → job
+let shooter = null; // made at the first screenshot: nothing touches chrome.* at import time
 
 /** A query's time limit when the server set none: execute_js gets its script's own plus a margin. */
 function defaultQueryMS(q) {
@@ -45,6 +49,11 @@ export async function runQuery(q) {
       out = { result: await deliverHeld() }; // no tab: the server reads next
     } else if (q.kind === 'pilot') {
       out = await runPilot(q, params, job);
+    } else if (q.kind === 'screenshot') {
+      job.tab = await resolveTab(q.tab);
+      await settled(job.tab, job);
+      shooter ||= makeShooter({ chrome, settings: effectiveSettings });
+      out = { result: await shooter.shoot(job.tab, params) };
     } else {
       job.tab = await resolveTab(q.tab);
       const query = { id: q.id, kind: q.kind, params };

@@ -33,7 +33,12 @@ const (
 	// OriginNotAccepted: an extension origin the human has not accepted
 	// (or refused) in the dashboard, such as a Firefox install's.
 	OriginNotAccepted Code = "origin_not_accepted"
-	Internal          Code = "internal"
+	// TabNotVisible: a screenshot of a tab that is not the one showing
+	// in its window; the browser only paints the tab on screen.
+	TabNotVisible Code = "tab_not_visible"
+	// ScreenshotsOff: the human turned AI screenshots off (ai_screenshots).
+	ScreenshotsOff Code = "ai_screenshots_off"
+	Internal       Code = "internal"
 )
 
 // Error is a failure with a code and a message that says what to do next.
