@@ -216,3 +216,25 @@ func TestScreenshotBackgroundTab(t *testing.T) {
 		t.Errorf("the tab in front: %q %q %q", s.code, s.msg, s.caption)
 	}
 }
+
+// The human turns AI screenshots off on the options page: the AI is
+// refused with ai_screenshots_off, cannot turn them on through configure,
+// and is served again once the human allows it.
+func TestScreenshotHumanSwitch(t *testing.T) {
+	r := newRig(t, "shot-off-agent", map[string]any{"ai_screenshots": false})
+	r.open(t, "/shot.html")
+	if s := screenshot(t, r.ai, nil); s.code != "ai_screenshots_off" || !strings.Contains(s.msg, "human") {
+		t.Fatalf("off: %q %q", s.code, s.msg)
+	}
+	out, isErr, err := callTool(r.ai, "configure", map[string]any{"action": "capture", "settings": map[string]any{"ai_screenshots": true}})
+	if err != nil || !isErr || out["error"] != "forbidden" {
+		t.Errorf("configure ai_screenshots: %v %v", err, out)
+	}
+	if s := screenshot(t, r.ai, nil); s.code != "ai_screenshots_off" {
+		t.Errorf("after configure: %q %q", s.code, s.msg)
+	}
+	r.b.setCapture(t, map[string]any{"ai_screenshots": true})
+	if s := screenshot(t, r.ai, nil); s.code != "" || s.img == nil {
+		t.Errorf("on again: %q %q", s.code, s.msg)
+	}
+}
