@@ -146,7 +146,7 @@ export function makeShooter({ chrome, settings, now = Date.now, sleep = (ms) => 
       }
       const shot = await capture(tab.windowId, fmt);
       const crop = selector ? cropBox(top, Number(p.margin) || 0) : null;
-      out.data = await reencode(shot, top.vw, crop, fmt, maxW);
+      out.data = await reencode(shot, top, crop, fmt, maxW);
       return out;
     } finally {
       if (masked) chrome.scripting.removeCSS({ target: { tabId, allFrames: true }, css: MASK_CSS, origin: 'USER' }).catch(() => {});
@@ -194,14 +194,18 @@ export function cropBox(top, margin) {
 
 // The captured data URL cropped (CSS pixels) and scaled to maxW, re-encoded; the capture itself when
 // it needs neither.
-async function reencode(dataURL, vw, crop, fmt, maxW) {
+async function reencode(dataURL, top, crop, fmt, maxW) {
   const blob = await (await fetch(dataURL)).blob();
-  const bitmap = await createImageBitmap(blob);
-  const k = bitmap.width / vw;
-  const src = crop ? { x: crop.x * k, y: crop.y * k, w: crop.w * k, h: crop.h * k } : { x: 0, y: 0, w: bitmap.width, h: bitmap.height };
+  const k = top.dpr; // device pixels per CSS pixel
+  const c = crop || { x: 0, y: 0, w: top.vw, h: top.vh };
+  const src = { x: Math.round(c.x * k), y: Math.round(c.y * k), w: Math.max(1, Math.round(c.w * k)), h: Math.max(1, Math.round(c.h * k)) };
   const scale = Math.min(1, maxW / src.w);
-  const canvas = new OffscreenCanvas(Math.max(1, Math.round(src.w * scale)), Math.max(1, Math.round(src.h * scale)));
-  canvas.getContext('2d').drawImage(bitmap, src.x, src.y, src.w, src.h, 0, 0, canvas.width, canvas.height);
+  const w = Math.max(1, Math.round(src.w * scale));
+  const h = Math.max(1, Math.round(src.h * scale));
+  // Cropped and scaled while decoding, which costs less than drawing the whole capture scaled.
+  const bitmap = await createImageBitmap(blob, src.x, src.y, src.w, src.h, { resizeWidth: w, resizeHeight: h, resizeQuality: 'medium' });
+  const canvas = new OffscreenCanvas(w, h);
+  canvas.getContext('2d').drawImage(bitmap, 0, 0, w, h);
   bitmap.close();
   return blobBase64(await canvas.convertToBlob(encoding(fmt)));
 }
