@@ -83,6 +83,11 @@ func isRed(img image.Image, x, y int) bool {
 	return r>>8 > 200 && g>>8 < 70 && b>>8 < 70
 }
 
+func isBlue(img image.Image, x, y int) bool {
+	r, g, b, _ := img.At(x, y).RGBA()
+	return r>>8 < 70 && g>>8 < 70 && b>>8 > 200
+}
+
 func isWhite(img image.Image, x, y int) bool {
 	r, g, b, _ := img.At(x, y).RGBA()
 	return r>>8 > 230 && g>>8 > 230 && b>>8 > 230
@@ -170,6 +175,19 @@ func TestScreenshot(t *testing.T) {
 	}
 	if n := darkPixels(pw.img); n > 0 {
 		t.Errorf("the password field shows %d dark pixels: its dots or value", n)
+	}
+
+	// The whole page, PNG at its CSS width: the box at its place, and the blue box 1400 px down that
+	// the viewport does not show; the scroll is put back.
+	full := screenshot(t, r.ai, map[string]any{"full_page": true, "format": "png", "max_width": int(vw)})
+	if full.code != "" {
+		t.Fatalf("full_page: %s %q", full.code, full.msg)
+	}
+	if fh := full.img.Bounds().Dy(); fh < 1480 || full.img.Bounds().Dx() != int(vw) {
+		t.Errorf("full_page: %v, want %v wide and at least 1480 tall", full.img.Bounds(), vw)
+	}
+	if !isRed(full.img, 200, 200) || !isBlue(full.img, 160, 1440) || !isWhite(full.img, 160, 1300) {
+		t.Errorf("full_page: box %v, blue box %v, between %v", full.img.At(200, 200), full.img.At(160, 1440), full.img.At(160, 1300))
 	}
 
 	// Refusals: no match, a bad selector.
