@@ -256,3 +256,60 @@ func TestScreenshotHumanSwitch(t *testing.T) {
 		t.Errorf("on again: %q %q", s.code, s.msg)
 	}
 }
+
+// verify's visual check: a fix that changes nothing visible reports ~0 %,
+// one that changes the heading's colour a small share boxed at the
+// heading; the screenshots and the difference are private files.
+func TestVerifyVisual(t *testing.T) {
+	r := newRig(t, "visual-agent", map[string]any{})
+	r.open(t, "/shot.html")
+	start := analyze(t, r.ai, map[string]any{"target": "verify", "action": "start"})
+	id := start["session_id"].(string)
+	vs, _ := start["visual"].(map[string]any)
+	if vs == nil || vs["start"] == nil {
+		t.Fatalf("start: %v", start)
+	}
+	if fi, err := os.Stat(vs["start"].(string)); err != nil || fi.Mode().Perm() != 0o600 || filepath.Dir(vs["start"].(string)) != filepath.Join(testHome, ".gasoline", "visual") {
+		t.Fatalf("start file %v: %v", vs["start"], err)
+	}
+	analyze(t, r.ai, map[string]any{"target": "verify", "action": "watch", "session_id": id})
+
+	same := analyze(t, r.ai, map[string]any{"target": "verify", "action": "compare", "session_id": id})["visual"].(map[string]any)
+	if same["changed_percent"] != float64(0) || same["boxes"] != nil || same["diff"] == nil || same["compare"] == nil {
+		t.Errorf("nothing changed: %v", same)
+	}
+
+	if _, err := chromedp.Run(r.b.ctx, chromedp.Evaluate[bool](`document.getElementById("title").style.color = "rgb(0, 160, 0)"; true`)); err != nil {
+		t.Fatal(err)
+	}
+	box, err := chromedp.Run(r.b.ctx, chromedp.Evaluate[map[string]float64](`(() => { const r = document.getElementById("title").getBoundingClientRect();
+		return {x: r.x, y: r.y, r: r.right, b: r.bottom, vw: innerWidth}; })()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := analyze(t, r.ai, map[string]any{"target": "verify", "action": "compare", "session_id": id})
+	v := got["visual"].(map[string]any)
+	share, _ := v["changed_percent"].(float64)
+	boxes, _ := v["boxes"].([]any)
+	if share <= 0 || share > 3 || len(boxes) == 0 {
+		t.Fatalf("heading colour: %v", v)
+	}
+	t.Logf("heading colour changed: %.2f%% of the pixels, boxes %v", share, boxes)
+	k := v["width"].(float64) / box["vw"] // image pixels per CSS pixel
+	for _, b := range boxes {
+		b := b.(map[string]any)
+		x, y, w, h := b["x"].(float64)/k, b["y"].(float64)/k, b["width"].(float64)/k, b["height"].(float64)/k
+		if x < box["x"]-2 || y < box["y"]-2 || x+w > box["r"]+2 || y+h > box["b"]+2 {
+			t.Errorf("changed region %v is outside the heading %v", b, box)
+		}
+	}
+	for _, f := range []string{"start", "compare", "diff"} {
+		if fi, err := os.Stat(v[f].(string)); err != nil || fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s file %v: %v", f, v[f], err)
+		}
+	}
+	log, _ := os.ReadFile(filepath.Join(testHome, ".gasoline", "audit.jsonl"))
+	if !strings.Contains(string(log), `"agent":"visual-agent","action":"verify compare","result":"`+id) || !strings.Contains(string(log), "% changed") {
+		t.Errorf("audit log lacks the visual check:\n%s", log)
+	}
+}

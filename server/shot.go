@@ -44,20 +44,28 @@ func (s *Server) analyzeScreenshot(ctx context.Context, a args) (v any, err erro
 	if err := p.Check(); err != nil {
 		return nil, err
 	}
-	var ans browser.ShotAnswer
-	resp, err := s.ask(ctx, browser.KindShot, queryTabParam.get(a), p, shotTimeout(p), &ans)
-	if err != nil {
-		return nil, err
-	}
-	if ans.URL == "" {
-		ans.URL = resp.URL
-	}
-	shot, err = ans.Decode(p)
+	var data string
+	shot, data, err = s.takeShot(ctx, p, queryTabParam.get(a))
 	if err != nil {
 		return nil, err
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{
 		mcp.NewTextContent(shot.Caption()),
-		mcp.NewImageContent(ans.Data, shot.MIME),
+		mcp.NewImageContent(data, shot.MIME),
 	}}, nil
+}
+
+// takeShot asks the extension for a screenshot of tab (0: the tracked
+// one) and checks it; data is its base64.
+func (s *Server) takeShot(ctx context.Context, p browser.ShotParams, tab int) (browser.Shot, string, error) {
+	var ans browser.ShotAnswer
+	resp, err := s.ask(ctx, browser.KindShot, tab, p, shotTimeout(p), &ans)
+	if err != nil {
+		return browser.Shot{}, "", err
+	}
+	if ans.URL == "" {
+		ans.URL = resp.URL
+	}
+	shot, err := ans.Decode(p)
+	return shot, ans.Data, err
 }

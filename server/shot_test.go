@@ -83,3 +83,41 @@ func TestAnalyzeScreenshotThroughTheSocket(t *testing.T) {
 		t.Errorf("audit lines: %v", lines)
 	}
 }
+
+// verify's visual check: without the extension verify still works and
+// says why there is no screenshot; with it, compare diffs the two.
+func TestVerifyVisualCheck(t *testing.T) {
+	dir := t.TempDir()
+	s, base := startServerWith(t, Config{Version: "test", VisualDir: filepath.Join(dir, "visual")})
+	c := mcpClient(t, s)
+	out, isErr := callTool(t, c, "analyze", map[string]any{"target": "verify", "action": "start"})
+	if v, _ := out["visual"].(map[string]any); isErr || v == nil || !strings.HasPrefix(v["error"].(string), "extension_not_connected: ") || out["session_id"] == nil {
+		t.Fatalf("start without extension: %v", out)
+	}
+	shots := 0
+	connectWorker(t, base, func(q map[string]any) map[string]any {
+		shots++
+		w := 40
+		if shots > 1 {
+			w = 50 // the page grew: a change
+		}
+		return map[string]any{"result": map[string]any{"url": "http://app/", "data": pngOf(w, 20)}}
+	})
+	waitReachable(t, s)
+	out, _ = callTool(t, c, "analyze", map[string]any{"target": "verify", "action": "start"})
+	id := out["session_id"].(string)
+	if v := out["visual"].(map[string]any); v["start"] != filepath.Join(dir, "visual", id+"-start.png") {
+		t.Fatalf("start: %v", out)
+	}
+	callTool(t, c, "analyze", map[string]any{"target": "verify", "action": "watch", "session_id": id})
+	out, _ = callTool(t, c, "analyze", map[string]any{"target": "verify", "action": "compare", "session_id": id})
+	v := out["visual"].(map[string]any)
+	if v["changed_percent"] != float64(20) || v["size_changed"] != true || mustJSON(v["boxes"]) != `[{"height":20,"width":10,"x":40,"y":0}]` {
+		t.Fatalf("compare: %v", v)
+	}
+	for _, f := range []string{"start", "compare", "diff"} {
+		if fi, err := os.Stat(v[f].(string)); err != nil || fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+}

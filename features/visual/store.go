@@ -97,3 +97,8 @@ func (d *Dir) prune() {
 		os.Remove(filepath.Join(d.path, f.name))
 	}
 }
+
+// Path is where the image of session and part is written.
+func (d *Dir) Path(session, part string) string {
+	return filepath.Join(d.path, session+"-"+part+".png")
+}
