@@ -22,7 +22,8 @@ const MASK_CSS = 'input[type=password],input[autocomplete$=password]{color:trans
  * in the page's isolated world, where the page's named elements may shadow document's methods.
  */
 function probe(selector) {
-  const w = /** @type {any} */ (globalThis); // the page's window
+  // The page's window: in a Firefox content script globalThis is a sandbox around it.
+  const w = /** @type {any} */ (globalThis).window || globalThis;
   const document = w.document;
   const qsa = w.Document.prototype.querySelectorAll;
   const out = { pw: qsa.call(document, 'input[type=password],input[autocomplete$=password]').length };
@@ -57,7 +58,7 @@ function probe(selector) {
 
 /** In the page: scrolls to y and waits for it to be drawn; → the scroll reached. */
 function scrollTo(y) {
-  const w = /** @type {any} */ (globalThis);
+  const w = /** @type {any} */ (globalThis).window || globalThis;
   w.scrollTo(0, y);
   return new Promise((resolve) => {
     const done = () => resolve(Math.round(w.scrollY));
