@@ -43,12 +43,12 @@ func (d *Dir) Save(at time.Time, tab int, png []byte) (string, error) {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if err := os.MkdirAll(d.path, 0o755); err != nil {
+	if err := os.MkdirAll(d.path, 0o700); err != nil {
 		return "", fmt.Errorf("create screenshot dir: %w", err)
 	}
 	name := fmt.Sprintf("error-%s-tab%d.png", at.UTC().Format("20060102-150405.000"), tab)
 	file := filepath.Join(d.path, name)
-	if err := os.WriteFile(file, png, 0o644); err != nil {
+	if err := os.WriteFile(file, png, 0o600); err != nil {
 		return "", fmt.Errorf("write screenshot: %w", err)
 	}
 	d.prune()
