@@ -5,6 +5,7 @@ package e2e
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestFirefoxScreenshot: the viewport and one element, decoded, from the
@@ -44,4 +45,16 @@ func TestFirefoxScreenshot(t *testing.T) {
 	if n := darkPixels(pw.img); n > 0 {
 		t.Errorf("the password field shows %d dark pixels", n)
 	}
+
+	// Another tab comes to the front of the window: the page's tab is refused at once.
+	first := observe(t, r.ai, map[string]any{"what": "page"})["tab"]
+	popup := r.f.openExtensionPage(t, "popup.html")
+	start := time.Now()
+	if s := screenshot(t, r.ai, map[string]any{"tab_id": first}); s.code != "tab_not_visible" || time.Since(start) > 5*time.Second {
+		t.Errorf("background tab: %q %q after %v", s.code, s.msg, time.Since(start))
+	}
+	r.f.closeTab(t, popup)
+	waitFor(t, 10*time.Second, "the page's tab back in front", func() bool {
+		return screenshot(t, r.ai, map[string]any{"tab_id": first}).code == ""
+	})
 }
