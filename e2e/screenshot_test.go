@@ -275,7 +275,7 @@ func TestVerifyVisual(t *testing.T) {
 	analyze(t, r.ai, map[string]any{"target": "verify", "action": "watch", "session_id": id})
 
 	same := analyze(t, r.ai, map[string]any{"target": "verify", "action": "compare", "session_id": id})["visual"].(map[string]any)
-	if same["changed_percent"] != float64(0) || same["boxes"] != nil || same["diff"] == nil || same["compare"] == nil {
+	if same["changed_percent"] != float64(0) || same["summary"] != "nothing visible changed" || same["boxes"] != nil || same["diff"] == nil || same["compare"] == nil {
 		t.Errorf("nothing changed: %v", same)
 	}
 
@@ -291,7 +291,7 @@ func TestVerifyVisual(t *testing.T) {
 	v := got["visual"].(map[string]any)
 	share, _ := v["changed_percent"].(float64)
 	boxes, _ := v["boxes"].([]any)
-	if share <= 0 || share > 3 || len(boxes) == 0 {
+	if share <= 0 || share > 3 || len(boxes) == 0 || !strings.HasPrefix(v["summary"].(string), "a small change: ") {
 		t.Fatalf("heading colour: %v", v)
 	}
 	t.Logf("heading colour changed: %.2f%% of the pixels, boxes %v", share, boxes)

@@ -5,6 +5,7 @@ package visual
 
 import (
 	"cmp"
+	"fmt"
 	"image"
 	"image/color"
 	"slices"
@@ -38,6 +39,7 @@ type Result struct {
 	Boxes         []Box   `json:"boxes,omitempty"`
 	BoxesOmitted  int     `json:"boxes_omitted,omitempty"`
 	SizeChanged   bool    `json:"size_changed,omitempty"`
+	Summary       string  `json:"summary"`
 }
 
 // Compare diffs b against a over the larger of their sizes (a pixel only
@@ -78,7 +80,27 @@ func Compare(a, b image.Image) (Result, *image.RGBA) {
 		res.BoxesOmitted = len(res.Boxes) - MaxBoxes
 		res.Boxes = res.Boxes[:MaxBoxes]
 	}
+	res.Summary = res.summary()
 	return res, out
+}
+
+// summary says the result in words.
+func (r Result) summary() string {
+	regions := fmt.Sprintf("%d region", len(r.Boxes)+r.BoxesOmitted)
+	if len(r.Boxes)+r.BoxesOmitted != 1 {
+		regions += "s"
+	}
+	switch {
+	case r.ChangedPixels == 0:
+		return "nothing visible changed"
+	case r.SizeChanged:
+		return fmt.Sprintf("the page's size changed; %.2f%% of the pixels differ", r.ChangedShare)
+	case r.ChangedShare < 1:
+		return fmt.Sprintf("a small change: %.2f%% of the pixels, in %s", r.ChangedShare, regions)
+	case r.ChangedShare < 25:
+		return fmt.Sprintf("a visible change: %.2f%% of the pixels, in %s", r.ChangedShare, regions)
+	}
+	return fmt.Sprintf("a large change: %.2f%% of the pixels, in %s", r.ChangedShare, regions)
 }
 
 // regions joins touching cells with changes (8 neighbours) into boxes.

@@ -24,7 +24,7 @@ func TestNothingChanged(t *testing.T) {
 	fill(a, image.Rect(10, 10, 50, 30), color.Black)
 	fill(b, image.Rect(10, 10, 50, 30), color.RGBA{20, 20, 20, 255}) // within Tolerance: noise
 	res, diff := Compare(a, b)
-	if res.ChangedPixels != 0 || res.ChangedShare != 0 || len(res.Boxes) != 0 || res.SizeChanged {
+	if res.ChangedPixels != 0 || res.ChangedShare != 0 || len(res.Boxes) != 0 || res.SizeChanged || res.Summary != "nothing visible changed" {
 		t.Fatalf("%+v", res)
 	}
 	if diff.Bounds().Dx() != 200 || diff.RGBAAt(20, 20).R != diff.RGBAAt(20, 20).G {
@@ -38,7 +38,7 @@ func TestHeadingColour(t *testing.T) {
 	fill(a, image.Rect(20, 30, 220, 60), color.Black)
 	fill(b, image.Rect(20, 30, 220, 60), color.RGBA{0, 0, 200, 255})
 	res, diff := Compare(a, b)
-	if res.ChangedPixels != 200*30 || res.ChangedShare != 5 {
+	if res.ChangedPixels != 200*30 || res.ChangedShare != 5 || res.Summary != "a visible change: 5.00% of the pixels, in 1 region" {
 		t.Fatalf("%+v", res)
 	}
 	if len(res.Boxes) != 1 || res.Boxes[0] != (Box{20, 30, 200, 30}) {
@@ -56,12 +56,15 @@ func TestRegionsAndLargeChange(t *testing.T) {
 	fill(b, image.Rect(10, 10, 20, 20), color.Black)
 	fill(b, image.Rect(200, 200, 300, 260), color.Black)
 	res, _ := Compare(a, b)
+	if res.Summary != "a visible change: 5.08% of the pixels, in 2 regions" {
+		t.Errorf("summary %q", res.Summary)
+	}
 	if len(res.Boxes) != 2 || res.Boxes[0] != (Box{200, 200, 100, 60}) || res.Boxes[1] != (Box{10, 10, 10, 10}) {
 		t.Fatalf("boxes %+v", res.Boxes)
 	}
 	half := page(400, 300)
 	fill(half, image.Rect(0, 150, 400, 300), color.Black)
-	if res, _ := Compare(a, half); res.ChangedShare != 50 || len(res.Boxes) != 1 {
+	if res, _ := Compare(a, half); res.ChangedShare != 50 || len(res.Boxes) != 1 || res.Summary != "a large change: 50.00% of the pixels, in 1 region" {
 		t.Fatalf("half: %+v", res)
 	}
 }
