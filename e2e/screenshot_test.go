@@ -206,6 +206,28 @@ func TestScreenshot(t *testing.T) {
 	}
 }
 
+// full_page on a page taller than the cap: cut at 8,000 CSS pixels, and
+// the text says so.
+func TestScreenshotFullPageCap(t *testing.T) {
+	r := newRig(t, "shot-tall-agent", map[string]any{})
+	r.open(t, "/shot-tall.html")
+	vw := analyze(t, r.ai, map[string]any{"target": "page_info"})["viewport"].(map[string]any)["width"].(float64)
+	s := screenshot(t, r.ai, map[string]any{"full_page": true, "max_width": 200})
+	if s.code != "" {
+		t.Fatalf("%s %q", s.code, s.msg)
+	}
+	k := float64(s.img.Bounds().Dx()) / vw
+	if h := float64(s.img.Bounds().Dy()) / k; h < 7990 || h > 8010 {
+		t.Errorf("height %v CSS px, want 8000", h)
+	}
+	if !strings.Contains(s.caption, "page is 12000 px tall, cut at 8000") {
+		t.Errorf("caption %q", s.caption)
+	}
+	if !isBlue(s.img, 100, int(100*k)) || !isRed(s.img, 100, int(7800*k)) {
+		t.Errorf("marks: top %v, at 7800 %v", s.img.At(100, int(100*k)), s.img.At(100, int(7800*k)))
+	}
+}
+
 // A tab behind another in its window is refused at once with
 // tab_not_visible; the one in front is captured.
 func TestScreenshotBackgroundTab(t *testing.T) {
