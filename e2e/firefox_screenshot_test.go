@@ -13,7 +13,11 @@ import (
 func TestFirefoxScreenshot(t *testing.T) {
 	r := newFoxRig(t, "ff-shot-agent", map[string]any{})
 	url := r.open(t, "/shot.html")
-	vw := analyze(t, r.ai, map[string]any{"target": "page_info"})["viewport"].(map[string]any)["width"].(float64)
+	w, err := r.f.eval(r.f.tab, `innerWidth`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vw := w.(float64)
 
 	v := screenshot(t, r.ai, nil)
 	if v.code != "" || v.mime != "image/jpeg" {

@@ -56,6 +56,18 @@ function probe(selector) {
   return out;
 }
 
+/**
+ * In the page (every frame): resolves once a frame has been drawn since the call, so that the capture
+ * shows the stylesheet just inserted (or after 300 ms, if the page draws no frames).
+ */
+function painted() {
+  const w = /** @type {any} */ (globalThis).window || globalThis;
+  return new Promise((resolve) => {
+    const t = setTimeout(resolve, 300);
+    w.requestAnimationFrame(() => w.requestAnimationFrame(() => setTimeout(() => { clearTimeout(t); resolve(true); }, 0)));
+  });
+}
+
 /** In the page: scrolls to y and waits for it to be drawn; → the scroll reached. */
 function scrollTo(y) {
   const w = /** @type {any} */ (globalThis).window || globalThis;
@@ -73,6 +85,8 @@ function scrollTo(y) {
  */
 export function makeShooter({ chrome, settings, now = Date.now, sleep = (ms) => new Promise((r) => setTimeout(r, ms)) }) {
   const recent = []; // when the last captures were taken
+  /** @type {Promise<unknown>} */
+  let last = Promise.resolve(); // the screenshot being taken
 
   async function capture(windowId, fmt, quality = 92) {
     if (recent.length >= CAPTURES_PER_WINDOW) {
@@ -102,7 +116,14 @@ export function makeShooter({ chrome, settings, now = Date.now, sleep = (ms) => 
    * @param {number} tabId
    * @param {{ selector?: string, full_page?: boolean, format?: string, max_width?: number, margin?: number, max_page_height?: number }} p
    */
-  async function shoot(tabId, p) {
+  function shoot(tabId, p) {
+    // One at a time: each one's stylesheet and scrolling must not overlap another's.
+    const next = last.then(() => shootNow(tabId, p));
+    last = next.catch(() => {});
+    return next;
+  }
+
+  async function shootNow(tabId, p) {
     if (settings().ai_screenshots === false) {
       throw new QueryError('ai_screenshots_off', 'The human turned AI screenshots off in the Gasoline options; ask them, do not retry.');
     }
@@ -131,6 +152,7 @@ export function makeShooter({ chrome, settings, now = Date.now, sleep = (ms) => 
       await chrome.scripting.insertCSS({ target: { tabId, allFrames: true }, css: MASK_CSS, origin: 'USER' });
     }
     try {
+      if (masked) await run(tabId, painted, [], true);
       const out = { url: top.url, data: '' };
       if (selector) Object.assign(out, { matched: top.matched, count: top.count });
       if (p.full_page) {
@@ -150,7 +172,8 @@ export function makeShooter({ chrome, settings, now = Date.now, sleep = (ms) => 
       out.data = await reencode(shot, top, crop, fmt, maxW);
       return out;
     } finally {
-      if (masked) chrome.scripting.removeCSS({ target: { tabId, allFrames: true }, css: MASK_CSS, origin: 'USER' }).catch(() => {});
+      // Awaited: removing a stylesheet removes the same text inserted by a later capture too.
+      if (masked) await chrome.scripting.removeCSS({ target: { tabId, allFrames: true }, css: MASK_CSS, origin: 'USER' }).catch(() => {});
     }
   }
 

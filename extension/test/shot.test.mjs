@@ -14,7 +14,7 @@ function fakeChrome({ active = true, pw = 0, vw = 800 } = {}) {
     scripting: {
       executeScript: async () => [{ frameId: 0, result: { pw, url: 'https://a.test/', vw, vh: 600, dpr: 1, sy: 0, docH: 600 } }],
       insertCSS: async (o) => { calls.push(['insertCSS', o.origin, o.css.includes('input[type=password]')]); },
-      removeCSS: async () => { calls.push(['removeCSS']); },
+      removeCSS: async () => { await new Promise((r) => setTimeout(r, 5)); calls.push(['removeCSS']); },
     },
   };
   return { chrome, calls };
@@ -65,4 +65,12 @@ test('cropBox: the element with a margin, inside the viewport', () => {
   assert.deepEqual(cropBox(top, 8), { x: 92, y: 142, w: 216, h: 116 });
   assert.deepEqual(cropBox({ ...top, box: { x: -5, y: 590, w: 50, h: 40 } }, 8), { x: 0, y: 582, w: 53, h: 18 });
   assert.throws(() => cropBox({ ...top, box: { x: 900, y: 10, w: 5, h: 5 } }, 0), (e) => e.code === 'not_found');
+});
+
+test('screenshots taken at once run one after the other: one cannot remove the stylesheet of the next', async () => {
+  const { chrome, calls } = fakeChrome({ pw: 1 });
+  const s = makeShooter({ chrome, settings: () => ({}), sleep: async () => {} });
+  await Promise.all([s.shoot(1, {}), s.shoot(1, {})]);
+  const once = [['insertCSS', 'USER', true], ['capture', 'jpeg'], ['removeCSS']];
+  assert.deepEqual(calls, [...once, ...once]);
 });
