@@ -24,8 +24,9 @@ func BenchmarkScreenshot(b *testing.B) {
 		name, path string
 		w, h       int64
 	}{
-		{"one_box_800x600", "/shot.html", 800, 600}, {"text_800x600", "/shot-text.html", 800, 600},
-		{"one_box_1280x800", "/shot.html", 1280, 800}, {"text_1280x800", "/shot-text.html", 1280, 800},
+		{"one_box_800x600", "/shot-box.html", 800, 600}, {"text_800x600", "/shot-text.html", 800, 600},
+		{"box_and_password_800x600", "/shot.html", 800, 600},
+		{"one_box_1280x800", "/shot-box.html", 1280, 800}, {"text_1280x800", "/shot-text.html", 1280, 800},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			resizeWindow(b, r.b.ctx, c.w, c.h)
