@@ -30,6 +30,7 @@ type shot struct {
 	img     image.Image
 	code    string // the error code of a refusal
 	msg     string
+	took    time.Duration // the MCP call, the image's decoding in the test apart
 }
 
 func screenshot(t testing.TB, c *client.Client, args map[string]any) shot {
@@ -42,11 +43,13 @@ func screenshot(t testing.TB, c *client.Client, args map[string]any) shot {
 	for k, v := range args {
 		req.Params.Arguments.(map[string]any)[k] = v
 	}
+	t0 := time.Now()
 	res, err := c.CallTool(ctx, req)
+	took := time.Since(t0)
 	if err != nil {
 		t.Fatalf("screenshot %v: %v", args, err)
 	}
-	var s shot
+	s := shot{took: took}
 	for _, part := range res.Content {
 		switch p := part.(type) {
 		case mcp.TextContent:
