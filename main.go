@@ -105,7 +105,7 @@ func run(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr io.
 		return fail("--pilot-approval %q: want ask or auto", *approve)
 	}
 	cfg := server.Config{Version: version, Log: stderr, AuditLog: *auditLog, ScreenshotDir: filepath.Join(dataDir, "screenshots"),
-		HARDir: filepath.Join(dataDir, "har"), DataDir: dataDir}
+		HARDir: filepath.Join(dataDir, "har"), VisualDir: filepath.Join(dataDir, "visual"), DataDir: dataDir}
 	cfg.Port, cfg.PilotApproval, cfg.ApprovalTimeout = port, *approve, *approveT
 	if *auditLog != "" {
 		// Beside the audit log, one per port: each server on a port inherits

@@ -17,6 +17,7 @@ import * as tabs from './sw/tabs.js';
 import { Channel, installChannel } from './sw/channel.js';
 import { systemClock } from './sw/clock.js';
 import { QueryRunner } from './sw/queries.js';
+import { makeShooter } from './sw/shot.js';
 import { Audits } from './sw/a11y.js';
 import { Screenshots, shrinkPNG } from './sw/screenshots.js';
 import { PilotSwitch } from './sw/pilot-switch.js';
@@ -65,7 +66,8 @@ const channel = new Channel({
 });
 installChannel(channel);
 const audits = new Audits({ scripting: chrome.scripting, fetch: (url, init) => fetch(url, init), getURL: (p) => chrome.runtime.getURL(p) });
-const queries = new QueryRunner({ send: (m) => channel.sendResult(m), pilot: actions, audits, clock: systemClock });
+const shots = makeShooter({ chrome, settings: () => settings.effective });
+const queries = new QueryRunner({ send: (m) => channel.sendResult(m), pilot: actions, audits, shots, clock: systemClock });
 
 chrome.runtime.onMessage.addListener(onMessage);
 chrome.storage.sync.onChanged.addListener(onSettingsChanged);

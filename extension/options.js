@@ -28,6 +28,7 @@ const WORDING = {
   network_bodies: { title: 'Request and response bodies (secrets redacted)' },
   screenshot_on_error: { title: 'Screenshot on error' },
   action_replay: { title: 'User actions (clicks, typing, navigation; passwords never)' },
+  ai_screenshots: { title: 'Let the AI take screenshots (password fields are blanked; only you can change this)' },
 };
 
 function el(tag, props, ...children) {

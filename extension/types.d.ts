@@ -16,6 +16,7 @@ interface Settings {
   network_bodies: boolean;
   screenshot_on_error: boolean;
   action_replay: boolean;
+  ai_screenshots: boolean;
 }
 
 /** One capture setting as generated/constants.mjs describes it (CAPTURE_SETTINGS). */
@@ -24,6 +25,7 @@ interface CaptureSetting {
   readonly values: readonly string[];
   readonly default: string | boolean;
   readonly bool?: true;
+  readonly human?: true;
 }
 
 // ---- page (inject*.js) → content script, on the private link (an EventTarget handed over in the
@@ -72,7 +74,7 @@ interface SettingsView {
 
 // ---- server ↔ worker (the socket /ws/extension, or GET /pending-queries and POST /query-results)
 
-type QueryKind = 'dom' | 'page_info' | 'a11y' | 'pilot' | 'flush';
+type QueryKind = 'dom' | 'page_info' | 'a11y' | 'pilot' | 'flush' | 'screenshot';
 
 /** A question from the server: tab 0 is the tracked tab; deadline in epoch ms. */
 interface ServerQuery {

@@ -161,13 +161,17 @@ func (s *Server) analyzeAPI(_ context.Context, a args) (any, error) {
 	}
 }
 
-func (s *Server) analyzeVerify(_ context.Context, a args) (any, error) {
-	return s.an.verify.Do(verify.Request{
+func (s *Server) analyzeVerify(ctx context.Context, a args) (any, error) {
+	v, err := s.an.verify.Do(verify.Request{
 		Action:    actionParam.get(a),
 		SessionID: sessionIDParam.get(a),
 		Label:     nameParam.get(a),
 		URLFilter: filterParam.get(a),
 	})
+	if err != nil {
+		return v, err
+	}
+	return s.visualCheck(ctx, v), nil
 }
 
 func (s *Server) analyzeDiff(_ context.Context, a args) (any, error) {

@@ -15,9 +15,9 @@ const domTimeout = 10 * time.Second
 
 // The parameters of the dom and accessibility targets.
 var (
-	selectorParam = newParam[string]("selector", "dom: CSS selector (required)")
+	selectorParam = newParam[string]("selector", "CSS selector (dom: required)")
 	stylesParam   = newParam[bool]("include_styles", "dom: computed layout styles")
-	propsParam    = newParam[[]string]("properties", "dom: style properties to return instead")
+	propsParam    = newParam[[]string]("properties", "dom: styles instead")
 	childrenParam = newParam[bool]("include_children", "dom: child elements")
 	depthParam    = newParam[int]("max_depth", "dom: child depth (default 3)").between(1, browser.MaxDepth)
 	scopeParam    = newParam[string]("scope", "accessibility: CSS selector to audit")
@@ -33,15 +33,16 @@ func (s *Server) analyzeTool() tool {
 		desc: "Inspect the live page in the developer's tab (the tracked tab unless tab_id). " +
 			"dom: elements matching selector; page_info: page summary; accessibility: axe-core audit, cached 30 s per page; " +
 			"security: secrets, PII, auth, plain HTTP; api: response shape changes (action report); " +
-			"verify: action start, watch, compare; diff: action capture, compare, list, delete snapshots; performance: loads vs baseline.",
+			"screenshot: viewport, element or full_page; verify: action start, watch, compare; diff: action capture, compare, list, delete snapshots; performance: loads vs baseline.",
 		hints:    additive,
 		selector: newParam[string]("target", ""),
 		params: []declared{selectorParam, stylesParam, propsParam, childrenParam, depthParam,
-			scopeParam, tagsParam, passesParam, refreshParam, queryTabParam,
+			scopeParam, tagsParam, passesParam, refreshParam, queryTabParam, fullPageParam, formatParam, maxWidthParam,
 			actionParam, checksParam, severityParam, filterParam, ignoreParam, sessionIDParam, nameParam, compareBParam},
 		modes: []mode{
 			{"dom", s.analyzeDOM},
 			{"page_info", s.analyzePageInfo},
+			{"screenshot", s.analyzeScreenshot},
 			{"accessibility", s.analyzeAccessibility},
 			{"security", s.audited("security", s.afterHeld(s.analyzeSecurity))},
 			{"api", s.audited("api", s.afterHeld(s.analyzeAPI))},

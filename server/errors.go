@@ -26,6 +26,8 @@ var httpStatus = map[problem.Code]int{
 	problem.OriginNotAccepted:     http.StatusForbidden,
 	problem.DecisionsUnreadable:   http.StatusConflict,
 	problem.NotSaved:              http.StatusInternalServerError,
+	problem.TabNotVisible:         http.StatusConflict,
+	problem.ScreenshotsOff:        http.StatusForbidden,
 	problem.Internal:              http.StatusInternalServerError,
 }
 

@@ -118,6 +118,9 @@ func addTool(m *server.MCPServer, t tool) {
 		if err != nil {
 			return toolError(err), nil
 		}
+		if r, ok := v.(*mcp.CallToolResult); ok {
+			return r, nil
+		}
 		b, err := json.Marshal(v)
 		if err != nil {
 			return nil, err

@@ -29,6 +29,7 @@ import (
 	"github.com/gasoline-dev/gasoline/features/perf"
 	"github.com/gasoline-dev/gasoline/features/pilot"
 	"github.com/gasoline-dev/gasoline/features/screenshots"
+	"github.com/gasoline-dev/gasoline/features/visual"
 	"github.com/gasoline-dev/gasoline/server/wire"
 )
 
@@ -63,6 +64,9 @@ type Config struct {
 	AuditLog string
 	// ScreenshotDir keeps screenshots taken on errors; empty disables them.
 	ScreenshotDir string
+	// VisualDir keeps the screenshots of verify's visual check; empty: no
+	// visual check.
+	VisualDir string
 	// HARDir keeps the archives generate{format:"har"} writes; empty: only
 	// small archives are returned, inline.
 	HARDir string
@@ -100,6 +104,7 @@ type Server struct {
 	control *capturectl.Controller
 	auditor *audit.Log
 	shots   *screenshots.Dir
+	visuals *visual.Dir
 	events  *hub
 	streams streams
 	pilot   *pilot.Switch
@@ -183,6 +188,9 @@ func New(cfg Config) *Server {
 	}
 	if cfg.ScreenshotDir != "" {
 		s.shots = screenshots.New(cfg.ScreenshotDir)
+	}
+	if cfg.VisualDir != "" {
+		s.visuals = visual.NewDir(cfg.VisualDir)
 	}
 	s.control = capturectl.New(s.auditor, cfg.Clock)
 	// Beat the 5 s poll: a change reaches the extension over its socket now.

@@ -41,13 +41,18 @@ type setting struct {
 	Values  []string `json:"values"`
 	Default any      `json:"default"`
 	Bool    bool     `json:"bool,omitempty"`
+	Human   bool     `json:"human,omitempty"` // the human's alone: never overridden
 }
 
 func constants() []constant {
 	var settings []setting
 	defaults := map[string]any{}
 	for _, s := range capturectl.Settings {
-		settings = append(settings, setting{s.Name, s.Values, s.Default, s.Bool})
+		settings = append(settings, setting{s.Name, s.Values, s.Default, s.Bool, false})
+		defaults[s.Name] = s.Default
+	}
+	for _, s := range capturectl.HumanSettings {
+		settings = append(settings, setting{s.Name, s.Values, s.Default, s.Bool, true})
 		defaults[s.Name] = s.Default
 	}
 	r := redact.Rules
@@ -136,8 +141,8 @@ func marshal(v any) []byte {
 // sortKeys orders an object's keys: a setting's fields as declared, other
 // maps (the defaults) in the order of capturectl.Settings.
 func sortKeys(keys []string) {
-	rank := map[string]int{"name": 0, "values": 1, "default": 2, "bool": 3}
-	for i, s := range capturectl.Settings {
+	rank := map[string]int{"name": 0, "values": 1, "default": 2, "bool": 3, "human": 4}
+	for i, s := range append(slices.Clone(capturectl.Settings), capturectl.HumanSettings...) {
 		rank[s.Name] = 10 + i
 	}
 	slices.SortFunc(keys, func(a, b string) int {

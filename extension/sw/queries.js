@@ -1,14 +1,15 @@
 // One on-demand query, from the server's frame to its answer: dom and page_info asked of the content
-// script, a11y audits, pilot actions, a flush of what the worker holds; each bounded by its deadline.
+// script, a11y audits, pilot actions, screenshots (sw/shot.js), a flush of what the worker holds; each
+// bounded by its deadline.
 
 import { resolveTab, tabURL } from './tabs.js';
-import { askContent } from './documents.js';
+import { askContent, settled } from './documents.js';
 import { scriptTimeout } from './serialize.js';
 import { QueryError, errText } from './errors.js';
 import { deliverHeld } from './delivery.js';
 
-const QUERY_KINDS = new Set(['dom', 'page_info', 'a11y', 'pilot', 'flush']);
-const QUERY_DEFAULT_MS = { dom: 10000, page_info: 10000, a11y: 30000, pilot: 10000 };
+const QUERY_KINDS = new Set(['dom', 'page_info', 'a11y', 'pilot', 'flush', 'screenshot']);
+const QUERY_DEFAULT_MS = { dom: 10000, page_info: 10000, a11y: 30000, pilot: 10000, screenshot: 10000 };
 const QUERY_MAX_MS = 120000;
 
 /** A query's time limit when the server set none: execute_js gets its script's own plus a margin. */
@@ -22,6 +23,7 @@ function defaultQueryMS(q) {
  * @property {(msg: QueryResult) => void} send the channel's: the answer to the server
  * @property {{run(q: ServerQuery, p: object, job: object): Promise<any>}} pilot pilot.js's Pilot, for the pilot actions
  * @property {{audit(tabId: number, q: object, job: object): Promise<any>}} audits a11y.js's Audits
+ * @property {{shoot(tabId: number, p: object): Promise<any>}} shots shot.js's shooter, for screenshots
  * @property {import('./clock.js').Clock} clock
  */
 
@@ -56,6 +58,10 @@ export class QueryRunner {
         out = { result: await deliverHeld() }; // no tab: the server reads next
       } else if (q.kind === 'pilot') {
         out = await this.d.pilot.run(q, params, job);
+      } else if (q.kind === 'screenshot') {
+        job.tab = await resolveTab(q.tab);
+        await settled(job.tab, job);
+        out = { result: await this.d.shots.shoot(job.tab, params) };
       } else {
         job.tab = await resolveTab(q.tab);
         const query = { id: q.id, kind: q.kind, params };

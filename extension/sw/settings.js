@@ -13,6 +13,7 @@ export const DEFAULT_SETTINGS = Object.freeze({ server_url: DEFAULT_SERVER_URL, 
 const SETTINGS = /** @type {readonly CaptureSetting[]} */ (CAPTURE_SETTINGS);
 const CHOICES = Object.fromEntries(SETTINGS.filter((s) => !s.bool).map((s) => [s.name, s.values]));
 const FLAGS = SETTINGS.filter((s) => s.bool).map((s) => s.name);
+const HUMAN = new Set(SETTINGS.filter((s) => s.human).map((s) => s.name)); // never taken from the server
 const SERVER_URL_RE = /^http:\/\/(127\.0\.0\.1|localhost):(\d{1,5})\/?$/;
 
 /** Whether u is a loopback http URL with a valid port (the only servers the worker talks to). */
@@ -26,7 +27,8 @@ export function normalizeServerURL(u) {
 }
 
 /**
- * Keeps only known keys with valid values; server_url only when withServer (the server may not move itself).
+ * Keeps only known keys with valid values; server_url and the human's own settings only when withServer
+ * (the server may not move itself, nor decide for the human).
  * @returns {Partial<Settings>}
  */
 export function sanitize(s, withServer) {
@@ -35,7 +37,7 @@ export function sanitize(s, withServer) {
   if (!s || typeof s !== 'object') return out;
   if (withServer && validServerURL(s.server_url)) out.server_url = normalizeServerURL(s.server_url);
   for (const [k, values] of Object.entries(CHOICES)) if (values.includes(s[k])) out[k] = s[k];
-  for (const k of FLAGS) if (typeof s[k] === 'boolean') out[k] = s[k];
+  for (const k of FLAGS) if (typeof s[k] === 'boolean' && (withServer || !HUMAN.has(k))) out[k] = s[k];
   return out;
 }
 
@@ -194,7 +196,8 @@ export class CaptureSettings {
       const stored = /** @type {{sourcemap_origins?: unknown} | undefined} */ (r.gasoline_settings);
       this.mapOrigins = mapOriginsOf(stored && stored.sourcemap_origins);
     } catch (_) {
-      this.user = { ...DEFAULT_SETTINGS };
+      // The human's choices cannot be read: what only they may allow stays off until they look.
+      this.user = { ...DEFAULT_SETTINGS, ...Object.fromEntries([...HUMAN].map((k) => [k, false])) };
     }
     try {
       const cur = (await this.d.storage.local.get('gasoline_effective')).gasoline_effective;

@@ -63,7 +63,7 @@ test('the human\'s source map origins follow their settings, and are no capture 
   assert.deepEqual(h.settings.sourcemapOrigins(), [], 'settings without them clear them');
 });
 
-test('load: what storage already holds is neither written again nor pushed; unreadable storage means the defaults', async () => {
+test('load: what storage already holds is neither written again nor pushed; unreadable storage means the defaults, with the human\'s own switches off', async () => {
   const h = harness({ local: { gasoline_effective: { ...DEFAULT_SETTINGS } } });
   await h.settings.load({});
   await h.clock.settle();
@@ -74,7 +74,7 @@ test('load: what storage already holds is neither written again nor pushed; unre
   const g = harness();
   g.settings.d.storage.sync.get = async () => { throw new Error('sync off'); };
   await g.settings.load({ gasoline_overrides: 'junk' });
-  assert.deepEqual(g.settings.effective, DEFAULT_SETTINGS);
+  assert.deepEqual(g.settings.effective, { ...DEFAULT_SETTINGS, ai_screenshots: false });
   assert.deepEqual(g.settings.view().overrides, {});
 });
 

@@ -21,6 +21,7 @@ function harness() {
       },
     },
     audits: { audit: async () => { throw new Error('not in these tests'); } },
+    shots: { shoot: async () => { throw new Error('not in these tests'); } },
     clock,
   });
   return h;
@@ -43,8 +44,8 @@ test('nonsense and a repeated id are ignored; an unknown kind or a failure is an
   const h = harness();
   for (const q of [null, 'q', { id: '' }, { id: 7 }]) await h.runner.run(q);
   assert.deepEqual(h.sent, []);
-  await h.runner.run({ id: 'k', kind: 'screenshot' });
-  assert.deepEqual(h.sent, [{ type: 'result', id: 'k', tab: 0, error: { code: 'invalid_param', message: 'unknown query kind "screenshot"' } }]);
+  await h.runner.run({ id: 'k', kind: 'paint' });
+  assert.deepEqual(h.sent, [{ type: 'result', id: 'k', tab: 0, error: { code: 'invalid_param', message: 'unknown query kind "paint"' } }]);
   let release;
   h.pilotAnswer = () => new Promise((r) => { release = r; });
   const first = h.runner.run({ id: 'same', kind: 'pilot', params: {} });

@@ -30,6 +30,13 @@ test('the server may not move the worker to another server', () => {
   assert.equal(e.log_level, 'warn');
 });
 
+test('the human\'s own settings come only from the human', () => {
+  assert.equal(DEFAULT_SETTINGS.ai_screenshots, true);
+  assert.deepEqual(sanitize({ ai_screenshots: true, ws_mode: 'off' }, false), { ws_mode: 'off' });
+  assert.equal(merge({ ai_screenshots: false }, { ai_screenshots: true }).ai_screenshots, false);
+  assert.equal(merge({}, { ai_screenshots: false }).ai_screenshots, true);
+});
+
 test('effective settings: defaults, then the user, then the server', () => {
   assert.deepEqual(merge({}, {}), DEFAULT_SETTINGS);
   const e = merge({ log_level: 'warn', ws_mode: 'off' }, { ws_mode: 'messages', log_level: 'bogus' });

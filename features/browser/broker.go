@@ -20,6 +20,7 @@ const (
 	KindPageInfo = "page_info"
 	KindA11y     = "a11y"
 	KindPilot    = "pilot"
+	KindShot     = "screenshot"
 	// KindFlush asks the worker to deliver the events it holds back while a
 	// page is busy; it answers once they are stored.
 	KindFlush = "flush"
@@ -57,7 +58,8 @@ type PageError struct {
 // problem maps the extension's codes onto the server's stable ones.
 func (e *PageError) problem() *problem.Error {
 	switch c := problem.Code(e.Code); c {
-	case problem.InvalidParam, problem.NotFound, problem.Timeout, problem.PilotDisabled, problem.CSPBlocked, problem.ScriptError:
+	case problem.InvalidParam, problem.NotFound, problem.Timeout, problem.PilotDisabled, problem.CSPBlocked, problem.ScriptError,
+		problem.TabNotVisible, problem.ScreenshotsOff, problem.TooLarge:
 		return &problem.Error{Code: c, Message: e.Message}
 	}
 	return &problem.Error{Code: problem.Internal, Message: "the extension failed: " + e.Message}

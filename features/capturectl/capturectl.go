@@ -37,6 +37,16 @@ var Settings = []Setting{
 	{Name: "action_replay", Values: []string{"true", "false"}, Default: true, Bool: true},
 }
 
+// HumanSettings are the human's alone: the options page sets them, the
+// extension takes no override of them, and configure refuses to change them.
+var HumanSettings = []Setting{
+	{Name: "ai_screenshots", Values: []string{"true", "false"}, Default: true, Bool: true},
+}
+
+func humanOnly(name string) bool {
+	return slices.ContainsFunc(HumanSettings, func(s Setting) bool { return s.Name == name })
+}
+
 func setting(name string) (Setting, bool) {
 	i := slices.IndexFunc(Settings, func(s Setting) bool { return s.Name == name })
 	if i < 0 {
@@ -112,6 +122,10 @@ func (c *Controller) OnChange(fn func(values map[string]any)) {
 // strings "true"/"false" for boolean settings.
 func parse(name string, v any) (any, error) {
 	s, ok := setting(name)
+	if !ok && humanOnly(name) {
+		return nil, problem.New(problem.Forbidden, "%s is the human's own setting, on the Gasoline options page; "+
+			"the AI cannot change it. Ask the human if you need it changed.", name)
+	}
 	if !ok {
 		return nil, problem.New(problem.InvalidParam, "Unknown capture setting: %s. Valid: %s.", name, strings.Join(Names(), ", "))
 	}

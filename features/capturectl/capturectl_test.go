@@ -90,6 +90,11 @@ func TestValidation(t *testing.T) {
 	if _, err := c.Set("a", map[string]any{}); code(err) != problem.InvalidParam {
 		t.Fatal(err)
 	}
+	// The human's own setting is not the AI's to change, whatever the value, and nothing of the call applies.
+	_, err = c.Set("a", map[string]any{"ai_screenshots": true, "ws_mode": "off"})
+	if code(err) != problem.Forbidden || !strings.Contains(err.Error(), "ai_screenshots is the human's own setting") || len(c.Values()) != 0 {
+		t.Fatalf("human setting: %v %v", err, c.Values())
+	}
 }
 
 // Scenarios 4, 17 and 18.

@@ -40,7 +40,12 @@ const (
 	// NotSaved: the human's decision holds for this server but could not
 	// be written to disk, so a restart would lose it.
 	NotSaved Code = "decisions_not_saved"
-	Internal Code = "internal"
+	// TabNotVisible: a screenshot of a tab that is not the one showing
+	// in its window; the browser only paints the tab on screen.
+	TabNotVisible Code = "tab_not_visible"
+	// ScreenshotsOff: the human turned AI screenshots off (ai_screenshots).
+	ScreenshotsOff Code = "ai_screenshots_off"
+	Internal       Code = "internal"
 )
 
 // Error is a failure with a code and a message that says what to do next.

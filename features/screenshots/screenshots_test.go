@@ -25,8 +25,11 @@ func TestSaveKeepsNewestAndRejectsNonPNG(t *testing.T) {
 	if entries[0].Name() != "error-20261122-100005.000-tab7.png" {
 		t.Fatalf("oldest kept: %s", entries[0].Name())
 	}
-	if _, err := os.Stat(last); err != nil {
-		t.Fatal(err)
+	if fi, err := os.Stat(last); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("%v %v", fi.Mode(), err) // the user's screen: readable by them only
+	}
+	if fi, _ := os.Stat(d.Path()); fi.Mode().Perm() != 0o700 {
+		t.Fatalf("dir %v", fi.Mode())
 	}
 	if _, err := d.Save(t0, 1, []byte("<html>")); err != ErrNotPNG {
 		t.Fatal(err)
