@@ -1,6 +1,6 @@
 // Delivery of captured events to the server, in order: queued per kind (queue.js), flushed once no
 // event has come for FLUSH_MS (or WAIT_MAX_MS after the first waiting one, or at once at FLUSH_AT
-// queued), retried with backoff while the server is away.
+// queued or with a document's first error), retried with backoff while the server is away.
 //
 // Each message's events are journaled in chrome.storage.session as they come (a write the size of
 // the message, removed once they are delivered), so a worker stopped, crashed or updated while it
@@ -31,6 +31,11 @@ const FLUSH_AT = 1500;
 const BACKOFF_MIN = 250;
 const BACKOFF_MAX = 2000;
 const SLOW_MS = 500; // a flush on the wire this long has its queue written down
+// A document's first error is delivered at once: it is what the AI most often asks about right after
+// it happened, and one flush more per document costs next to nothing. Its later errors wait as the
+// rest do. The documents whose first error came are remembered, at most ERROR_DOCS_MAX of them.
+const ERROR_DOCS_MAX = 1000;
+const errorDocs = new Set();
 
 const queue = new EventQueue();
 queue.gone = forget;
@@ -47,6 +52,7 @@ let lastFlush = 0; // when the last flush started
 let stored = 0; // events in the queue as last written (0: nothing to guard or clear)
 let waitingSince = 0; // when the first event no flush has taken yet came (0: none)
 let toldHolding = false; // the server was told this flush is being put off (tellHolding)
+let urgent = false; // a first error came while a flush ran: the next one goes at once
 
 /**
  * Queues the events of a content script's message. Returns the error logs among them as
@@ -57,10 +63,14 @@ export function accept(events, sender) {
   const stamped = stampEvents(events, sender, Date.now());
   const j = stamped.length ? `${JOURNAL}${life}:${journalN++}` : '';
   const entry = [];
+  let first = false;
   for (const { kind, data } of stamped) {
     const s = queue.push(kind, data, j);
     entry.push([kind, s, data]);
-    if (kind === 'log' && isErrorLog(data)) errors.push({ data, seq: s });
+    if (kind === 'log' && isErrorLog(data)) {
+      errors.push({ data, seq: s });
+      if (firstError(data.dc)) first = true;
+    }
   }
   if (j) journalWrite(j, entry);
   // While the server is away the next flush waits out the backoff, seconds in which a stopped
@@ -68,14 +78,24 @@ export function accept(events, sender) {
   if (backoff > 0) save();
   const now = Date.now();
   if (!waitingSince) waitingSince = now;
-  if (queue.total() >= FLUSH_AT) scheduleFlush(0);
-  else {
+  if (queue.total() >= FLUSH_AT || first) {
+    if (first && flushing) urgent = true;
+    scheduleFlush(0);
+  } else {
     // A quiet flush already due is put off by these events: the server is told once, so that what
     // the AI reads meanwhile asks for them first (deliverHeld).
     if (flushTimer && flushQuiet && !toldHolding) toldHolding = tellHolding();
     scheduleFlush(Math.max(0, Math.min(FLUSH_MS, waitingSince + WAIT_MAX_MS - now)), true);
   }
   return errors;
+}
+
+// Whether this is the first error of document dc (the content script's key for it) the worker saw.
+function firstError(dc) {
+  if (typeof dc !== 'string' || !dc || errorDocs.has(dc)) return false;
+  errorDocs.add(dc);
+  if (errorDocs.size > ERROR_DOCS_MAX) errorDocs.delete(errorDocs.values().next().value);
+  return true;
 }
 
 /**
@@ -264,7 +284,9 @@ async function flushQueues() {
     if (failed || stored) save();
   }
   const left = queue.total();
-  if (left) scheduleFlush(failed || left < FLUSH_AT ? FLUSH_MS : 0);
+  const now = urgent && !failed;
+  urgent = false;
+  if (left) scheduleFlush(failed || (left < FLUSH_AT && !now) ? FLUSH_MS : 0);
 }
 
 // One batch to the server, on the worker's socket while it is open, else with a POST: {via, status}
