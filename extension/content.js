@@ -199,7 +199,6 @@
   const seqs = { log: 0, network: 0, ws: 0, action: 0 };
   const DOC = Math.random().toString(36).slice(2, 8) + (Date.now() % 1296).toString(36);
   let errorSent = false; // this document's first error went at once
-  const isError = (d) => d.kind === 'exception' || d.kind === 'rejection' || d.level === 'error';
 
   // A quiet event (the page's first navigation) waits for the next event, or for content/perf.js's
   // sample of the load, at most QUIET_MS: a quiet page's load then costs it one message to the worker,
@@ -219,7 +218,7 @@
     }
     batch.push(ev);
     if (leaving) flushSoon();
-    else if (!errorSent && ev.kind === 'log' && isError(ev.data)) {
+    else if (!errorSent && ev.kind === 'log' && gate.isErrorLog(ev.data)) {
       // The document's first error goes at once (at the end of this task, with the rest of inject's
       // message and what was batched before it): it is what the AI most often asks about right
       // after it happened. Later ones keep the batching, so a flood of errors costs one message more.

@@ -79,7 +79,7 @@
     return { kind, data };
   }
 
-  const api = Object.freeze({ wellFormed, hostsOf, serverTest, pass });
+  const api = Object.freeze({ wellFormed, hostsOf, serverTest, pass, isErrorLog });
   if (typeof module === 'object' && module.exports) module.exports = api;
   else root.__gasolineGate = api;
 })(globalThis, typeof GASOLINE_CONSTANTS !== 'undefined' ? GASOLINE_CONSTANTS : require('../generated/constants.js'));
