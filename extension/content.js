@@ -12,7 +12,7 @@
 // PROTOCOL.md), gates what arrives by the effective settings (content/gate.js), scrubs secrets out of
 // every event (content/scrub.js)
 // and forwards them to the service worker in batches: BATCH_MS after the first event, when the page
-// is idle (at most IDLE_MS more). This runs on the page's thread, and each message costs the browser
+// is idle (at most IDLE_MS more); the document's first error at once. This runs on the page's thread, and each message costs the browser
 // process a round of IPC and a copy of the batch, so a page with steady traffic sends a few messages
 // a second, not one per request (issue 12).
 (() => {
