@@ -93,7 +93,7 @@ func (r *rig) visit(t *testing.T, path, done string) {
 // awaitCaptured waits until observe (what, url_filter, after) holds at least n entries.
 func (r *rig) awaitCaptured(t *testing.T, args map[string]any, n int) {
 	t.Helper()
-	waitFor(t, 10*time.Second, fmt.Sprintf("%d captured %v", n, args), func() bool {
+	waitFor(t, 20*time.Second, fmt.Sprintf("%d captured %v", n, args), func() bool {
 		return len(entries(observe(t, r.ai, args))) >= n
 	})
 }

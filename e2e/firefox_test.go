@@ -276,7 +276,7 @@ func (f *fox) setCapture(t testing.TB, settings map[string]any) {
 	if _, err := f.eval(page, store); err != nil {
 		t.Fatalf("set settings: %v", err)
 	}
-	waitFor(t, 5*time.Second, "effective settings "+mustJSON(settings), func() bool {
+	waitFor(t, 20*time.Second, "effective settings "+mustJSON(settings), func() bool {
 		ok, err := f.eval(page, applied)
 		return err == nil && ok == true
 	})

@@ -404,7 +404,7 @@ func (b *browser) setCapture(t testing.TB, settings map[string]any) {
 	if _, err := chromedp.Run(b.sw, chromedp.Evaluate[bool](store, chromedp.EvalAwaitPromise)); err != nil {
 		t.Fatalf("set settings: %v", err)
 	}
-	waitFor(t, 5*time.Second, "effective settings "+mustJSON(settings), func() bool {
+	waitFor(t, 20*time.Second, "effective settings "+mustJSON(settings), func() bool {
 		ok, err := chromedp.Run(b.sw, chromedp.Evaluate[bool](applied, chromedp.EvalAwaitPromise))
 		return err == nil && ok
 	})
