@@ -98,6 +98,9 @@ export class CaptureSettings {
     // Counts server answers applied (polled or pushed): a poll answer that was in flight while a pushed one
     // was applied is older than it and is dropped.
     this.gen = 0;
+    // Counts the user's changes (storage.onChanged): one that comes while load() reads storage is newer
+    // than what that read returns, which must not overwrite it.
+    this.userGen = 0;
   }
 
   serverURL() {
@@ -182,6 +185,7 @@ export class CaptureSettings {
 
   /** The user changed their settings (storage.onChanged); resolves to whether the server address changed. */
   userChanged(value) {
+    this.userGen++;
     this.user = { ...DEFAULT_SETTINGS, ...sanitize(value, true) };
     this.mapOrigins = mapOriginsOf(value && value.sourcemap_origins);
     return this.recompute();
@@ -190,14 +194,17 @@ export class CaptureSettings {
   /** Start-up: the overrides kept over a worker restart, the user's settings, what storage holds. */
   async load(session) {
     if (session.gasoline_overrides && typeof session.gasoline_overrides === 'object') this.overrides = session.gasoline_overrides;
+    const gen = this.userGen;
     try {
       const r = await this.d.storage.sync.get('gasoline_settings');
-      this.user = { ...DEFAULT_SETTINGS, ...sanitize(r.gasoline_settings, true) };
-      const stored = /** @type {{sourcemap_origins?: unknown} | undefined} */ (r.gasoline_settings);
-      this.mapOrigins = mapOriginsOf(stored && stored.sourcemap_origins);
+      if (this.userGen === gen) {
+        this.user = { ...DEFAULT_SETTINGS, ...sanitize(r.gasoline_settings, true) };
+        const stored = /** @type {{sourcemap_origins?: unknown} | undefined} */ (r.gasoline_settings);
+        this.mapOrigins = mapOriginsOf(stored && stored.sourcemap_origins);
+      }
     } catch (_) {
       // The human's choices cannot be read: what only they may allow stays off until they look.
-      this.user = { ...DEFAULT_SETTINGS, ...Object.fromEntries([...HUMAN].map((k) => [k, false])) };
+      if (this.userGen === gen) this.user = { ...DEFAULT_SETTINGS, ...Object.fromEntries([...HUMAN].map((k) => [k, false])) };
     }
     try {
       const cur = (await this.d.storage.local.get('gasoline_effective')).gasoline_effective;

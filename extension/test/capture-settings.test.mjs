@@ -131,3 +131,17 @@ test('a tab that went away or has no content script does not stop the push to th
   await h.clock.settle();
   assert.deepEqual(h.pushes.map((p) => p[0]), [2, 1]);
 });
+
+test('load: a change the user makes while the stored settings are being read is not overwritten by that read', async () => {
+  const h = harness({ sync: { gasoline_settings: { log_level: 'error' } } });
+  let release;
+  const get = h.settings.d.storage.sync.get;
+  h.settings.d.storage.sync.get = (k) => new Promise((resolve) => { release = () => resolve(get(k)); });
+  const loading = h.settings.load({});
+  await h.clock.settle();
+  await h.settings.userChanged({ log_level: 'all' }); // storage.onChanged, before the read answers
+  release();
+  await loading;
+  assert.equal(h.settings.effective.log_level, 'all');
+  assert.equal(h.local.gasoline_effective.log_level, 'all');
+});
