@@ -2,10 +2,12 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
 
+	"github.com/gasoline-dev/gasoline/features/apicontract"
 	"github.com/gasoline-dev/gasoline/features/audit"
 	"github.com/gasoline-dev/gasoline/features/pilot"
 	"github.com/gasoline-dev/gasoline/features/problem"
@@ -58,6 +60,40 @@ func (s *Server) auditInteract(ctx context.Context, a args, _ any, err error) {
 	if script, _ := a[scriptParam.name].(string); script != "" {
 		ev.SHA256, ev.Script = pilot.ScriptDigest(script)
 	}
+	if err != nil {
+		ev.Result, ev.Error = "error", string(problem.From(err).Code)
+	}
+	s.audit(ev)
+}
+
+// audited writes each call of an analysis mode to the audit log, so the
+// dashboard shows what the AI looked at: the mode, its action, and the
+// result in one line (or the error's code).
+func (s *Server) audited(target string, run func(context.Context, args) (any, error)) func(context.Context, args) (any, error) {
+	return func(ctx context.Context, a args) (any, error) {
+		v, err := run(ctx, a)
+		action := target
+		if act := actionParam.get(a); act != "" {
+			action += " " + act
+		}
+		var line string
+		switch r := v.(type) {
+		case interface{ Line() string }:
+			line = r.Line()
+		case interface{ Brief() string }:
+			line = r.Brief()
+		case apicontract.Report:
+			line = fmt.Sprintf("%d endpoints tracked", len(r.Endpoints))
+		}
+		s.auditMode(ctx, "analyze", action, line, err)
+		return v, err
+	}
+}
+
+// auditMode writes the audit line of one AI call of a mode: the tool, the
+// mode (and its action), what it found in one line, or the error's code.
+func (s *Server) auditMode(ctx context.Context, tool, mode, result string, err error) {
+	ev := audit.Event{Event: tool, Action: mode, Result: result, Source: "ai", Agent: agent(ctx)}
 	if err != nil {
 		ev.Result, ev.Error = "error", string(problem.From(err).Code)
 	}

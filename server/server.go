@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/gasoline-dev/gasoline/features/sourcemap"
 	"io"
 	"net"
 	"net/http"
@@ -29,6 +28,7 @@ import (
 	"github.com/gasoline-dev/gasoline/features/perf"
 	"github.com/gasoline-dev/gasoline/features/pilot"
 	"github.com/gasoline-dev/gasoline/features/screenshots"
+	"github.com/gasoline-dev/gasoline/features/sourcemap"
 	"github.com/gasoline-dev/gasoline/features/visual"
 	"github.com/gasoline-dev/gasoline/server/wire"
 )

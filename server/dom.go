@@ -1,0 +1,74 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/gasoline-dev/gasoline/features/browser"
+	"github.com/gasoline-dev/gasoline/features/problem"
+)
+
+// domTimeout bounds DOM and page-info queries (the spec's 10 s).
+const domTimeout = 10 * time.Second
+
+// The parameters of the dom target.
+var (
+	selectorParam = newParam[string]("selector", "CSS selector (dom: required)")
+	stylesParam   = newParam[bool]("include_styles", "dom: computed layout styles")
+	propsParam    = newParam[[]string]("properties", "dom: styles instead")
+	childrenParam = newParam[bool]("include_children", "dom: child elements")
+	depthParam    = newParam[int]("max_depth", "dom: child depth (default 3)").between(1, browser.MaxDepth)
+)
+
+// ask sends one query to the page and decodes its answer into v.
+func (s *Server) ask(ctx context.Context, kind string, tab int, params any, timeout time.Duration, v any) (browser.Response, error) {
+	resp, err := s.queries.Ask(ctx, kind, tab, params, timeout)
+	if err != nil {
+		return resp, err
+	}
+	if err := json.Unmarshal(resp.Result, v); err != nil {
+		return resp, problem.New(problem.Internal, "the extension's answer could not be read: %v", err)
+	}
+	return resp, nil
+}
+
+func (s *Server) analyzeDOM(ctx context.Context, a args) (any, error) {
+	p := browser.DOMParams{
+		Selector:        selectorParam.get(a),
+		IncludeStyles:   stylesParam.get(a),
+		IncludeChildren: childrenParam.get(a),
+		MaxDepth:        depthParam.get(a),
+		Properties:      propsParam.get(a),
+	}
+	tab := queryTabParam.get(a)
+	if err := p.Check(); err != nil {
+		return nil, err
+	}
+	var r browser.DOMResult
+	resp, err := s.ask(ctx, browser.KindDOM, tab, p, domTimeout, &r)
+	if err != nil {
+		return nil, err
+	}
+	r.Enforce(p.MaxDepth)
+	if r.URL == "" {
+		r.URL = resp.URL
+	}
+	return struct {
+		Tab int `json:"tab,omitempty"`
+		browser.DOMResult
+	}{resp.Tab, r}, nil
+}
+
+func (s *Server) analyzePageInfo(ctx context.Context, a args) (any, error) {
+	var p browser.PageInfo
+	resp, err := s.ask(ctx, browser.KindPageInfo, queryTabParam.get(a), struct{}{}, domTimeout, &p)
+	if err != nil {
+		return nil, err
+	}
+	p.Enforce()
+	return struct {
+		Tab int `json:"tab,omitempty"`
+		browser.PageInfo
+	}{resp.Tab, p}, nil
+}

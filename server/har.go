@@ -1,0 +1,60 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/gasoline-dev/gasoline/features/har"
+	"github.com/gasoline-dev/gasoline/features/problem"
+)
+
+// HAR files: an archive of a full buffer is megabytes, too much for an AI's
+// context, so it goes to a file; only a small one is also returned inline.
+const (
+	harInline = 8 << 10 // bytes up to which the archive is also in the result
+)
+
+// harResult is what generate{format:"har"} answers: where the archive is
+// and what it holds; the archive itself only when small.
+type harResult struct {
+	Path    string          `json:"path,omitempty"`
+	Entries int             `json:"entries"`
+	Pages   int             `json:"pages"`
+	Bytes   int             `json:"bytes"`
+	HAR     json.RawMessage `json:"har,omitempty"`
+}
+
+func (s *Server) generateHAR(ctx context.Context, a args) (any, error) {
+	sess := s.session(filterParam.get(a))
+	log := har.Build(sess.Network, sess.Bodies, har.Options{URLFilter: filterParam.get(a), Version: s.cfg.Version})
+	b, err := json.Marshal(log)
+	if err != nil {
+		return nil, fmt.Errorf("encode har: %w", err)
+	}
+	r := harResult{Entries: len(log.Log.Entries), Pages: len(log.Log.Pages), Bytes: len(b)}
+	if r.Entries == 0 {
+		s.auditMode(ctx, "generate", "har", "no requests", nil)
+		return nil, problem.New(problem.NotFound, "no captured requests%s", filterNote(filterParam.get(a)))
+	}
+	if s.cfg.HARDir != "" {
+		if r.Path, err = har.Save(s.cfg.HARDir, b, time.Now()); err != nil {
+			return nil, err
+		}
+	}
+	if len(b) <= harInline {
+		r.HAR = b
+	} else if r.Path == "" {
+		return nil, problem.New(problem.Internal, "the archive is %d bytes and no HAR directory is configured", len(b))
+	}
+	s.auditMode(ctx, "generate", "har", fmt.Sprintf("%d entries, %d bytes %s", r.Entries, r.Bytes, r.Path), nil)
+	return r, nil
+}
+
+func filterNote(f string) string {
+	if f == "" {
+		return ""
+	}
+	return fmt.Sprintf(" matching %q", f)
+}
