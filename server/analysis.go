@@ -1,7 +1,6 @@
 package server
 
 import (
-	"sync"
 	"time"
 
 	"github.com/gasoline-dev/gasoline/features/apicontract"
@@ -29,9 +28,7 @@ type analysis struct {
 	contracts *apicontract.Tracker
 	verify    *verify.Manager
 	diffs     *sessiondiff.Store
-
-	mu       sync.Mutex
-	security *security.Report
+	security  security.Latest
 }
 
 // newAnalysis wires the analyses to store and to the page loads perf
@@ -48,19 +45,4 @@ func newAnalysis(store *capture.Store, perf perf.LatestFunc, now func() time.Tim
 		}
 	})
 	return a
-}
-
-func (a *analysis) setSecurity(r security.Report) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.security = &r
-}
-
-func (a *analysis) latestSecurity() (security.Report, bool) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.security == nil {
-		return security.Report{}, false
-	}
-	return *a.security, true
 }

@@ -19,17 +19,12 @@ func (s *Server) Approvals() wire.Approvals {
 	return wire.Approvals{Mode: s.approvalMode(), Pending: s.approvals.Pending()}
 }
 
-func (s *Server) approvalMode() string {
-	if s.approval.Load() {
-		return decisions.ApprovalAsk
-	}
-	return decisions.ApprovalAuto
-}
+func (s *Server) approvalMode() string { return s.pilotMode.String() }
 
 // setApprovalMode is the human's choice of mode (the flag or the
 // dashboard): kept on disk and audited.
 func (s *Server) setApprovalMode(mode, by string) {
-	if s.approval.Swap(mode == decisions.ApprovalAsk) == (mode == decisions.ApprovalAsk) {
+	if !s.pilotMode.Set(mode) {
 		return
 	}
 	_ = s.saveDecisions()
@@ -41,7 +36,7 @@ func (s *Server) setApprovalMode(mode, by string) {
 // dashboard shows it at once and the AI's call gets progress notifications
 // while it waits. nil means go ahead.
 func (s *Server) approve(ctx context.Context, p pilot.Action, tab int) error {
-	if !s.approval.Load() {
+	if !s.pilotMode.Asks() {
 		return nil
 	}
 	req := approval.Request{Agent: agent(ctx), Action: p.Name, Selector: p.Selector, Name: p.SnapshotName, Script: p.Script, Tab: tab}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gasoline-dev/gasoline/features/approval"
 	"github.com/gasoline-dev/gasoline/features/audit"
 	"github.com/gasoline-dev/gasoline/features/capturectl"
 	"github.com/gasoline-dev/gasoline/features/decisions"
@@ -45,7 +46,7 @@ func (s *Server) restoreDecisions() {
 	}
 	s.control.Restore(st.Revoked)
 	s.pilot.SetBlocked(st.PilotBlocked)
-	s.approval.Store(st.Approval == decisions.ApprovalAsk)
+	s.pilotMode.Set(st.Approval)
 	s.origins.Restore(st.Origins)
 	if st.Unreadable == nil {
 		s.restored = st.Summary()
@@ -120,8 +121,8 @@ func (s *Server) saveDecisions() error {
 		Origins:      s.origins.Decided(),
 		Unreadable:   s.decHeld,
 	}
-	if s.approval.Load() {
-		st.Approval = decisions.ApprovalAsk
+	if s.pilotMode.Asks() {
+		st.Approval = approval.Ask
 	}
 	err := errStuck
 	if !s.decStuck {
@@ -198,7 +199,7 @@ func (s *Server) handleRecover(w http.ResponseWriter, r *http.Request) {
 		}
 		s.control.Restore(st.Revoked)
 		s.pilot.SetBlocked(st.PilotBlocked)
-		s.approval.Store(st.Approval == decisions.ApprovalAsk)
+		s.pilotMode.Set(st.Approval)
 		s.origins.Restore(append(s.origins.Decided(), st.Origins...)) // the answers given since win
 		reason = "from the kept file " + path
 		if sum := st.Summary(); sum != "" {
@@ -212,7 +213,7 @@ func (s *Server) handleRecover(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		s.pilot.SetBlocked(false)
-		s.approval.Store(s.cfg.PilotApproval == decisions.ApprovalAsk)
+		s.pilotMode.Set(s.cfg.PilotApproval)
 		reason = "from nothing"
 	default:
 		writeProblem(w, problem.New(problem.InvalidParam, `want {"from": "kept"|"nothing"}`))

@@ -26,7 +26,7 @@ func (s *Server) generateSARIF(context.Context, args) (any, error) {
 	if r, ok := s.audits.Latest(); ok {
 		doc = sarif.FromAudit(r)
 	}
-	if r, ok := s.an.latestSecurity(); ok {
+	if r, ok := s.an.security.Get(); ok {
 		r = s.mapFindings(r)
 		if doc.Runs == nil {
 			doc = sarif.FromSecurity(r)

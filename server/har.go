@@ -10,12 +10,6 @@ import (
 	"github.com/gasoline-dev/gasoline/features/problem"
 )
 
-// HAR files: an archive of a full buffer is megabytes, too much for an AI's
-// context, so it goes to a file; only a small one is also returned inline.
-const (
-	harInline = 8 << 10 // bytes up to which the archive is also in the result
-)
-
 // harResult is what generate{format:"har"} answers: where the archive is
 // and what it holds; the archive itself only when small.
 type harResult struct {
@@ -38,15 +32,13 @@ func (s *Server) generateHAR(ctx context.Context, a args) (any, error) {
 		s.auditMode(ctx, "generate", "har", "no requests", nil)
 		return nil, problem.New(problem.NotFound, "no captured requests%s", filterNote(filterParam.get(a)))
 	}
-	if s.cfg.HARDir != "" {
-		if r.Path, err = har.Save(s.cfg.HARDir, b, time.Now()); err != nil {
-			return nil, err
-		}
+	path, inline, err := har.Place(s.cfg.HARDir, b, time.Now())
+	if err != nil {
+		return nil, err
 	}
-	if len(b) <= harInline {
+	r.Path = path
+	if inline {
 		r.HAR = b
-	} else if r.Path == "" {
-		return nil, problem.New(problem.Internal, "the archive is %d bytes and no HAR directory is configured", len(b))
 	}
 	s.auditMode(ctx, "generate", "har", fmt.Sprintf("%d entries, %d bytes %s", r.Entries, r.Bytes, r.Path), nil)
 	return r, nil

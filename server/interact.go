@@ -58,7 +58,7 @@ func (s *Server) interact(ctx context.Context, action string, a args) (any, erro
 	if err := p.Check(); err != nil {
 		return nil, err
 	}
-	if s.approval.Load() {
+	if s.pilotMode.Asks() {
 		// Ask only for what could run: the pilot's own refusals come first.
 		if err := s.pilot.Check(s.queries.Reachable()); err != nil {
 			return nil, err

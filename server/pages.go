@@ -1,23 +1,13 @@
 package server
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"os"
-	"path/filepath"
 
 	"github.com/gasoline-dev/gasoline/features/capture"
-	"github.com/gasoline-dev/gasoline/features/decisions"
+	"github.com/gasoline-dev/gasoline/features/history"
 	"github.com/gasoline-dev/gasoline/features/problem"
 )
-
-// pageFile, beside the history, holds the tracked tab for the port's next
-// owner: it names the tab at once, before the extension's socket reaches
-// it (and an extension that only polls never says it again until the tab
-// changes).
-const pageFile = "page.json"
 
 // setPage records the tracked tab and keeps it for the port's next owner.
 func (s *Server) setPage(p capture.Page) {
@@ -28,11 +18,7 @@ func (s *Server) setPage(p capture.Page) {
 		return
 	}
 	kept, _ := s.store.Page() // as the store scrubbed it
-	b, err := json.Marshal(kept)
-	if err == nil {
-		err = decisions.Replace(filepath.Join(s.cfg.HistoryDir, pageFile), b)
-	}
-	if err != nil {
+	if err := history.SavePage(s.cfg.HistoryDir, kept); err != nil {
 		fmt.Fprintf(s.cfg.Log, "gasoline: warning: keep the tracked tab: %v\n", err)
 	}
 }
@@ -40,14 +26,8 @@ func (s *Server) setPage(p capture.Page) {
 // restorePage takes the tracked tab the previous owner kept, unless a tab
 // was already reported to this server.
 func (s *Server) restorePage() {
-	f, err := os.Open(filepath.Join(s.cfg.HistoryDir, pageFile))
-	if err != nil {
-		return
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, 16<<10))
-	var p capture.Page
-	if err != nil || json.Unmarshal(b, &p) != nil || p.URL == "" || p.TabID <= 0 {
+	p, ok := history.LoadPage(s.cfg.HistoryDir)
+	if !ok {
 		return
 	}
 	s.pageSave.Lock()

@@ -12,6 +12,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/gasoline-dev/gasoline/features/capture"
+	"github.com/gasoline-dev/gasoline/features/history"
 )
 
 // The worker says a tab's document went away: its open sockets are closed
@@ -83,16 +84,16 @@ func TestNextOwnerKnowsTheTrackedTab(t *testing.T) {
 	post(t, base, "/page", `{"tab":7,"url":"http://app.test/a","title":"A","active":true}`)
 	post(t, base, "/page", `{"tab":8,"url":"http://app.test/b?token=SECRET","title":"B","active":true}`)
 	stopServer(t, s1)
-	if fi, err := os.Stat(filepath.Join(dir, pageFile)); err != nil || fi.Mode().Perm() != 0o600 {
-		t.Fatalf("%s: %v %v", pageFile, fi, err)
+	if fi, err := os.Stat(filepath.Join(dir, history.PageFile)); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("%s: %v %v", history.PageFile, fi, err)
 	}
 	s2, _ := startServerWith(t, Config{Version: "test", HistoryDir: dir})
 	out, _ := callTool(t, mcpClient(t, s2), "observe", map[string]any{"what": "page"})
 	if u, _ := out["url"].(string); out["tab"] != float64(8) || !strings.HasPrefix(u, "http://app.test/b?token=") || out["title"] != "B" {
 		t.Fatalf("the next owner's page: %v", out)
 	}
-	if b, _ := os.ReadFile(filepath.Join(dir, pageFile)); strings.Contains(string(b), "SECRET") {
-		t.Fatalf("%s keeps what capture scrubs: %s", pageFile, b)
+	if b, _ := os.ReadFile(filepath.Join(dir, history.PageFile)); strings.Contains(string(b), "SECRET") {
+		t.Fatalf("%s keeps what capture scrubs: %s", history.PageFile, b)
 	}
 }
 

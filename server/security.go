@@ -31,7 +31,7 @@ func (s *Server) analyzeSecurity(_ context.Context, a args) (any, error) {
 		in.Bodies = append(in.Bodies, security.Request{NetworkBody: b, Auth: security.AuthOf(b.HasAuthHeader)})
 	}
 	r := security.Audit(in, o)
-	s.an.setSecurity(r)
+	s.an.security.Set(r)
 	return r, nil
 }
 

@@ -134,14 +134,14 @@ type Server struct {
 	decMu       sync.Mutex        // serialises writes of the state file
 	restored    string            // what restoreDecisions brought back
 	bootAlert   *capturectl.Alert // AI overrides a previous server dropped
-	approval    atomic.Bool       // pilot approval mode is ask
+	pilotMode   approval.Mode     // the pilot approval mode
 	token       string            // required on the human's API
 	approvals   *approval.Queue   // pilot actions waiting for the human
 	origins     *origins.Trust    // extension origins besides the pinned one
 	history     *history.Log      // nil: buffers in memory only
 	maps        *sourcemap.Resolver
 	historyInfo *wire.History // what openHistory restored
-	pageSave    sync.Mutex    // orders the tracked tab's writes to pageFile
+	pageSave    sync.Mutex    // orders the tracked tab's writes to history.PageFile
 
 	// Under decMu: the decisions file could not be read and the human has
 	// not recovered; it could not be moved aside (never write over it);

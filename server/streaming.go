@@ -38,7 +38,7 @@ type streams struct {
 	// configured streaming, so the common case costs one atomic load.
 	live atomic.Pointer[[]*streaming.Streamer]
 	// secrets is the security check every streamer shares.
-	secrets secretMemo
+	secrets security.SecretMemo
 }
 
 type sessionStream struct {
@@ -69,7 +69,7 @@ func (ss *streams) get(id string, start func(context.Context, *streaming.Streame
 		ss.by = make(map[string]*sessionStream)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &sessionStream{st: streaming.New(streaming.Options{Secrets: ss.secrets.kind}), stop: cancel, done: make(chan struct{})}
+	s := &sessionStream{st: streaming.New(streaming.Options{Secrets: ss.secrets.Kind}), stop: cancel, done: make(chan struct{})}
 	ss.by[id] = s
 	ss.publish()
 	go func() {
@@ -159,22 +159,4 @@ func streamLine(c streaming.Config) string {
 		line += " for URLs containing " + c.URLFilter
 	}
 	return line
-}
-
-// secretMemo remembers the last request security.RequestSecret looked at. observe hands
-// one entry to every session's streamer in turn, so with several sessions
-// streaming the audit, the costly part of ingest, runs once for all of them.
-type secretMemo struct {
-	mu                      sync.Mutex
-	method, url, body, last string
-	valid                   bool
-}
-
-func (m *secretMemo) kind(method, url, body string) string {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if !m.valid || m.method != method || m.url != url || m.body != body {
-		m.method, m.url, m.body, m.last, m.valid = method, url, body, security.RequestSecret(method, url, body), true
-	}
-	return m.last
 }

@@ -20,13 +20,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gasoline-dev/gasoline/features/approval"
 	"github.com/gasoline-dev/gasoline/features/origins"
 )
 
-// Approval modes of the Web Pilot.
+// Approval modes of the Web Pilot, as the file names them.
 const (
-	ApprovalAuto = "auto"
-	ApprovalAsk  = "ask"
+	ApprovalAuto = approval.Auto
+	ApprovalAsk  = approval.Ask
 )
 
 // State is what the file holds.

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"time"
+
+	"github.com/gasoline-dev/gasoline/features/problem"
 )
 
 // Keep is how many archives Save leaves in its directory.
@@ -29,4 +31,27 @@ func Save(dir string, archive []byte, at time.Time) (string, error) {
 		old = old[1:]
 	}
 	return path, nil
+}
+
+// Inline is the size up to which an archive is also returned in the
+// result: an archive of a full buffer is megabytes, too much for an AI's
+// context, so it goes to a file; only a small one is also read inline.
+const Inline = 8 << 10
+
+// Place puts an archive where the AI can reach it: a file in dir when dir
+// is set, and inline too (inline true) when it is at most Inline bytes. An
+// archive too big to be inline with no dir to hold it is an error.
+func Place(dir string, archive []byte, at time.Time) (path string, inline bool, err error) {
+	if dir != "" {
+		if path, err = Save(dir, archive, at); err != nil {
+			return "", false, err
+		}
+	}
+	if len(archive) <= Inline {
+		return path, true, nil
+	}
+	if path == "" {
+		return "", false, problem.New(problem.Internal, "the archive is %d bytes and no HAR directory is configured", len(archive))
+	}
+	return path, false, nil
 }

@@ -14,3 +14,25 @@ func TestRequestSecret(t *testing.T) {
 		}
 	}
 }
+
+// The memo answers as RequestSecret does, whether or not the request is
+// the one it saw last.
+func TestSecretMemo(t *testing.T) {
+	var m SecretMemo
+	for _, c := range []struct{ url, want string }{
+		{"http://app.test/api?api_key=sk_live_abcdefghijklmnop1234", "secret_in_url"},
+		{"http://app.test/api?api_key=sk_live_abcdefghijklmnop1234", "secret_in_url"},
+		{"http://app.test/api?page=2", ""},
+		{"http://app.test/api?page=2", ""},
+		// Capture scrubbed the value, but the page did send a key in the URL.
+		{"http://app.test/api?api_key=[redacted]", "secret_in_url"},
+		{"http://app.test/api?page=3", ""},
+	} {
+		if k := m.Kind("GET", c.url, ""); k != c.want {
+			t.Fatalf("%s: %q, want %q", c.url, k, c.want)
+		}
+	}
+	if k := m.Kind("GET", "http://app.test/api?page=3", `{"api_key":"sk_live_abcdefghijklmnop1234"}`); k == "" {
+		t.Fatal("a secret in the body of the same URL was not seen")
+	}
+}
