@@ -121,7 +121,7 @@ func (s *Server) applyApprovalFlag() {
 	switch s.cfg.PilotApproval {
 	case "":
 	case decisions.ApprovalAuto:
-		if s.decHeld != nil {
+		if s.dec.held != nil {
 			// The flag is in whatever started this process, the AI's own
 			// configuration included: it does not lift the hold.
 			fmt.Fprintln(s.cfg.Log, "gasoline: warning: --pilot-approval auto is ignored until the human recovers their decisions in the dashboard")

@@ -43,9 +43,9 @@ func TestUnreadMCPAnswersCutThePeer(t *testing.T) {
 		}
 	}
 	for end := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		s.sessMu.Lock()
-		n := len(s.sessions)
-		s.sessMu.Unlock()
+		s.clients.mu.Lock()
+		n := len(s.clients.by)
+		s.clients.mu.Unlock()
 		if n == 0 && s.Health().MCPClientsCut == 1 {
 			break
 		}

@@ -41,7 +41,7 @@ func (s *Server) restoreDecisions() {
 		// Fail towards the human until they look: whatever the file held
 		// may have revoked or blocked more than we know.
 		st.PilotBlocked, st.Approval = true, decisions.ApprovalAsk
-		s.decHeld = st.Unreadable
+		s.dec.held = st.Unreadable
 		s.control.RefuseAI(unreadableRefusal)
 	}
 	s.control.Restore(st.Revoked)
@@ -49,10 +49,10 @@ func (s *Server) restoreDecisions() {
 	s.pilotMode.Set(st.Approval)
 	s.origins.Restore(st.Origins)
 	if st.Unreadable == nil {
-		s.restored = st.Summary()
+		s.dec.restored = st.Summary()
 	}
-	if s.restored != "" {
-		s.audit(audit.Event{Event: "decisions_restored", Reason: s.restored, Source: "server"})
+	if s.dec.restored != "" {
+		s.audit(audit.Event{Event: "decisions_restored", Reason: s.dec.restored, Source: "server"})
 	}
 	if len(st.AIOverrides) > 0 {
 		names := slices.Sorted(maps.Keys(st.AIOverrides))
@@ -60,7 +60,7 @@ func (s *Server) restoreDecisions() {
 		for _, n := range names {
 			parts = append(parts, fmt.Sprintf("%s → %v", n, st.AIOverrides[n]))
 		}
-		s.bootAlert = &capturectl.Alert{Level: "warning", Type: "capture_dropped",
+		s.alerts.boot = &capturectl.Alert{Level: "warning", Type: "capture_dropped",
 			Message: "Gasoline's server changed hands (restart or takeover): the AI capture overrides it held (" +
 				strings.Join(parts, ", ") + ") were dropped and are back to the user's defaults. " +
 				"Set them again if you still need them.",
@@ -84,7 +84,7 @@ func (s *Server) keepUnreadable(loadErr error) decisions.State {
 	kept, err := decisions.KeepAside(s.cfg.StateFile, now)
 	if err != nil {
 		// It stays where it is, and nothing is written over it.
-		s.decStuck = true
+		s.dec.stuck = true
 		u.Reason += "; " + err.Error()
 	}
 	u.Kept = kept
@@ -112,23 +112,23 @@ func (s *Server) saveDecisions() error {
 	if s.cfg.StateFile == "" {
 		return nil
 	}
-	s.decMu.Lock()
-	defer s.decMu.Unlock()
+	s.dec.mu.Lock()
+	defer s.dec.mu.Unlock()
 	st := decisions.State{
 		Revoked:      s.control.State().Revoked,
 		PilotBlocked: s.pilot.Status(false).BlockedByUser,
 		AIOverrides:  s.control.Values(),
 		Origins:      s.origins.Decided(),
-		Unreadable:   s.decHeld,
+		Unreadable:   s.dec.held,
 	}
 	if s.pilotMode.Asks() {
 		st.Approval = approval.Ask
 	}
 	err := errStuck
-	if !s.decStuck {
+	if !s.dec.stuck {
 		err = decisions.Save(s.cfg.StateFile, st)
 	}
-	s.decSaveErr = err
+	s.dec.saveErr = err
 	if err != nil {
 		fmt.Fprintf(s.cfg.Log, "gasoline: warning: %v\n", err)
 	}
@@ -138,9 +138,9 @@ func (s *Server) saveDecisions() error {
 // writeDecided answers a human call that changed a decision: v, or a 5xx
 // when the change could not be saved, since it holds for this server only.
 func (s *Server) writeDecided(w http.ResponseWriter, v any) {
-	s.decMu.Lock()
-	err := s.decSaveErr
-	s.decMu.Unlock()
+	s.dec.mu.Lock()
+	err := s.dec.saveErr
+	s.dec.mu.Unlock()
 	if err != nil {
 		writeProblem(w, problem.New(problem.NotSaved, "The change holds for this server, but saving it failed (%v): "+
 			"a restart would lose it. Fix the file or its folder, then make the change again.", err))
@@ -152,17 +152,17 @@ func (s *Server) writeDecided(w http.ResponseWriter, v any) {
 // decisionsHealth is what the header shows of the decisions file; nil
 // when all is well.
 func (s *Server) decisionsHealth() *wire.Decisions {
-	s.decMu.Lock()
-	defer s.decMu.Unlock()
-	if s.decHeld == nil && s.decSaveErr == nil {
+	s.dec.mu.Lock()
+	defer s.dec.mu.Unlock()
+	if s.dec.held == nil && s.dec.saveErr == nil {
 		return nil
 	}
 	d := &wire.Decisions{}
-	if u := s.decHeld; u != nil {
+	if u := s.dec.held; u != nil {
 		d.Unreadable, d.Kept = u.Reason, keptName(u, s.cfg.StateFile)
 	}
-	if s.decSaveErr != nil {
-		d.SaveError = s.decSaveErr.Error()
+	if s.dec.saveErr != nil {
+		d.SaveError = s.dec.saveErr.Error()
 	}
 	return d
 }
@@ -176,9 +176,9 @@ func (s *Server) handleRecover(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, err)
 		return
 	}
-	s.decMu.Lock()
-	held := s.decHeld
-	s.decMu.Unlock()
+	s.dec.mu.Lock()
+	held := s.dec.held
+	s.dec.mu.Unlock()
 	if held == nil {
 		writeProblem(w, problem.New(problem.NotFound, "the decisions file was read; there is nothing to recover"))
 		return
@@ -206,7 +206,7 @@ func (s *Server) handleRecover(w http.ResponseWriter, r *http.Request) {
 			reason += ": " + sum
 		}
 	case "nothing":
-		if s.decStuck {
+		if s.dec.stuck {
 			if _, err := decisions.KeepAside(s.cfg.StateFile, time.Now()); err != nil {
 				writeProblem(w, problem.New(problem.NotSaved, "the unreadable file still cannot be moved aside (%v); move it yourself", err))
 				return
@@ -219,9 +219,9 @@ func (s *Server) handleRecover(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, problem.New(problem.InvalidParam, `want {"from": "kept"|"nothing"}`))
 		return
 	}
-	s.decMu.Lock()
-	s.decHeld, s.decStuck = nil, false
-	s.decMu.Unlock()
+	s.dec.mu.Lock()
+	s.dec.held, s.dec.stuck = nil, false
+	s.dec.mu.Unlock()
 	s.control.RefuseAI(nil)
 	_ = s.saveDecisions()
 	s.audit(audit.Event{Event: "decisions_recovered", Reason: reason, Source: "human", Agent: "human"})
@@ -232,14 +232,4 @@ func (s *Server) handleRecover(w http.ResponseWriter, r *http.Request) {
 
 // Restored says what the server restored of the human's decisions at
 // start ("" when nothing).
-func (s *Server) Restored() string { return s.restored }
-
-// bootAlertFor is the alert about dropped overrides, the first time a
-// session asks. The caller holds s.alertMu.
-func (s *Server) bootAlertFor(session string) []capturectl.Alert {
-	if s.bootAlert == nil || s.bootSeen[session] {
-		return nil
-	}
-	s.bootSeen[session] = true
-	return []capturectl.Alert{*s.bootAlert}
-}
+func (s *Server) Restored() string { return s.dec.restored }

@@ -70,8 +70,8 @@ func (s *Server) handleExtensionSocket(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer c.CloseNow()
-	s.extSockets.Add(1)
-	defer s.extSockets.Add(-1)
+	s.ext.sockets.Add(1)
+	defer s.ext.sockets.Add(-1)
 	link := &extLink{c: c}
 	detach := s.queries.Attach(link)
 	defer detach()
@@ -98,7 +98,7 @@ func (s *Server) handleExtensionSocket(w http.ResponseWriter, r *http.Request) {
 		if !s.fromExtension(r) {
 			return // the human took back an accepted origin
 		}
-		s.lastContact.Store(time.Now().UnixNano())
+		s.ext.lastContact.Store(time.Now().UnixNano())
 		if bytes.HasPrefix(b, eventsPrefix) {
 			s.pilot.Touch()
 			s.ingestFrame(ctx, link, b, &batchBusy)
@@ -109,7 +109,7 @@ func (s *Server) handleExtensionSocket(w http.ResponseWriter, r *http.Request) {
 			continue
 		}
 		if m.Type == "hello" && m.Version != "" {
-			s.extVersion.Store(&m.Version)
+			s.ext.version.Store(&m.Version)
 		}
 		if m.Type == "hello" && m.Page != nil && m.Page.URL != "" {
 			s.setPage(*m.Page)
@@ -180,7 +180,7 @@ func (s *Server) ingestFrame(ctx context.Context, link *extLink, b []byte, busy 
 		}
 		_ = link.write(ctx, a)
 	}
-	store, known := s.batches[route]
+	store, known := s.in.batches[route]
 	switch {
 	case !known:
 		answer(ingestReply{}, problem.New(problem.NotFound, "no capture route %q", route))

@@ -130,15 +130,15 @@ func TestSocketBatchIsStoredAndAcked(t *testing.T) {
 func TestSocketBatchesOneAtATime(t *testing.T) {
 	s, base := startServer(t)
 	r := readAcks(t, extSocket(t, base))
-	for range cap(s.ingestSlots) { // every slot busy with POSTs: the first frame waits
-		s.ingestSlots <- struct{}{}
+	for range cap(s.in.slots) { // every slot busy with POSTs: the first frame waits
+		s.in.slots <- struct{}{}
 	}
 	r.send(t, "events 1 /logs\n"+`{"entries":[{"level":"error","message":"waited"}]}`)
 	r.send(t, "events 2 /logs\n"+`{"entries":[{"level":"error","message":"too soon"}]}`)
 	if a := r.next(t); a["id"] != float64(2) || a["status"] != float64(429) || a["error"] != "rate_limited" {
 		t.Fatalf("second frame: %v", a)
 	}
-	<-s.ingestSlots
+	<-s.in.slots
 	if a := r.next(t); a["id"] != float64(1) || a["status"] != float64(200) {
 		t.Fatalf("first frame: %v", a)
 	}

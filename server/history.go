@@ -45,9 +45,9 @@ func (s *Server) openHistory() {
 		return
 	}
 	s.store.Resume(rest.Seq)
-	s.history = h
+	s.hist.log = h
 	s.restorePage()
-	s.historyInfo = historyView(rest)
+	s.hist.info = historyView(rest)
 	if rest.Entries > 0 {
 		s.audit(audit.Event{Event: "history_restored", Reason: fmt.Sprintf("%d entries from pid %d", rest.Entries, rest.Prev.PID), Source: "server"})
 	}
@@ -61,10 +61,10 @@ func (s *Server) openHistory() {
 
 // closeHistory writes the last entries and hands the directory on.
 func (s *Server) closeHistory() {
-	if s.history == nil {
+	if s.hist.log == nil {
 		return
 	}
-	if err := s.history.Close(); err != nil {
+	if err := s.hist.log.Close(); err != nil {
 		fmt.Fprintf(s.cfg.Log, "gasoline: warning: %v\n", err)
 	}
 }
@@ -73,8 +73,8 @@ func (s *Server) closeHistory() {
 // extension hears "accepted" only for entries a SIGKILL cannot take (it
 // keeps, and sends again, what was not accepted).
 func (s *Server) settle() {
-	if s.history != nil {
-		s.history.Commit()
+	if s.hist.log != nil {
+		s.hist.log.Commit()
 	}
 }
 

@@ -43,7 +43,7 @@ func BenchmarkSuccessorFirstAnswer(b *testing.B) {
 				if len(out) < 100 {
 					b.Fatalf("first answer: %s", out)
 				}
-				restored = s.historyInfo.Restored
+				restored = s.hist.info.Restored
 				b.StopTimer() // what the successor does later
 				s.closeHistory()
 				b.StartTimer()

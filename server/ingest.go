@@ -60,7 +60,7 @@ type storeFunc func(body []byte, release func()) (ingestReply, error)
 // entry, so that entry alone is rejected. It returns once the history has
 // written the batch (see settle).
 func storeBatch[T any](s *Server, key string, add func([]T) (int, []capture.Rejection)) storeFunc {
-	lost := &s.extDropped
+	lost := &s.ext.dropped
 	return func(b []byte, release func()) (ingestReply, error) {
 		var body batch[T]
 		var items []T
@@ -137,14 +137,14 @@ func (s *Server) ingest(store storeFunc) http.HandlerFunc {
 // returns what gives it back, once however often it is called; or
 // rate_limited.
 func (s *Server) ingestSlot(ctx context.Context) (release func(), err error) {
-	if !acquire(ctx, s.ingestSlots) {
+	if !acquire(ctx, s.in.slots) {
 		return nil, problem.New(problem.RateLimited, "the server is busy storing other batches; retry")
 	}
 	held := true
 	return func() {
 		if held {
 			held = false
-			<-s.ingestSlots
+			<-s.in.slots
 		}
 	}, nil
 }

@@ -76,16 +76,9 @@ func (s *Server) newMCP() *server.MCPServer {
 	// Every session reads capture alerts from where it joined.
 	hooks := &server.Hooks{}
 	hooks.AddOnRegisterSession(func(_ context.Context, c server.ClientSession) {
-		s.alertMu.Lock()
-		defer s.alertMu.Unlock()
-		s.alertCursors[c.SessionID()] = s.control.AlertCursor()
+		s.alerts.join(c.SessionID(), s.control.AlertCursor())
 	})
-	hooks.AddOnUnregisterSession(func(_ context.Context, c server.ClientSession) {
-		s.alertMu.Lock()
-		defer s.alertMu.Unlock()
-		delete(s.alertCursors, c.SessionID())
-		delete(s.bootSeen, c.SessionID())
-	})
+	hooks.AddOnUnregisterSession(func(_ context.Context, c server.ClientSession) { s.alerts.leave(c.SessionID()) })
 	hooks.AddOnUnregisterSession(func(_ context.Context, c server.ClientSession) { s.streams.end(c.SessionID()) })
 	m := server.NewMCPServer(Service, s.cfg.Version,
 		server.WithToolCapabilities(false),

@@ -116,15 +116,7 @@ func (s *Server) withAlerts(ctx context.Context, v any) (any, error) {
 	if sess == nil {
 		return v, nil
 	}
-	s.alertMu.Lock()
-	cursor, ok := s.alertCursors[sess.SessionID()]
-	if !ok {
-		cursor = s.control.AlertCursor()
-	}
-	alerts, next := s.control.AlertsSince(cursor)
-	s.alertCursors[sess.SessionID()] = next
-	alerts = append(s.bootAlertFor(sess.SessionID()), alerts...)
-	s.alertMu.Unlock()
+	alerts := s.alerts.take(sess.SessionID(), s.control)
 	if len(alerts) == 0 {
 		return v, nil
 	}

@@ -11,10 +11,10 @@ import (
 
 // setPage records the tracked tab and keeps it for the port's next owner.
 func (s *Server) setPage(p capture.Page) {
-	s.pageSave.Lock()
-	defer s.pageSave.Unlock()
+	s.hist.pageSave.Lock()
+	defer s.hist.pageSave.Unlock()
 	s.store.SetPage(p)
-	if s.history == nil {
+	if s.hist.log == nil {
 		return
 	}
 	kept, _ := s.store.Page() // as the store scrubbed it
@@ -30,8 +30,8 @@ func (s *Server) restorePage() {
 	if !ok {
 		return
 	}
-	s.pageSave.Lock()
-	defer s.pageSave.Unlock()
+	s.hist.pageSave.Lock()
+	defer s.hist.pageSave.Unlock()
 	if _, ok := s.store.Page(); !ok {
 		s.store.SetPage(p)
 	}

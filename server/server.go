@@ -95,6 +95,7 @@ type Config struct {
 }
 
 // Server is one Gasoline server: capture state, HTTP routes and MCP tools.
+// What only one capability reads is grouped in a part named for it.
 type Server struct {
 	cfg     Config
 	store   *capture.Store
@@ -112,43 +113,63 @@ type Server struct {
 	mcp     *server.MCPServer
 	started time.Time
 	port    atomic.Int32
+	limits  limits
 
-	limits      limits
-	ingestSlots chan struct{}        // batches being decoded
-	batches     map[string]storeFunc // capture route → what stores its batches
+	in      ingestion
+	ext     extContact
+	losses  *capture.Losses // what was lost between a page and the server (loss.go)
+	clients mcpClients
+	alerts  alertState
+	dec     decisionState
+	hist    historyState
 
+	pilotMode approval.Mode   // the pilot approval mode
+	token     string          // required on the human's API
+	approvals *approval.Queue // pilot actions waiting for the human
+	origins   *origins.Trust  // extension origins besides the pinned one
+	maps      *sourcemap.Resolver
+}
+
+// ingestion is how capture batches are taken in.
+type ingestion struct {
+	slots   chan struct{}        // batches being decoded
+	batches map[string]storeFunc // capture route → what stores its batches
+}
+
+// extContact is what the server knows of its link to the extension.
+type extContact struct {
 	lastContact atomic.Int64           // unix nanos of the extension's last request
-	extDropped  atomic.Int64           // events the extension reported lost from its full buffer
-	peersCut    atomic.Int64           // MCP clients cut off for not reading their answers
-	losses      *capture.Losses        // what was lost between a page and the server (loss.go)
-	extSockets  atomic.Int32           // open /ws/extension sockets
-	extVersion  atomic.Pointer[string] // the extension's manifest version, from its socket's hello
+	dropped     atomic.Int64           // events the extension reported lost from its full buffer
+	sockets     atomic.Int32           // open /ws/extension sockets
+	version     atomic.Pointer[string] // the extension's manifest version, from its socket's hello
+}
 
-	alertMu      sync.Mutex
-	alertCursors map[string]uint64 // MCP session id → next capture alert to deliver
-	bootSeen     map[string]bool   // MCP session id → it got bootAlert
+// mcpClients are the MCP clients this server serves over its own
+// transports (session.go).
+type mcpClients struct {
+	mu  sync.Mutex
+	by  map[string]*session
+	cut atomic.Int64 // clients cut off for not reading their answers
+}
 
-	sessMu   sync.Mutex
-	sessions map[string]*session
-
-	decMu       sync.Mutex        // serialises writes of the state file
-	restored    string            // what restoreDecisions brought back
-	bootAlert   *capturectl.Alert // AI overrides a previous server dropped
-	pilotMode   approval.Mode     // the pilot approval mode
-	token       string            // required on the human's API
-	approvals   *approval.Queue   // pilot actions waiting for the human
-	origins     *origins.Trust    // extension origins besides the pinned one
-	history     *history.Log      // nil: buffers in memory only
-	maps        *sourcemap.Resolver
-	historyInfo *wire.History // what openHistory restored
-	pageSave    sync.Mutex    // orders the tracked tab's writes to history.PageFile
-
-	// Under decMu: the decisions file could not be read and the human has
+// decisionState is the keeping of the human's decisions (decisions.go).
+type decisionState struct {
+	mu       sync.Mutex // serialises writes of the state file
+	restored string     // what restoreDecisions brought back
+	// Under mu: the decisions file could not be read and the human has
 	// not recovered; it could not be moved aside (never write over it);
 	// why the last save failed.
-	decHeld    *decisions.Unreadable
-	decStuck   bool
-	decSaveErr error
+	held    *decisions.Unreadable
+	stuck   bool
+	saveErr error
+}
+
+// historyState is the capture history kept on disk for the port's next
+// owner (history.go, pages.go).
+type historyState struct {
+	log      *history.Log  // nil: buffers in memory only
+	info     *wire.History // what openHistory restored
+	pageSave sync.Mutex    // orders the tracked tab's writes to history.PageFile
 }
 
 // New returns a server with empty buffers.
@@ -169,12 +190,10 @@ func New(cfg Config) *Server {
 		origins:   origins.New(cfg.Clock),
 		maps:      sourcemap.New(sourcemap.Config{}),
 		started:   time.Now(),
-		sessions:  make(map[string]*session),
-
-		alertCursors: make(map[string]uint64),
-		bootSeen:     make(map[string]bool),
-		limits:       defaultLimits,
-		ingestSlots:  make(chan struct{}, ingestSlots),
+		clients:   mcpClients{by: make(map[string]*session)},
+		alerts:    alertState{cursors: make(map[string]uint64), bootSeen: make(map[string]bool)},
+		limits:    defaultLimits,
+		in:        ingestion{slots: make(chan struct{}, ingestSlots)},
 	}
 	if cfg.DataDir != "" {
 		if err := decisions.Protect(cfg.DataDir); err != nil {
@@ -217,7 +236,7 @@ func New(cfg Config) *Server {
 	s.store.Subscribe(s.streams.observe)
 	s.store.Subscribe(s.prefetchMaps)
 	s.mcp = s.newMCP()
-	s.batches = map[string]storeFunc{
+	s.in.batches = map[string]storeFunc{
 		"/logs":             storeBatch(s, "entries", sequenced(s, "log", s.store.AddLogs)),
 		"/network":          storeBatch(s, "entries", sequenced(s, "network", s.store.AddNetwork)),
 		"/network-bodies":   storeBatch(s, "bodies", sequenced(s, "", s.store.AddBodies)),
@@ -240,7 +259,7 @@ func (s *Server) Port() int { return int(s.port.Load()) }
 // Handler is every HTTP route behind the security guard.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
-	for route, store := range s.batches {
+	for route, store := range s.in.batches {
 		mux.HandleFunc("POST "+route, s.ingest(store))
 	}
 	mux.HandleFunc("POST /page", s.handlePage)
@@ -275,7 +294,7 @@ func (s *Server) Handler() http.Handler {
 func (s *Server) noteContact(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if s.fromExtension(r) {
-			s.lastContact.Store(time.Now().UnixNano())
+			s.ext.lastContact.Store(time.Now().UnixNano())
 		}
 		next.ServeHTTP(w, r)
 	})
@@ -284,7 +303,7 @@ func (s *Server) noteContact(next http.Handler) http.Handler {
 // ExtensionConnected reports whether the extension called within
 // ConnectedWithin, and how long ago it last did (-1 when never).
 func (s *Server) ExtensionConnected() (bool, time.Duration) {
-	last := s.lastContact.Load()
+	last := s.ext.lastContact.Load()
 	if last == 0 {
 		return false, -1
 	}

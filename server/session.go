@@ -86,14 +86,14 @@ func (s *Server) ServeSession(ctx context.Context, conn msgConn) error {
 	if err := s.mcp.RegisterSession(ctx, sess); err != nil {
 		return err
 	}
-	s.sessMu.Lock()
-	s.sessions[sess.id] = sess
-	s.sessMu.Unlock()
+	s.clients.mu.Lock()
+	s.clients.by[sess.id] = sess
+	s.clients.mu.Unlock()
 	defer func() {
 		s.mcp.UnregisterSession(ctx, sess.id)
-		s.sessMu.Lock()
-		delete(s.sessions, sess.id)
-		s.sessMu.Unlock()
+		s.clients.mu.Lock()
+		delete(s.clients.by, sess.id)
+		s.clients.mu.Unlock()
 	}()
 
 	ctx, cancel := context.WithCancel(ctx)
@@ -229,7 +229,7 @@ func waitsOnOthers(raw []byte) bool {
 // still running give up their answers, and the session's memory goes with
 // them. It is said on the log, with the client's name.
 func (s *Server) cutPeer(sess *session, held int64, cancel context.CancelFunc) {
-	s.peersCut.Add(1)
+	s.clients.cut.Add(1)
 	cancel()
 	fmt.Fprintf(s.cfg.Log, "gasoline: cut off MCP client %q: %.1f MB of answers unread\n",
 		audit.Cap(sess.GetClientInfo().Name), float64(held)/(1<<20))
@@ -240,10 +240,10 @@ func (s *Server) cutPeer(sess *session, held int64, cancel context.CancelFunc) {
 
 // clientNames lists the clientInfo names of the connected MCP clients.
 func (s *Server) clientNames() []string {
-	s.sessMu.Lock()
-	defer s.sessMu.Unlock()
+	s.clients.mu.Lock()
+	defer s.clients.mu.Unlock()
 	var names []string
-	for _, c := range s.sessions {
+	for _, c := range s.clients.by {
 		if !c.Initialized() {
 			continue
 		}

@@ -35,23 +35,23 @@ func (s *Server) Health() Health {
 		Service:        Service,
 		Version:        s.cfg.Version,
 		UptimeS:        int64(time.Since(s.started).Seconds()),
-		Extension:      ExtensionHealth{Connected: ok, Dropped: s.extDropped.Load(), Sockets: int(s.extSockets.Load())},
+		Extension:      ExtensionHealth{Connected: ok, Dropped: s.ext.dropped.Load(), Sockets: int(s.ext.sockets.Load())},
 		Clients:        s.clientNames(),
 		Buffers:        s.store.Stats(),
 		PendingQueries: s.queries.Held(),
 		Pilot:          new(s.PilotStatus()),
 		EventsDropped:  s.events.dropped.Load(),
-		MCPClientsCut:  s.peersCut.Load(),
-		Restored:       s.restored,
+		MCPClientsCut:  s.clients.cut.Load(),
+		Restored:       s.dec.restored,
 		Approvals:      new(s.Approvals()),
-		History:        s.historyInfo,
+		History:        s.hist.info,
 		Decisions:      s.decisionsHealth(),
 	}
 	h.Lost = s.lostHealth()
 	if v := s.origins.View(); len(v.Pending) > 0 {
 		h.Origins = &origins.View{Pending: v.Pending, Evicted: v.Evicted} // the answers are the dashboard's business only
 	}
-	if v := s.extVersion.Load(); v != nil && ok {
+	if v := s.ext.version.Load(); v != nil && ok {
 		h.Extension.Version = *v
 	}
 	if ago >= 0 {
