@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/gasoline-dev/gasoline/features/audit"
@@ -10,6 +11,14 @@ import (
 	"github.com/gasoline-dev/gasoline/features/history"
 	"github.com/gasoline-dev/gasoline/server/wire"
 )
+
+// historyState is the capture history kept on disk for the port's next
+// owner (history.go, pages.go).
+type historyState struct {
+	log      *history.Log  // nil: buffers in memory only
+	info     *wire.History // what openHistory restored
+	pageSave sync.Mutex    // orders the tracked tab's writes to history.PageFile
+}
 
 // historyBuffers are the rings kept on disk: every buffer observe reads
 // (websocket_status is rebuilt from the events), each with its in-memory
@@ -72,9 +81,9 @@ func (s *Server) closeHistory() {
 // settle returns once the history has written what ingest stored, so the
 // extension hears "accepted" only for entries a SIGKILL cannot take (it
 // keeps, and sends again, what was not accepted).
-func (s *Server) settle() {
-	if s.hist.log != nil {
-		s.hist.log.Commit()
+func (h *historyState) settle() {
+	if h.log != nil {
+		h.log.Commit()
 	}
 }
 

@@ -91,7 +91,7 @@ func storeBatch[T any](s *Server, key string, add func([]T) (int, []capture.Reje
 			lost.Add(body.Dropped)
 		}
 		release() // the batch is decoded: the next may be, while this one settles
-		s.settle()
+		s.hist.settle()
 		if idx != nil {
 			for i := range rej {
 				rej[i].Index = idx[rej[i].Index]

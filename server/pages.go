@@ -80,7 +80,7 @@ func (s *Server) pageLeft(p PageLeft) (int, error) {
 	}
 	n := s.store.PageLeft(p.TabID, p.TS, reason)
 	if n > 0 {
-		s.settle()
+		s.hist.settle()
 	}
 	return n, nil
 }

@@ -23,7 +23,6 @@ import (
 	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/capturectl"
 	"github.com/gasoline-dev/gasoline/features/decisions"
-	"github.com/gasoline-dev/gasoline/features/history"
 	"github.com/gasoline-dev/gasoline/features/origins"
 	"github.com/gasoline-dev/gasoline/features/perf"
 	"github.com/gasoline-dev/gasoline/features/pilot"
@@ -144,14 +143,6 @@ type extContact struct {
 	version     atomic.Pointer[string] // the extension's manifest version, from its socket's hello
 }
 
-// mcpClients are the MCP clients this server serves over its own
-// transports (session.go).
-type mcpClients struct {
-	mu  sync.Mutex
-	by  map[string]*session
-	cut atomic.Int64 // clients cut off for not reading their answers
-}
-
 // decisionState is the keeping of the human's decisions (decisions.go).
 type decisionState struct {
 	mu       sync.Mutex // serialises writes of the state file
@@ -162,14 +153,6 @@ type decisionState struct {
 	held    *decisions.Unreadable
 	stuck   bool
 	saveErr error
-}
-
-// historyState is the capture history kept on disk for the port's next
-// owner (history.go, pages.go).
-type historyState struct {
-	log      *history.Log  // nil: buffers in memory only
-	info     *wire.History // what openHistory restored
-	pageSave sync.Mutex    // orders the tracked tab's writes to history.PageFile
 }
 
 // New returns a server with empty buffers.

@@ -25,6 +25,14 @@ type msgConn interface {
 	WriteMsg(ctx context.Context, msg []byte) error
 }
 
+// mcpClients are the MCP clients this server serves over its own
+// transports (session.go).
+type mcpClients struct {
+	mu  sync.Mutex
+	by  map[string]*session
+	cut atomic.Int64 // clients cut off for not reading their answers
+}
+
 // session is one MCP client of this server, whichever transport it came
 // over, with its own clientInfo (the agent name in the audit log).
 type session struct {
@@ -86,14 +94,10 @@ func (s *Server) ServeSession(ctx context.Context, conn msgConn) error {
 	if err := s.mcp.RegisterSession(ctx, sess); err != nil {
 		return err
 	}
-	s.clients.mu.Lock()
-	s.clients.by[sess.id] = sess
-	s.clients.mu.Unlock()
+	s.clients.add(sess)
 	defer func() {
 		s.mcp.UnregisterSession(ctx, sess.id)
-		s.clients.mu.Lock()
-		delete(s.clients.by, sess.id)
-		s.clients.mu.Unlock()
+		s.clients.remove(sess.id)
 	}()
 
 	ctx, cancel := context.WithCancel(ctx)
@@ -238,16 +242,29 @@ func (s *Server) cutPeer(sess *session, held int64, cancel context.CancelFunc) {
 	go debug.FreeOSMemory()
 }
 
-// clientNames lists the clientInfo names of the connected MCP clients.
-func (s *Server) clientNames() []string {
-	s.clients.mu.Lock()
-	defer s.clients.mu.Unlock()
+// add counts sess among the connected clients until remove.
+func (c *mcpClients) add(sess *session) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.by[sess.id] = sess
+}
+
+func (c *mcpClients) remove(id string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.by, id)
+}
+
+// names lists the clientInfo names of the connected MCP clients.
+func (c *mcpClients) names() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	var names []string
-	for _, c := range s.clients.by {
-		if !c.Initialized() {
+	for _, sess := range c.by {
+		if !sess.Initialized() {
 			continue
 		}
-		n := c.GetClientInfo().Name
+		n := sess.GetClientInfo().Name
 		if n == "" {
 			n = "unknown"
 		}

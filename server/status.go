@@ -36,7 +36,7 @@ func (s *Server) Health() Health {
 		Version:        s.cfg.Version,
 		UptimeS:        int64(time.Since(s.started).Seconds()),
 		Extension:      ExtensionHealth{Connected: ok, Dropped: s.ext.dropped.Load(), Sockets: int(s.ext.sockets.Load())},
-		Clients:        s.clientNames(),
+		Clients:        s.clients.names(),
 		Buffers:        s.store.Stats(),
 		PendingQueries: s.queries.Held(),
 		Pilot:          new(s.PilotStatus()),
