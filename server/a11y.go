@@ -10,10 +10,10 @@ import (
 
 // The parameters of the accessibility target.
 var (
-	scopeParam   = newParam[string]("scope", "accessibility: CSS selector to audit")
-	tagsParam    = newParam[[]string]("tags", "accessibility: axe tags, e.g. wcag2aa")
-	passesParam  = newParam[bool]("include_passes", "accessibility: list passing rules")
-	refreshParam = newParam[bool]("force_refresh", "accessibility: ignore the cache")
+	scopeParam   = newParam[string]("scope", "CSS selector to audit")
+	tagsParam    = newParam[[]string]("tags", "axe tags, e.g. wcag2aa")
+	passesParam  = newParam[bool]("include_passes", "")
+	refreshParam = newParam[bool]("force_refresh", "")
 )
 
 func (s *Server) analyzeAccessibility(ctx context.Context, a args) (any, error) {

@@ -17,7 +17,7 @@ import (
 // tools/list.
 var (
 	actionParam = newParam[string]("action", "")
-	nameParam   = newParam[string]("name", "verify: label; diff: snapshot")
+	nameParam   = newParam[string]("name", "")
 	filterParam = urlParam.describe("")
 )
 

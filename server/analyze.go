@@ -1,30 +1,32 @@
 package server
 
-// queryTabParam picks the tab a query of the live page goes to.
-var queryTabParam = tabParam.describe("Query this tab instead")
+// queryTabParam picks the tab a query of the live page goes to; the
+// tool's description says which one by default.
+var queryTabParam = tabParam
 
 func (s *Server) analyzeTool() tool {
 	return tool{
-		name: "analyze",
-		desc: "Inspect the live page in the developer's tab (the tracked tab unless tab_id). " +
-			"dom: elements matching selector; page_info: page summary; accessibility: axe-core audit, cached 30 s per page; " +
-			"security: secrets, PII, auth, plain HTTP; api: response shape changes (action report); " +
-			"screenshot: viewport, element or full_page; verify: action start, watch, compare; diff: action capture, compare, list, delete snapshots; performance: loads vs baseline.",
+		name:     "analyze",
+		desc:     "Inspect the live page in the developer's tab (the tracked tab unless tab_id).",
 		hints:    additive,
 		selector: newParam[string]("target", ""),
-		params: []declared{selectorParam, stylesParam, propsParam, childrenParam, depthParam,
-			scopeParam, tagsParam, passesParam, refreshParam, queryTabParam, fullPageParam, formatParam, maxWidthParam,
-			actionParam, checksParam, severityParam, filterParam, ignoreParam, sessionIDParam, nameParam, compareBParam},
 		modes: []mode{
-			{"dom", s.analyzeDOM},
-			{"page_info", s.analyzePageInfo},
-			{"screenshot", s.analyzeScreenshot},
-			{"accessibility", s.analyzeAccessibility},
-			{"security", s.audited("security", s.afterHeld(s.analyzeSecurity))},
-			{"api", s.audited("api", s.afterHeld(s.analyzeAPI))},
-			{"verify", s.audited("verify", s.afterHeld(s.analyzeVerify))},
-			{"diff", s.audited("diff", s.afterHeld(s.analyzeDiff))},
-			{"performance", s.analyzePerformance},
+			{"dom", "matching elements", []declared{selectorParam, stylesParam, propsParam, childrenParam, depthParam, queryTabParam},
+				s.analyzeDOM},
+			{"page_info", "page summary", []declared{queryTabParam}, s.analyzePageInfo},
+			{"screenshot", "viewport or element", []declared{selectorParam, fullPageParam, formatParam, maxWidthParam, queryTabParam},
+				s.analyzeScreenshot},
+			{"accessibility", "axe-core audit, cached 30 s", []declared{scopeParam, tagsParam, passesParam, refreshParam, queryTabParam},
+				s.analyzeAccessibility},
+			{"security", "secrets, PII, auth, plain HTTP", []declared{checksParam, filterParam, severityParam},
+				s.audited("security", s.afterHeld(s.analyzeSecurity))},
+			{"api", "response shape changes (action report)", []declared{actionParam, filterParam, ignoreParam},
+				s.audited("api", s.afterHeld(s.analyzeAPI))},
+			{"verify", "action start, watch, compare", []declared{actionParam, sessionIDParam, nameParam, filterParam},
+				s.audited("verify", s.afterHeld(s.analyzeVerify))},
+			{"diff", "action capture, compare, list, delete snapshots", []declared{actionParam, nameParam, compareBParam, filterParam},
+				s.audited("diff", s.afterHeld(s.analyzeDiff))},
+			{"performance", "loads vs baseline", []declared{filterParam}, s.analyzePerformance},
 		},
 	}
 }

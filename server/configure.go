@@ -15,7 +15,7 @@ import (
 // The parameters of configure's actions.
 var (
 	settingsParam = newParam[any]("settings", settingsDesc())
-	bufferParam   = newParam[string]("buffer", "clear: one buffer (default all)").
+	bufferParam   = newParam[string]("buffer", "one buffer (default all)").
 			oneOf(append([]string{"all", apiShapes}, capture.Kinds...)...)
 )
 
@@ -31,24 +31,27 @@ func settingsDesc() string {
 		}
 	}
 	parts = append(parts, strings.Join(bools, ", ")+" (booleans)")
-	return "capture: object of " + strings.Join(parts, ", ") + `; or "reset"`
+	return "object of " + strings.Join(parts, ", ") + `; or "reset"`
 }
 
 func (s *Server) configureTool() tool {
 	return tool{
 		name: "configure",
-		desc: "Change Gasoline's state. capture: override capture settings for this session " +
-			`({"ws_mode":"messages"}, or "reset"); at most one change per second; the human can revoke. clear: empty buffers. ` +
-			"streaming: push notable events to this session (default off).",
+		desc: "Change Gasoline's state.",
 		hints: []mcp.ToolOption{
 			mcp.WithDestructiveHintAnnotation(true),
 			mcp.WithIdempotentHintAnnotation(true),
 			mcp.WithOpenWorldHintAnnotation(false),
 		},
 		selector: newParam[string]("action", ""),
-		params:   []declared{settingsParam, bufferParam, streamOnParam, streamEventsParam, throttleParam, urlFilterParam},
-		modes:    []mode{{"capture", s.configureCapture}, {"clear", s.configureClear}, {"streaming", s.configureStreaming}},
-		audit:    s.auditConfigure, // refused calls and clears
+		modes: []mode{
+			{"capture", "this session's capture overrides, at most one change per second, the human can revoke",
+				[]declared{settingsParam}, s.configureCapture},
+			{"clear", "empty buffers", []declared{bufferParam}, s.configureClear},
+			{"streaming", "push notable events to this session (default off)",
+				[]declared{streamOnParam, streamEventsParam, throttleParam, urlFilterParam}, s.configureStreaming},
+		},
+		audit: s.auditConfigure, // refused calls and clears
 	}
 }
 

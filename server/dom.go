@@ -15,10 +15,10 @@ const domTimeout = 10 * time.Second
 // The parameters of the dom target.
 var (
 	selectorParam = newParam[string]("selector", "CSS selector (dom: required)")
-	stylesParam   = newParam[bool]("include_styles", "dom: computed layout styles")
-	propsParam    = newParam[[]string]("properties", "dom: styles instead")
-	childrenParam = newParam[bool]("include_children", "dom: child elements")
-	depthParam    = newParam[int]("max_depth", "dom: child depth (default 3)").between(1, browser.MaxDepth)
+	stylesParam   = newParam[bool]("include_styles", "computed layout styles")
+	propsParam    = newParam[[]string]("properties", "these styles instead")
+	childrenParam = newParam[bool]("include_children", "")
+	depthParam    = newParam[int]("max_depth", "default 3").between(1, browser.MaxDepth)
 )
 
 // ask sends one query to the page and decodes its answer into v.

@@ -9,13 +9,16 @@ import (
 
 func (s *Server) generateTool() tool {
 	return tool{
-		name: "generate",
-		desc: "Produce an artifact from what was captured. sarif: the latest accessibility and security audits as SARIF 2.1.0; " +
-			"test: Playwright test of recorded actions; har: HAR 1.2 file.",
+		name:     "generate",
+		desc:     "Produce an artifact from what was captured.",
 		hints:    additive,
 		selector: newParam[string]("format", ""),
-		params:   []declared{filterParam, testNameParam, baseURLParam, mockParam, shotsParam},
-		modes:    []mode{{"sarif", s.generateSARIF}, {"test", s.afterHeld(s.generateTest)}, {"har", s.afterHeld(s.generateHAR)}},
+		modes: []mode{
+			{"sarif", "latest accessibility and security audits as SARIF 2.1.0", nil, s.generateSARIF},
+			{"test", "Playwright test of recorded actions", []declared{testNameParam, baseURLParam, mockParam, shotsParam, filterParam},
+				s.afterHeld(s.generateTest)},
+			{"har", "HAR 1.2 file", []declared{filterParam}, s.afterHeld(s.generateHAR)},
+		},
 	}
 }
 

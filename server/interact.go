@@ -13,33 +13,49 @@ import (
 
 // The parameters of the pilot's actions.
 var (
-	highlightParam     = newParam[string]("selector", "highlight: CSS selector")
-	durationParam      = newParam[int]("duration_ms", "highlight: default 5000").between(1, pilot.MaxHighlightMS)
-	snapshotParam      = newParam[string]("snapshot_name", "*_state: name").maxLen(pilot.MaxSnapshotName)
-	includeURLParam    = newParam[bool]("include_url", "save/load_state: the URL too (default true)")
-	scriptParam        = newParam[string]("script", "execute_js: JavaScript; its value (or awaited promise) is returned")
-	scriptTimeoutParam = newParam[int]("timeout_ms", "execute_js: default 5000").between(1, pilot.MaxScriptMS)
-	actTabParam        = tabParam.describe("Act on this tab instead")
+	highlightParam     = newParam[string]("selector", "")
+	durationParam      = newParam[int]("duration_ms", "default 5000").between(1, pilot.MaxHighlightMS)
+	snapshotParam      = newParam[string]("snapshot_name", "").maxLen(pilot.MaxSnapshotName)
+	includeURLParam    = newParam[bool]("include_url", "default true")
+	scriptParam        = newParam[string]("script", "JavaScript; returns its (awaited) value")
+	scriptTimeoutParam = newParam[int]("timeout_ms", "default 5000").between(1, pilot.MaxScriptMS)
+	actTabParam        = tabParam
 )
+
+// pilotAbout says what the pilot's actions do.
+var pilotAbout = map[string]string{
+	"highlight":  "outline selector",
+	"save_state": "localStorage, sessionStorage, cookies, URL",
+	"load_state": "localStorage, sessionStorage, cookies, URL",
+	"execute_js": "run script in the page",
+}
+
+// pilotReads are the parameters each pilot action reads; every action
+// runs in a tab.
+var pilotReads = map[string][]declared{
+	"highlight":    {highlightParam, durationParam, actTabParam},
+	"save_state":   {snapshotParam, includeURLParam, actTabParam},
+	"load_state":   {snapshotParam, includeURLParam, actTabParam},
+	"list_states":  {actTabParam},
+	"delete_state": {snapshotParam, actTabParam},
+	"execute_js":   {scriptParam, scriptTimeoutParam, actTabParam},
+}
 
 func (s *Server) interactTool() tool {
 	modes := make([]mode, len(pilot.Actions))
 	for i, name := range pilot.Actions {
-		modes[i] = mode{name, func(ctx context.Context, a args) (any, error) { return s.interact(ctx, name, a) }}
+		modes[i] = mode{name, pilotAbout[name], pilotReads[name], func(ctx context.Context, a args) (any, error) { return s.interact(ctx, name, a) }}
 	}
 	return tool{
 		name: "interact",
-		desc: "AI Web Pilot: act on the developer's tab. Refused unless the human enabled it in the extension popup. " +
-			"highlight: outline selector; save/load/list/delete_state: localStorage, sessionStorage, cookies, URL; execute_js: run script in the page.",
+		desc: "AI Web Pilot: act on the developer's tab. Refused unless the human enabled it in the extension popup.",
 		hints: []mcp.ToolOption{
 			mcp.WithDestructiveHintAnnotation(true),
 			mcp.WithOpenWorldHintAnnotation(false),
 		},
 		selector: newParam[string]("action", ""),
-		params: []declared{highlightParam, durationParam, snapshotParam, includeURLParam,
-			scriptParam, scriptTimeoutParam, actTabParam},
-		modes: modes,
-		audit: s.auditInteract,
+		modes:    modes,
+		audit:    s.auditInteract,
 	}
 }
 

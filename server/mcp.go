@@ -3,6 +3,8 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"slices"
+	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -14,24 +16,33 @@ import (
 const instructions = "Gasoline shows what the developer's Chrome tab is doing: console, errors, network, " +
 	"WebSocket traffic and user actions. Use observe after changing code instead of asking the human what they see."
 
-// mode is one value of a tool's selector parameter and its handler.
+// mode is one value of a tool's selector parameter: what it does in a few
+// words, the parameters its handler reads, and the handler.
 type mode struct {
-	name string
-	run  func(ctx context.Context, a args) (any, error)
+	name  string
+	about string
+	reads []declared
+	run   func(ctx context.Context, a args) (any, error)
 }
 
 // tool is one MCP tool, declared once: tools/list shows its schema and
 // calls are checked against the same declaration. The selector's values
-// are the names of its modes.
+// are the names of its modes; its parameters are those its modes read, and
+// the selector's description says which mode reads which.
 type tool struct {
 	name, desc string
 	hints      []mcp.ToolOption
 	selector   param[string]
-	params     []declared
 	modes      []mode
 	// audit, when set, is told of every call of a tool that changes
 	// state, accepted (err nil) or refused, whatever refused it.
 	audit func(ctx context.Context, a args, v any, err error)
+}
+
+// with is base and more: the parameters of a mode that reads what others
+// read and more.
+func with(base []declared, more ...declared) []declared {
+	return append(slices.Clip(base), more...)
 }
 
 // readOnly are the hints of a tool that changes nothing.
@@ -50,17 +61,59 @@ var additive = []mcp.ToolOption{
 	mcp.WithOpenWorldHintAnnotation(false),
 }
 
-// specs lists the selector, complete with its values, then the parameters.
+// specs lists the selector, complete with its values and what each mode
+// reads, then the parameters, each once, as the first mode to read it
+// declared it.
 func (t tool) specs() []spec {
 	names := make([]string, len(t.modes))
 	for i, m := range t.modes {
 		names[i] = m.name
 	}
-	out := []spec{t.selector.oneOf(names...).require().spec}
-	for _, p := range t.params {
-		out = append(out, p.decl())
+	out := []spec{t.selector.oneOf(names...).describe(t.modesText()).require().spec}
+	seen := make(map[string]bool)
+	for _, m := range t.modes {
+		for _, p := range m.reads {
+			if d := p.decl(); !seen[d.name] {
+				seen[d.name] = true
+				out = append(out, d)
+			}
+		}
 	}
 	return out
+}
+
+// modesText says per mode what it does and which parameters it reads,
+// densely: "dom(selector tab_id): matching elements; page". Modes that read
+// the same and say the same share an entry; a mode that reads nothing and
+// says nothing is left out.
+func (t tool) modesText() string {
+	var keys []string
+	modes := make(map[string][]string)
+	for _, m := range t.modes {
+		key := ""
+		if len(m.reads) > 0 {
+			names := make([]string, len(m.reads))
+			for i, p := range m.reads {
+				names[i] = p.decl().name
+			}
+			key = "(" + strings.Join(names, " ") + ")"
+		}
+		if m.about != "" {
+			key += ": " + m.about
+		}
+		if key == "" {
+			continue
+		}
+		if modes[key] == nil {
+			keys = append(keys, key)
+		}
+		modes[key] = append(modes[key], m.name)
+	}
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = strings.Join(modes[k], ",") + k
+	}
+	return strings.Join(parts, "; ")
 }
 
 // schema is the tool as tools/list shows it.
@@ -69,7 +122,18 @@ func (t tool) schema() mcp.Tool {
 	for _, p := range t.specs() {
 		opts = append(opts, p.option())
 	}
-	return mcp.NewTool(t.name, opts...)
+	tl := mcp.NewTool(t.name, opts...)
+	// A hint at the value the MCP spec gives it when absent says nothing.
+	an := &tl.Annotations
+	for _, h := range []struct {
+		hint **bool
+		def  bool
+	}{{&an.ReadOnlyHint, false}, {&an.DestructiveHint, true}, {&an.IdempotentHint, false}, {&an.OpenWorldHint, true}} {
+		if *h.hint != nil && **h.hint == h.def {
+			*h.hint = nil
+		}
+	}
+	return tl
 }
 
 func (s *Server) newMCP() *server.MCPServer {

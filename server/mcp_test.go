@@ -75,6 +75,11 @@ func TestToolsListGolden(t *testing.T) {
 	}
 	compact, _ := json.Marshal(res)
 	t.Logf("tools/list: %d tools, %d bytes", len(res.Tools), len(compact))
+	// What every AI client reads into its context before its first call.
+	const most = 7000
+	if len(compact) > most {
+		t.Fatalf("tools/list is %d bytes, more than %d", len(compact), most)
+	}
 }
 
 func TestObserveModes(t *testing.T) {

@@ -18,28 +18,26 @@ const maxTabID = math.MaxInt32
 
 // The filters every buffer read shares.
 var (
-	limitParam     = newParam[int]("limit", "Max entries (default 50; network_bodies 20)").between(1, capture.MaxLimit)
-	afterParam     = newParam[uint64]("after", "Cursor from an earlier result")
+	limitParam     = newParam[int]("limit", "default 50; network_bodies 20").between(1, capture.MaxLimit)
+	afterParam     = newParam[uint64]("after", "")
 	urlParam       = newParam[string]("url_filter", "URL substring (page URL for logs, errors, actions)")
-	levelParam     = newParam[string]("level", "logs: minimum level").oneOf(capture.Levels...)
-	methodParam    = newParam[string]("method", "network*: HTTP method")
-	statusMinParam = newParam[int]("status_min", "network*: min status").between(0, 999)
-	statusMaxParam = newParam[int]("status_max", "network*: max status").between(0, 999)
-	connParam      = newParam[string]("connection_id", "websocket_*: one connection")
+	levelParam     = newParam[string]("level", "minimum level").oneOf(capture.Levels...)
+	methodParam    = newParam[string]("method", "")
+	statusMinParam = newParam[int]("status_min", "").between(0, 999)
+	statusMaxParam = newParam[int]("status_max", "").between(0, 999)
+	connParam      = newParam[string]("connection_id", "")
 	directionParam = newParam[string]("direction", "").oneOf(capture.Directions...)
-	tabParam       = newParam[int]("tab_id", "Only this tab").between(0, maxTabID)
+	tabParam       = newParam[int]("tab_id", "").between(0, maxTabID)
 )
 
 func (s *Server) observeTool() tool {
 	return tool{
 		name: "observe",
-		desc: "Read what the developer's browser tab captured, newest first. " +
+		desc: "Read what the developer's tab captured, newest first. " +
 			"Pass a result's cursor back as `after` to get only what is new.",
 		hints:    readOnly,
 		selector: newParam[string]("what", ""),
-		params: []declared{limitParam, afterParam, urlParam, levelParam, methodParam,
-			statusMinParam, statusMaxParam, connParam, directionParam, tabParam},
-		modes: s.observeModes(),
+		modes:    s.observeModes(),
 	}
 }
 
@@ -78,18 +76,20 @@ func read[T any, P interface {
 }
 
 func (s *Server) observeModes() []mode {
+	buffer := []declared{limitParam, afterParam, urlParam, tabParam}
+	http := with(buffer, methodParam, statusMinParam, statusMaxParam)
 	modes := []mode{
-		{"logs", s.afterHeld(s.readStacks(s.store.Logs, true))},
-		{"errors", s.afterHeld(s.readStacks(s.store.Errors, false))},
-		{"network", s.afterHeld(read(s.store.Network))},
-		{"network_bodies", s.afterHeld(read(s.store.Bodies))},
-		{"websocket_events", s.afterHeld(read(s.store.WSEvents))},
-		{"websocket_status", s.afterHeld(s.observeWSStatus)},
-		{"actions", s.afterHeld(read(s.store.Actions))},
-		{"page", s.observePage},
-		{"performance", s.afterHeld(s.observePerformance)},
-		{"pilot", func(context.Context, args) (any, error) { return s.PilotStatus(), nil }},
-		{"health", func(context.Context, args) (any, error) { return s.Health(), nil }},
+		{"logs", "", with(buffer, levelParam), s.afterHeld(s.readStacks(s.store.Logs, true))},
+		{"errors", "", buffer, s.afterHeld(s.readStacks(s.store.Errors, false))},
+		{"network", "", http, s.afterHeld(read(s.store.Network))},
+		{"network_bodies", "", http, s.afterHeld(read(s.store.Bodies))},
+		{"websocket_events", "", with(buffer, connParam, directionParam), s.afterHeld(read(s.store.WSEvents))},
+		{"websocket_status", "", []declared{urlParam, tabParam, connParam}, s.afterHeld(s.observeWSStatus)},
+		{"actions", "", buffer, s.afterHeld(read(s.store.Actions))},
+		{"page", "", nil, s.observePage},
+		{"performance", "", []declared{limitParam, urlParam}, s.afterHeld(s.observePerformance)},
+		{"pilot", "", nil, func(context.Context, args) (any, error) { return s.PilotStatus(), nil }},
+		{"health", "", nil, func(context.Context, args) (any, error) { return s.Health(), nil }},
 	}
 	// Alerts about capture changes ride along with whatever the AI observes next; a range of
 	// entries with a loss in it says so (loss.go).

@@ -9,7 +9,7 @@ import (
 
 // The parameters of the security target.
 var (
-	checksParam   = newParam[[]string]("checks", "security: default all")
+	checksParam   = newParam[[]string]("checks", "default all")
 	severityParam = newParam[string]("severity_min", "")
 )
 

@@ -7,7 +7,7 @@ import (
 )
 
 // compareBParam is the diff target's second snapshot.
-var compareBParam = newParam[string]("compare_b", "diff: default current")
+var compareBParam = newParam[string]("compare_b", "default current")
 
 func (s *Server) analyzeDiff(_ context.Context, a args) (any, error) {
 	return s.an.diffs.Do(sessiondiff.Request{

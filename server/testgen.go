@@ -14,10 +14,10 @@ import (
 
 // The parameters of generate{format:"test"}; url_filter is observe's.
 var (
-	testNameParam = nameParam.describe("test: title")
-	baseURLParam  = newParam[string]("base_url", "test: origin to run against")
-	mockParam     = newParam[bool]("mock_api", "test: mock captured APIs")
-	shotsParam    = newParam[bool]("screenshots", "test: add toHaveScreenshot()")
+	testNameParam = nameParam.describe("title")
+	baseURLParam  = newParam[string]("base_url", "")
+	mockParam     = newParam[bool]("mock_api", "")
+	shotsParam    = newParam[bool]("screenshots", "add toHaveScreenshot()")
 )
 
 // What an artifact is generated from: the newest captured entries.
