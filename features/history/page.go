@@ -10,10 +10,10 @@ import (
 	"github.com/gasoline-dev/gasoline/features/decisions"
 )
 
-// PageFile, beside the history, holds the tracked tab for the port's next
-// owner: it names the tab at once, before the extension's socket reaches
-// it (and an extension that only polls never says it again until the tab
-// changes).
+// PageFile is the file, beside the history, that holds the tracked tab for
+// the port's next owner: it names the tab at once, before the extension's
+// socket reaches it (and an extension that only polls never says it again
+// until the tab changes).
 const PageFile = "page.json"
 
 // maxPageFile bounds what LoadPage reads: a tab's URL and title.
