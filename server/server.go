@@ -36,10 +36,6 @@ import (
 // Gasoline server from another program on the port.
 const Service = "gasoline"
 
-// ConnectedWithin is how recent the extension's last contact must be for it
-// to count as connected: two missed 5 s polls.
-const ConnectedWithin = 12 * time.Second
-
 // limits are the time limits of plain HTTP requests, and of each ping or
 // write on long-lived streams (tests shorten them).
 type limits struct {
@@ -133,14 +129,6 @@ type Server struct {
 type ingestion struct {
 	slots   chan struct{}        // batches being decoded
 	batches map[string]storeFunc // capture route → what stores its batches
-}
-
-// extContact is what the server knows of its link to the extension.
-type extContact struct {
-	lastContact atomic.Int64           // unix nanos of the extension's last request
-	dropped     atomic.Int64           // events the extension reported lost from its full buffer
-	sockets     atomic.Int32           // open /ws/extension sockets
-	version     atomic.Pointer[string] // the extension's manifest version, from its socket's hello
 }
 
 // decisionState is the keeping of the human's decisions (decisions.go).
@@ -273,27 +261,6 @@ func (s *Server) Handler() http.Handler {
 	return s.guard(s.noteContact(mux))
 }
 
-// noteContact marks the extension connected whenever it calls us.
-func (s *Server) noteContact(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if s.fromExtension(r) {
-			s.ext.lastContact.Store(time.Now().UnixNano())
-		}
-		next.ServeHTTP(w, r)
-	})
-}
-
-// ExtensionConnected reports whether the extension called within
-// ConnectedWithin, and how long ago it last did (-1 when never).
-func (s *Server) ExtensionConnected() (bool, time.Duration) {
-	last := s.ext.lastContact.Load()
-	if last == 0 {
-		return false, -1
-	}
-	ago := time.Since(time.Unix(0, last))
-	return ago < ConnectedWithin || s.queries.Reachable(), ago
-}
-
 // Serve runs the HTTP server on ln until ctx ends, then shuts down
 // gracefully. Every goroutine it starts ends before it returns.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
@@ -345,29 +312,6 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		s.auditor.Close()
 	}
 	return err
-}
-
-// reportExtension prints the extension's connection state when it changes,
-// until the dashboard shows it.
-func (s *Server) reportExtension(ctx context.Context) {
-	t := time.NewTicker(time.Second)
-	defer t.Stop()
-	was := false
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		if now, _ := s.ExtensionConnected(); now != was {
-			was = now
-			if now {
-				fmt.Fprintln(s.cfg.Log, "gasoline: extension connected")
-			} else {
-				fmt.Fprintln(s.cfg.Log, "gasoline: extension disconnected")
-			}
-		}
-	}
 }
 
 // MCP is the server's MCP tool surface, for in-process clients.
