@@ -94,6 +94,7 @@ func (s *Server) ServeSession(ctx context.Context, conn msgConn) error {
 		s.sessMu.Lock()
 		delete(s.sessions, sess.id)
 		s.sessMu.Unlock()
+		s.rules.EndSession(sess.id)
 	}()
 
 	ctx, cancel := context.WithCancel(ctx)
