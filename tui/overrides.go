@@ -163,8 +163,12 @@ func (p *overridesPane) Update(msg tea.KeyMsg, k KeyMap) (tea.Cmd, bool) {
 		rules := len(p.rules)
 		return p.call(func(ctx context.Context) actionMsg {
 			done, o, err := p.client.RevokeAll(ctx)
-			if err == nil && rules > 0 {
+			// The list shown may be a moment old: end the server's rules
+			// whatever it shows.
+			if err == nil {
 				_, err = p.client.RevokeRule(ctx, 0)
+			}
+			if rules > 0 {
 				done = append(done, fmt.Sprintf("%d approval rule(s)", rules))
 			}
 			note := "nothing to revoke: the AI holds no override"
