@@ -65,6 +65,9 @@ func TestRuleExpiresAfterThirtyMinutes(t *testing.T) {
 	if rule.Expires.Sub(rule.Made) != 30*time.Minute {
 		t.Fatalf("a rule lasts %v", rule.Expires.Sub(rule.Made))
 	}
+	if !rule.Covers(js("s1", shop), rule.Expires.Add(-time.Nanosecond)) || rule.Covers(js("s1", shop), rule.Expires) {
+		t.Fatal("a rule covers calls until, and not at, its expiry")
+	}
 	r.ck.advance(30*time.Minute - time.Second)
 	if _, ok := r.rs.Match(js("s1", shop)); !ok {
 		t.Fatal("no match 29m59s after the rule was made")
