@@ -185,6 +185,16 @@ func TestApprovalRule(t *testing.T) {
 		t.Fatalf("%d audit lines name the rule, want 6 (made + 5 approved)", tied)
 	}
 
+	// A call on a tab other than the tracked one names no origin: it asks.
+	elsewhere := ai.act(map[string]any{"action": "execute_js", "script": "1 + 1", "tab_id": 9})
+	if req = waiting(); req.Origin != "" {
+		t.Fatalf("another tab's call names %q", req.Origin)
+	}
+	if _, _, err := s.approvals.Answer(req.ID, true, ""); err != nil {
+		t.Fatal(err)
+	}
+	ran(t, elsewhere)
+
 	// Another origin asks.
 	page("http://127.0.0.1:5173/cart")
 	other := ai.act(js)
