@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/gasoline-dev/gasoline/features/audit"
 )
 
 // run runs a command and the commands its message leads to, as the
@@ -59,5 +61,19 @@ func TestRuleKeysCallTheServer(t *testing.T) {
 	}
 	if got := strings.Join(calls, "\n"); got != strings.Join(want, "\n") {
 		t.Fatalf("calls:\n%s\nwant\n%s", got, strings.Join(want, "\n"))
+	}
+}
+
+// The Audit pane says which rule a line is about.
+func TestAuditRowsNameTheRule(t *testing.T) {
+	desc := "rule 3: execute_js on http://localhost:5173 for claude-code's session until 2026-11-28T02:00:00Z"
+	for e, want := range map[audit.Event]string{
+		{Event: "approval_rule_made", RuleID: 3, Rule: desc}:                                         "made " + desc,
+		{Event: "approval_decided", Action: "execute_js", Result: "approved", RuleID: 3, Rule: desc}: "approval_decided action=execute_js result=approved by rule 3",
+		{Event: "approval_rule_ended", Result: "session_ended", RuleID: 3, Rule: desc}:               desc + " ended: session_ended",
+	} {
+		if got := auditWhat(e); got != want {
+			t.Errorf("%s: %q, want %q", e.Event, got, want)
+		}
 	}
 }
