@@ -78,7 +78,7 @@ func (s *Server) handleApprovalRule(w http.ResponseWriter, r *http.Request) {
 			Result: a.Decision.Outcome, LatencyMS: a.Decision.Latency.Milliseconds(), RuleID: rule.ID, Rule: rule.String(),
 			Source: src, Agent: who})
 	}
-	time.AfterFunc(time.Until(rule.Expires), s.rules.Sweep)
+	time.AfterFunc(rule.Expires.Sub(rule.Made), s.rules.Sweep)
 	writeJSON(w, http.StatusOK, s.Approvals())
 }
 

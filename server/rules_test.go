@@ -258,3 +258,47 @@ func TestNoToolParameterMakesARule(t *testing.T) {
 		}
 	}
 }
+
+// Thirty minutes after it was made a rule approves nothing: the next call
+// asks, and the audit log says the rule expired.
+func TestApprovalRuleExpires(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	ck := &testClock{t: time.Date(2026, 1, 24, 15, 32, 0, 0, time.UTC)}
+	s, base := startServerWith(t, Config{Version: "test", AuditLog: path, PilotApproval: "ask", ApprovalTimeout: 20 * time.Second, Clock: ck.now})
+	pilotWorker(t, base, true)
+	waitReachable(t, s)
+	waitFor(t, func() bool { return s.PilotStatus().Enabled })
+	if code, _ := do(t, base, call{method: "POST", path: "/page", body: `{"tab":5,"url":"http://localhost:5173/","title":"Shop","active":true}`,
+		header: map[string]string{"Origin": ExtensionOrigin}}); code != 200 {
+		t.Fatal("page")
+	}
+	ai := dialAI(t, base, "claude-code")
+	js := map[string]any{"action": "execute_js", "script": "1 + 1"}
+	waiting := func() approval.Request {
+		t.Helper()
+		waitFor(t, func() bool { return len(s.Approvals().Pending) == 1 })
+		return s.Approvals().Pending[0]
+	}
+	first := ai.act(js)
+	if code, _ := do(t, base, call{method: "POST", path: "/api/approvals/rule", body: fmt.Sprintf(`{"id":%d}`, waiting().ID), header: asHuman(s)}); code != 200 {
+		t.Fatalf("rule: %d", code)
+	}
+	ran(t, first)
+	ck.advance(approval.RuleTTL - time.Second)
+	ran(t, ai.act(js))
+	ck.advance(time.Second)
+	late := ai.act(js)
+	if _, _, err := s.approvals.Answer(waiting().ID, true, ""); err != nil {
+		t.Fatal(err)
+	}
+	ran(t, late)
+	var ends []string
+	for _, l := range readAudit(t, path) {
+		if l["event"] == "approval_rule_ended" {
+			ends = append(ends, l["result"].(string)+" "+l["source"].(string))
+		}
+	}
+	if strings.Join(ends, ",") != "expired server" || len(s.Approvals().Rules) != 0 {
+		t.Fatalf("ends %v, rules %v", ends, s.Approvals().Rules)
+	}
+}

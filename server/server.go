@@ -167,7 +167,7 @@ func New(cfg Config) *Server {
 		events:    newHub(),
 		pilot:     pilot.New(nil),
 		approvals: approval.New(nil, nil),
-		rules:     approval.NewRules(nil),
+		rules:     approval.NewRules(cfg.Clock),
 		origins:   origins.New(cfg.Clock),
 		maps:      sourcemap.New(sourcemap.Config{}),
 		started:   time.Now(),

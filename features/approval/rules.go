@@ -257,7 +257,7 @@ func (q *Queue) ApproveWithRule(id uint64, rs *Rules) (Rule, []Answered, error) 
 	for j, e := range q.pending {
 		switch {
 		case j == i:
-		case rule.Covers(e.req, now):
+		case rule.Covers(e.req, rule.Made):
 			out = append(out, answer(e))
 		default:
 			kept = append(kept, e)
