@@ -1,7 +1,8 @@
 // Package approval holds the Web Pilot's actions that wait for the human:
 // in "ask" mode every action is queued here until the human approves or
 // denies it, or its time runs out. Requests are answered one by one in the
-// order they came; nothing here knows HTTP or MCP.
+// order they came; nothing here knows HTTP or MCP. Rules (rules.go) are
+// the human's standing yes to one action on one origin for one AI session.
 package approval
 
 import (
