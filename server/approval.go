@@ -16,7 +16,7 @@ import (
 
 // Approvals is the approval mode and the pilot actions that wait.
 func (s *Server) Approvals() wire.Approvals {
-	return wire.Approvals{Mode: s.approvalMode(), Pending: s.approvals.Pending()}
+	return wire.Approvals{Mode: s.approvalMode(), Pending: s.approvals.Pending(), Rules: s.rules.List()}
 }
 
 func (s *Server) approvalMode() string { return s.pilotMode.String() }
@@ -45,6 +45,9 @@ func (s *Server) approve(ctx context.Context, p pilot.Action, tab int) error {
 		if req.Tab == 0 {
 			req.Tab = pg.TabID
 		}
+	}
+	if s.approvedByRule(ctx, &req) {
+		return nil
 	}
 	timeout := s.cfg.ApprovalTimeout
 	if timeout <= 0 {

@@ -121,6 +121,7 @@ type Server struct {
 	pilotMode approval.Mode   // the pilot approval mode
 	token     string          // required on the human's API
 	approvals *approval.Queue // pilot actions waiting for the human
+	rules     *approval.Rules // the human's approval rules (rules.go)
 	origins   *origins.Trust  // extension origins besides the pinned one
 	maps      *sourcemap.Resolver
 }
@@ -158,6 +159,7 @@ func New(cfg Config) *Server {
 		events:    newHub(),
 		pilot:     pilot.New(nil),
 		approvals: approval.New(nil, nil),
+		rules:     approval.NewRules(cfg.Clock),
 		origins:   origins.New(cfg.Clock),
 		maps:      sourcemap.New(sourcemap.Config{}),
 		started:   time.Now(),
@@ -192,8 +194,9 @@ func New(cfg Config) *Server {
 	s.control.OnChange(func(map[string]any) { s.events.publish("overrides", s.Overrides()) })
 	s.control.OnChange(func(map[string]any) { _ = s.saveDecisions() })
 	s.approvals.OnChange(func(p []approval.Request) {
-		s.events.publish(wire.EventApprovals, wire.Approvals{Mode: s.approvalMode(), Pending: p})
+		s.events.publish(wire.EventApprovals, wire.Approvals{Mode: s.approvalMode(), Pending: p, Rules: s.rules.List()})
 	})
+	s.watchRules()
 	s.origins.OnChange(func(v origins.View) {
 		s.events.publish(wire.EventOrigins, v)
 	})
@@ -255,6 +258,8 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/approvals", s.handleApprovals)
 	mux.HandleFunc("POST /api/approvals/answer", s.human(s.handleApprovalAnswer))
 	mux.HandleFunc("POST /api/approvals/mode", s.human(s.handleApprovalMode))
+	mux.HandleFunc("POST /api/approvals/rule", s.human(s.handleApprovalRule))
+	mux.HandleFunc("POST /api/approvals/rules/revoke", s.human(s.handleRuleRevoke))
 	mux.HandleFunc("GET /api/origins", s.handleOrigins)
 	mux.HandleFunc("POST /api/origins/answer", s.human(s.handleOriginAnswer))
 	mux.HandleFunc("POST /api/decisions/recover", s.human(s.handleRecover))

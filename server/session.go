@@ -98,6 +98,7 @@ func (s *Server) ServeSession(ctx context.Context, conn msgConn) error {
 	defer func() {
 		s.mcp.UnregisterSession(ctx, sess.id)
 		s.clients.remove(sess.id)
+		s.rules.EndSession(sess.id)
 	}()
 
 	ctx, cancel := context.WithCancel(ctx)

@@ -95,6 +95,8 @@ func (m *Model) askKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	switch {
 	case msg.String() == "y":
 		return m.answer(req.ID, true, ""), true
+	case msg.String() == "a":
+		return m.answerRule(req), true
 	case msg.String() == "n":
 		a.denying = true
 		a.reason.Reset()
@@ -165,7 +167,10 @@ func (m *Model) askView(height int) string {
 	if left := req.Deadline.Sub(m.now()).Round(time.Second); left > 0 {
 		head = append(head, styleDim.Render(fmt.Sprintf("denied on its own in %v · %d waiting", left, len(st.Pending))))
 	}
-	foot := "y approve · n deny · ↑/↓ scroll the script · M ask/auto"
+	if l := ruleLine(req); l != "" {
+		head = append(head, fit(l, w))
+	}
+	foot := "y approve · a approve + rule · n deny · ↑/↓ scroll the script · M ask/auto"
 	if m.asking.denying {
 		foot = m.asking.reason.View()
 	}

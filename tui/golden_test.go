@@ -167,6 +167,7 @@ func TestGoldenPanes(t *testing.T) {
 		{"websocket", []string{"3"}},
 		{"actions", []string{"4"}},
 		{"overrides", []string{"5", "down"}},
+		{"overrides_rules", []string{"rules", "5", "end"}},
 		{"audit", []string{"6"}},
 		{"audit_all", []string{"6", "A"}},
 		{"approval", []string{"approval", "down", "down"}},
@@ -195,6 +196,8 @@ func TestGoldenPanes(t *testing.T) {
 					switch k {
 					case "approval":
 						m.Update(sampleApproval())
+					case "rules":
+						m.Update(sampleRules())
 					case "doctor":
 						m.Update(sampleDoctor())
 					case "gone":
@@ -279,7 +282,18 @@ func sampleApproval() ApprovalsMsg {
 	}
 	return ApprovalsMsg{Mode: "ask", Pending: []approval.Request{
 		{ID: 7, Agent: "claude-code", Action: "execute_js", Script: strings.Join(script, "\n"), Tab: 412,
-			URL: "http://localhost:3000/checkout", At: sampleNow.Add(-5 * time.Second), Deadline: sampleNow.Add(55 * time.Second)},
+			URL: "http://localhost:3000/checkout", Origin: "http://localhost:3000", At: sampleNow.Add(-5 * time.Second), Deadline: sampleNow.Add(55 * time.Second)},
 		{ID: 8, Agent: "claude-code", Action: "highlight", Selector: "#pay", At: sampleNow, Deadline: sampleNow.Add(time.Minute)},
+	}}
+}
+
+// sampleRules is two approval rules the human made with a: one made 3
+// minutes ago, one about to expire.
+func sampleRules() ApprovalsMsg {
+	return ApprovalsMsg{Mode: "ask", Rules: []approval.Rule{
+		{ID: 2, Agent: "claude-code", Action: "execute_js", Origin: "http://localhost:3000",
+			Made: sampleNow.Add(-3 * time.Minute), Expires: sampleNow.Add(27 * time.Minute)},
+		{ID: 3, Agent: "cursor", Action: "highlight", Origin: "https://staging.shop.test",
+			Made: sampleNow.Add(-29 * time.Minute), Expires: sampleNow.Add(40 * time.Second)},
 	}}
 }

@@ -194,7 +194,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.err != nil {
 			m.setNote(msg.err.Error(), true)
 		} else {
-			m.asking.set(msg.state)
+			m.setApprovals(msg.state)
 			m.setNote(msg.note, false)
 		}
 	default:
@@ -224,10 +224,10 @@ func (m *Model) apply(msg tea.Msg) {
 			m.pilot = h.Pilot
 		}
 		if h.Approvals != nil {
-			m.asking.set(*h.Approvals)
+			m.setApprovals(*h.Approvals)
 		}
 	case ApprovalsMsg:
-		m.asking.set(Approvals(msg))
+		m.setApprovals(Approvals(msg))
 	case OverridesMsg:
 		m.overrides.set(Overrides(msg))
 	case PilotMsg:

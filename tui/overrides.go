@@ -17,7 +17,8 @@ type overridesPane struct {
 	client   *Client
 	now      func() time.Time
 	settings []Setting
-	cursor   int // index into the shown (filtered) settings
+	rules    []Rule // the human's approval rules, listed after the settings
+	cursor   int    // index into the shown (filtered) settings, then rules
 	filter   string
 	width    int
 	height   int
@@ -36,7 +37,7 @@ func (p *overridesPane) Title() string {
 }
 
 func (p *overridesPane) active() int {
-	n := 0
+	n := len(p.rules)
 	for _, s := range p.settings {
 		if s.Overridden() {
 			n++
@@ -52,6 +53,9 @@ func (p *overridesPane) set(o Overrides) {
 		sel = cur.Name
 	}
 	p.settings = o.Settings
+	if _, onRule := p.selectedRule(); onRule {
+		return
+	}
 	p.cursor = 0
 	for i, s := range p.shown() {
 		if s.Name == sel {
@@ -93,6 +97,9 @@ func (p *overridesPane) SetFilter(s string) {
 
 // Pick is the selected setting.
 func (p *overridesPane) Pick() (any, string, bool) {
+	if r, ok := p.selectedRule(); ok {
+		return r, describeRule(r), true
+	}
 	s, ok := p.selected()
 	state := "your setting"
 	switch {
@@ -106,7 +113,7 @@ func (p *overridesPane) Pick() (any, string, bool) {
 
 // Scroll moves the selection by n settings.
 func (p *overridesPane) Scroll(n int) {
-	p.cursor = max(0, min(len(p.shown())-1, p.cursor+n))
+	p.cursor = max(0, min(len(p.shown())+len(p.shownRules())-1, p.cursor+n))
 }
 
 // Filter is the pane's filter.
@@ -125,13 +132,13 @@ func (p *overridesPane) Status() string {
 			rev++
 		}
 	}
-	return fmt.Sprintf("%d AI override(s) · %d revoked", p.active(), rev)
+	return fmt.Sprintf("%d AI override(s) · %d revoked", p.active()-len(p.rules), rev)
 }
 
 // Update moves the selection, revokes and allows. Revoking asks nothing:
 // the veto must be one key.
 func (p *overridesPane) Update(msg tea.KeyMsg, k KeyMap) (tea.Cmd, bool) {
-	n := len(p.shown())
+	n := len(p.shown()) + len(p.shownRules())
 	switch {
 	case key.Matches(msg, k.Up):
 		p.cursor = max(0, p.cursor-1)
@@ -142,14 +149,28 @@ func (p *overridesPane) Update(msg tea.KeyMsg, k KeyMap) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Bottom, k.PageDown):
 		p.cursor = max(0, n-1)
 	case key.Matches(msg, k.Revoke):
+		if r, ok := p.selectedRule(); ok {
+			return p.revokeRule(r), true
+		}
 		s, ok := p.selected()
 		if !ok {
 			return notice("nothing selected"), true
 		}
 		return p.revoke(s), true
 	case key.Matches(msg, k.RevokeAll):
+		// X takes back all the AI was given: its overrides and the
+		// human's approval rules alike.
+		rules := len(p.rules)
 		return p.call(func(ctx context.Context) actionMsg {
 			done, o, err := p.client.RevokeAll(ctx)
+			// The list shown may be a moment old: end the server's rules
+			// whatever it shows.
+			if err == nil {
+				_, err = p.client.RevokeRule(ctx, 0)
+			}
+			if rules > 0 {
+				done = append(done, fmt.Sprintf("%d approval rule(s)", rules))
+			}
 			note := "nothing to revoke: the AI holds no override"
 			if len(done) > 0 {
 				note = "revoked " + strings.Join(done, ", ")
@@ -157,6 +178,9 @@ func (p *overridesPane) Update(msg tea.KeyMsg, k KeyMap) (tea.Cmd, bool) {
 			return actionMsg{note: note, err: err, overrides: &o}
 		}), true
 	case key.Matches(msg, k.Allow):
+		if _, ok := p.selectedRule(); ok {
+			return notice("a rule is revoked with x; a new one is made with a in the approval overlay"), true
+		}
 		s, ok := p.selected()
 		if !ok {
 			return notice("nothing selected"), true
@@ -290,7 +314,10 @@ func (p *overridesPane) View() string {
 		}
 		b.WriteString("\n" + line)
 	}
-	b.WriteString("\n\n" + styleDim.Render(fit("x revokes the selected setting at once, X all; a revoked one stays yours until a allows it.", p.width)))
+	for _, l := range p.rulesView(len(sh)) {
+		b.WriteString("\n" + l)
+	}
+	b.WriteString("\n\n" + styleDim.Render(fit("x revokes the selected setting or rule at once, X all, rules too; a revoked setting stays yours until a allows it.", p.width)))
 	return lipgloss.NewStyle().Height(p.height).MaxHeight(p.height).Render(b.String())
 }
 

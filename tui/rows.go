@@ -253,6 +253,10 @@ func auditWhat(e audit.Event) string {
 		return "blocked the Web Pilot"
 	case "pilot_unblocked":
 		return "unblocked the Web Pilot"
+	case "approval_rule_made":
+		return "made " + e.Rule
+	case "approval_rule_ended":
+		return e.Rule + " ended: " + e.Result
 	}
 	// Pilot actions and anything newer: the event and its details.
 	parts := []string{e.Event}
@@ -261,6 +265,9 @@ func auditWhat(e audit.Event) string {
 		if kv[1] != "" {
 			parts = append(parts, kv[0]+"="+kv[1])
 		}
+	}
+	if e.RuleID != 0 {
+		parts = append(parts, fmt.Sprintf("by rule %d", e.RuleID))
 	}
 	if e.Script != "" {
 		parts = append(parts, "script="+e.Script)

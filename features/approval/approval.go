@@ -1,7 +1,8 @@
 // Package approval holds the Web Pilot's actions that wait for the human:
 // in "ask" mode every action is queued here until the human approves or
 // denies it, or its time runs out. Requests are answered one by one in the
-// order they came; nothing here knows HTTP or MCP.
+// order they came; nothing here knows HTTP or MCP. Rules (rules.go) are
+// the human's standing yes to one action on one origin for one AI session.
 package approval
 
 import (
@@ -21,14 +22,18 @@ const MaxPending = 16
 
 // Request is one action waiting for the human.
 type Request struct {
-	ID       uint64    `json:"id"`
-	Agent    string    `json:"agent"`
-	Action   string    `json:"action"`
-	Selector string    `json:"selector,omitempty"`
-	Name     string    `json:"snapshot_name,omitempty"`
-	Script   string    `json:"script,omitempty"`
-	Tab      int       `json:"tab,omitempty"`
-	URL      string    `json:"url,omitempty"`
+	ID       uint64 `json:"id"`
+	Agent    string `json:"agent"`
+	Action   string `json:"action"`
+	Selector string `json:"selector,omitempty"`
+	Name     string `json:"snapshot_name,omitempty"`
+	Script   string `json:"script,omitempty"`
+	Tab      int    `json:"tab,omitempty"`
+	URL      string `json:"url,omitempty"`
+	// Origin is the page's origin a rule made from this call would name
+	// (OriginOf); Session the MCP session that made the call.
+	Origin   string    `json:"origin,omitempty"`
+	Session  string    `json:"-"`
 	At       time.Time `json:"at"`
 	Deadline time.Time `json:"deadline"`
 }
@@ -48,6 +53,8 @@ type Decision struct {
 	Outcome string
 	Reason  string
 	Latency time.Duration
+	// Rule is the approval rule that approved the call, if one did.
+	Rule uint64
 }
 
 type entry struct {

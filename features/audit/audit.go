@@ -51,6 +51,10 @@ type Event struct {
 	Error    string `json:"error,omitempty"`
 	// LatencyMS is how long a human took to answer an approval.
 	LatencyMS int64 `json:"latency_ms,omitempty"`
+	// RuleID and Rule name the approval rule a line is about: made, a call
+	// it approved, its end.
+	RuleID uint64 `json:"rule_id,omitempty"`
+	Rule   string `json:"rule,omitempty"`
 	// Port and PID name the server that wrote the line: several servers,
 	// on several ports and one after another on a port, share one file.
 	Port int `json:"port,omitempty"`

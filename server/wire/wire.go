@@ -38,6 +38,14 @@ const EventApprovals = "approvals"
 type Approvals struct {
 	Mode    string             `json:"mode"`
 	Pending []approval.Request `json:"pending,omitempty"`
+	// Rules are the human's approval rules in force (in memory only).
+	Rules []approval.Rule `json:"rules,omitempty"`
+}
+
+// RuleRevoke ends one approval rule by id, or all of them.
+type RuleRevoke struct {
+	ID  uint64 `json:"id,omitempty"`
+	All bool   `json:"all,omitempty"`
 }
 
 // ApprovalAnswer is the human's answer to one waiting action.

@@ -1,0 +1,304 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/gasoline-dev/gasoline/features/approval"
+)
+
+// wsAI is an MCP session over /mcp/ws, the way the relay connects: a real
+// session of the server, with an id, that ends when the socket closes.
+type wsAI struct {
+	c    *websocket.Conn
+	ctx  context.Context
+	mu   sync.Mutex
+	next int
+	wait map[int]chan map[string]any
+}
+
+func dialAI(t *testing.T, base, name string) *wsAI {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	c, _, err := websocket.Dial(ctx, strings.Replace(base, "http", "ws", 1)+"/mcp/ws", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.CloseNow() })
+	ai := &wsAI{c: c, ctx: ctx, wait: map[int]chan map[string]any{}}
+	_ = c.Write(ctx, websocket.MessageText, []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"`+name+`","version":"1"}}}`))
+	if _, _, err := c.Read(ctx); err != nil {
+		t.Fatal(err)
+	}
+	_ = c.Write(ctx, websocket.MessageText, []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
+	go func() {
+		for {
+			_, b, err := c.Read(ctx)
+			if err != nil {
+				return
+			}
+			var m struct {
+				ID     *int `json:"id"`
+				Result struct {
+					IsError bool `json:"isError"`
+					Content []struct {
+						Text string `json:"text"`
+					} `json:"content"`
+				} `json:"result"`
+			}
+			if json.Unmarshal(b, &m) != nil || m.ID == nil {
+				continue
+			}
+			out := map[string]any{}
+			if len(m.Result.Content) > 0 {
+				_ = json.Unmarshal([]byte(m.Result.Content[0].Text), &out)
+			}
+			out["isError"] = m.Result.IsError
+			ai.mu.Lock()
+			ch := ai.wait[*m.ID]
+			ai.mu.Unlock()
+			if ch != nil {
+				ch <- out
+			}
+		}
+	}()
+	return ai
+}
+
+// act sends an interact call; its result lands on the channel.
+func (ai *wsAI) act(args map[string]any) chan map[string]any {
+	ch := make(chan map[string]any, 1)
+	ai.mu.Lock()
+	ai.next++
+	id := ai.next
+	ai.wait[id] = ch
+	ai.mu.Unlock()
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": "tools/call",
+		"params": map[string]any{"name": "interact", "arguments": args}})
+	_ = ai.c.Write(ai.ctx, websocket.MessageText, b)
+	return ch
+}
+
+func ran(t *testing.T, ch chan map[string]any) map[string]any {
+	t.Helper()
+	select {
+	case out := <-ch:
+		if out["isError"] == true {
+			t.Fatalf("refused: %v", out)
+		}
+		return out
+	case <-time.After(20 * time.Second):
+		t.Fatal("no answer in 20 s")
+	}
+	return nil
+}
+
+// The human's a makes a rule: the call and every later execute_js of that
+// AI session on that origin run without asking, each audited with the
+// rule; another origin, another session, or a revoked rule asks again;
+// the AI cannot make one; the rule ends with its session and is never
+// written to the decisions file.
+func TestApprovalRule(t *testing.T) {
+	dir := t.TempDir()
+	path, state := filepath.Join(dir, "audit.jsonl"), filepath.Join(dir, "decisions.json")
+	s, base := startServerWith(t, Config{Version: "test", AuditLog: path, StateFile: state, PilotApproval: "ask", ApprovalTimeout: 20 * time.Second})
+	pilotWorker(t, base, true)
+	waitReachable(t, s)
+	waitFor(t, func() bool { return s.PilotStatus().Enabled })
+	page := func(url string) {
+		t.Helper()
+		if code, out := do(t, base, call{method: "POST", path: "/page", body: `{"tab":5,"url":"` + url + `","title":"Shop","active":true}`,
+			header: map[string]string{"Origin": ExtensionOrigin}}); code != 200 {
+			t.Fatalf("page: %d %v", code, out)
+		}
+	}
+	page("http://localhost:5173/cart")
+	ai := dialAI(t, base, "claude-code")
+	js := map[string]any{"action": "execute_js", "script": "1 + 1"}
+	waiting := func() approval.Request {
+		t.Helper()
+		waitFor(t, func() bool { return len(s.Approvals().Pending) == 1 })
+		return s.Approvals().Pending[0]
+	}
+	rule := func(id uint64, header map[string]string) int {
+		code, _ := do(t, base, call{method: "POST", path: "/api/approvals/rule", body: `{"id":` + strconv.FormatUint(id, 10) + `}`, header: header})
+		return code
+	}
+
+	// The AI can name no rule: a call that asks for one still waits for
+	// the human and makes none, and without the token no rule is made.
+	asked := ai.act(map[string]any{"action": "execute_js", "script": "1", "rule": true, "approve_similar": true})
+	req := waiting()
+	if len(s.Approvals().Rules) != 0 {
+		t.Fatal("an AI's call made a rule")
+	}
+	if _, _, err := s.approvals.Answer(req.ID, false, ""); err != nil {
+		t.Fatal(err)
+	}
+	if out := <-asked; out["error"] != "denied_by_user" {
+		t.Fatalf("denied: %v", out)
+	}
+	first := ai.act(js)
+	req = waiting()
+	if req.Origin != "http://localhost:5173" {
+		t.Fatalf("waiting call's origin: %q", req.Origin)
+	}
+	if code := rule(req.ID, nil); code != 401 || len(s.Approvals().Rules) != 0 {
+		t.Fatalf("a rule without the token: %d, %v", code, s.Approvals().Rules)
+	}
+	if code := rule(req.ID, asHuman(s)); code != 200 {
+		t.Fatalf("rule: %d", code)
+	}
+	ran(t, first)
+	rules := s.Approvals().Rules
+	if len(rules) != 1 || rules[0].Action != "execute_js" || rules[0].Origin != "http://localhost:5173" || rules[0].Agent != "claude-code" {
+		t.Fatalf("rules: %+v", rules)
+	}
+	for range 4 {
+		ran(t, ai.act(js))
+	}
+	if b, _ := os.ReadFile(state); strings.Contains(string(b), "rule") || strings.Contains(string(b), "5173") {
+		t.Fatalf("the decisions file holds the rule: %s", b)
+	}
+	tied := 0
+	for _, l := range readAudit(t, path) {
+		if l["rule_id"] == float64(rules[0].ID) {
+			tied++
+			if l["event"] != "approval_rule_made" && (l["event"] != "approval_decided" || l["result"] != "approved") {
+				t.Errorf("line with the rule: %v", l)
+			}
+		}
+	}
+	if tied != 6 {
+		t.Fatalf("%d audit lines name the rule, want 6 (made + 5 approved)", tied)
+	}
+
+	// A call on a tab other than the tracked one names no origin: it asks.
+	elsewhere := ai.act(map[string]any{"action": "execute_js", "script": "1 + 1", "tab_id": 9})
+	if req = waiting(); req.Origin != "" {
+		t.Fatalf("another tab's call names %q", req.Origin)
+	}
+	if _, _, err := s.approvals.Answer(req.ID, true, ""); err != nil {
+		t.Fatal(err)
+	}
+	ran(t, elsewhere)
+
+	// Another origin asks.
+	page("http://127.0.0.1:5173/cart")
+	other := ai.act(js)
+	req = waiting()
+	if _, _, err := s.approvals.Answer(req.ID, true, ""); err != nil {
+		t.Fatal(err)
+	}
+	ran(t, other)
+
+	// Another session asks, on the rule's origin.
+	page("http://localhost:5173/cart")
+	second := dialAI(t, base, "claude-code")
+	next := second.act(js)
+	req = waiting()
+	if _, _, err := s.approvals.Answer(req.ID, true, ""); err != nil {
+		t.Fatal(err)
+	}
+	ran(t, next)
+
+	// Revoked, the rule approves nothing.
+	if code, _ := do(t, base, call{method: "POST", path: "/api/approvals/rules/revoke", body: fmt.Sprintf(`{"id":%d}`, rules[0].ID)}); code != 401 {
+		t.Fatalf("a revoke without the token: %d", code)
+	}
+	if code, _ := do(t, base, call{method: "POST", path: "/api/approvals/rules/revoke", body: fmt.Sprintf(`{"id":%d}`, rules[0].ID), header: asHuman(s)}); code != 200 {
+		t.Fatalf("revoke: %d", code)
+	}
+	again := ai.act(js)
+	req = waiting()
+	if _, _, err := s.approvals.ApproveWithRule(req.ID, s.rules); err != nil {
+		t.Fatal(err)
+	}
+	ran(t, again)
+
+	// The session ends, and its rule with it.
+	ai.c.Close(websocket.StatusNormalClosure, "")
+	waitFor(t, func() bool { return len(s.Approvals().Rules) == 0 })
+	var ends []string
+	for _, l := range readAudit(t, path) {
+		if l["event"] == "approval_rule_ended" {
+			ends = append(ends, l["result"].(string))
+		}
+	}
+	if strings.Join(ends, " ") != "revoked session_ended" {
+		t.Fatalf("rule ends: %v", ends)
+	}
+}
+
+// No tool has a parameter that could make, keep or widen an approval
+// rule: they are the human's alone.
+func TestNoToolParameterMakesARule(t *testing.T) {
+	s := New(Config{Version: "test"})
+	res, err := mcpClient(t, s).ListTools(context.Background(), mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range res.Tools {
+		for name := range tool.InputSchema.Properties {
+			if l := strings.ToLower(name); strings.Contains(l, "rule") || strings.Contains(l, "approv") {
+				t.Errorf("%s has parameter %s", tool.Name, name)
+			}
+		}
+	}
+}
+
+// Thirty minutes after it was made a rule approves nothing: the next call
+// asks, and the audit log says the rule expired.
+func TestApprovalRuleExpires(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	ck := &testClock{t: time.Date(2026, 1, 24, 15, 32, 0, 0, time.UTC)}
+	s, base := startServerWith(t, Config{Version: "test", AuditLog: path, PilotApproval: "ask", ApprovalTimeout: 20 * time.Second, Clock: ck.now})
+	pilotWorker(t, base, true)
+	waitReachable(t, s)
+	waitFor(t, func() bool { return s.PilotStatus().Enabled })
+	if code, _ := do(t, base, call{method: "POST", path: "/page", body: `{"tab":5,"url":"http://localhost:5173/","title":"Shop","active":true}`,
+		header: map[string]string{"Origin": ExtensionOrigin}}); code != 200 {
+		t.Fatal("page")
+	}
+	ai := dialAI(t, base, "claude-code")
+	js := map[string]any{"action": "execute_js", "script": "1 + 1"}
+	waiting := func() approval.Request {
+		t.Helper()
+		waitFor(t, func() bool { return len(s.Approvals().Pending) == 1 })
+		return s.Approvals().Pending[0]
+	}
+	first := ai.act(js)
+	if code, _ := do(t, base, call{method: "POST", path: "/api/approvals/rule", body: fmt.Sprintf(`{"id":%d}`, waiting().ID), header: asHuman(s)}); code != 200 {
+		t.Fatalf("rule: %d", code)
+	}
+	ran(t, first)
+	ck.advance(approval.RuleTTL - time.Second)
+	ran(t, ai.act(js))
+	ck.advance(time.Second)
+	late := ai.act(js)
+	if _, _, err := s.approvals.Answer(waiting().ID, true, ""); err != nil {
+		t.Fatal(err)
+	}
+	ran(t, late)
+	var ends []string
+	for _, l := range readAudit(t, path) {
+		if l["event"] == "approval_rule_ended" {
+			ends = append(ends, l["result"].(string)+" "+l["source"].(string))
+		}
+	}
+	if strings.Join(ends, ",") != "expired server" || len(s.Approvals().Rules) != 0 {
+		t.Fatalf("ends %v, rules %v", ends, s.Approvals().Rules)
+	}
+}
