@@ -87,6 +87,7 @@ func (s *Server) newMCP() *server.MCPServer {
 		delete(s.bootSeen, c.SessionID())
 	})
 	hooks.AddOnUnregisterSession(func(_ context.Context, c server.ClientSession) { s.streams.end(c.SessionID()) })
+	hooks.AddOnUnregisterSession(func(_ context.Context, c server.ClientSession) { s.pointed.Forget(c.SessionID()) })
 	m := server.NewMCPServer(Service, s.cfg.Version,
 		server.WithToolCapabilities(false),
 		server.WithInstructions(instructions),

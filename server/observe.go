@@ -34,7 +34,7 @@ func (s *Server) observeTool() tool {
 	return tool{
 		name: "observe",
 		desc: "Read what the developer's browser tab captured, newest first. " +
-			"Pass a result's cursor back as `after` to get only what is new.",
+			"Pass a result's cursor as `after` to get only what is new.",
 		hints:    readOnly,
 		selector: newParam[string]("what", ""),
 		params: []declared{limitParam, afterParam, urlParam, levelParam, methodParam,
@@ -90,6 +90,7 @@ func (s *Server) observeModes() []mode {
 		{"performance", s.afterHeld(s.observePerformance)},
 		{"pilot", func(context.Context, args) (any, error) { return s.PilotStatus(), nil }},
 		{"health", func(context.Context, args) (any, error) { return s.Health(), nil }},
+		{"pointed", s.observePointed},
 	}
 	// Alerts about capture changes ride along with whatever the AI observes next; a range of
 	// entries with a loss in it says so (loss.go).
@@ -103,7 +104,10 @@ func (s *Server) observeModes() []mode {
 			if err != nil {
 				return nil, err
 			}
-			return s.withAlerts(ctx, v)
+			if v, err = s.withAlerts(ctx, v); err != nil {
+				return nil, err
+			}
+			return s.withPointed(ctx, v)
 		}
 	}
 	return modes

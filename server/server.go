@@ -28,6 +28,7 @@ import (
 	"github.com/gasoline-dev/gasoline/features/origins"
 	"github.com/gasoline-dev/gasoline/features/perf"
 	"github.com/gasoline-dev/gasoline/features/pilot"
+	"github.com/gasoline-dev/gasoline/features/pointing"
 	"github.com/gasoline-dev/gasoline/features/screenshots"
 	"github.com/gasoline-dev/gasoline/features/visual"
 	"github.com/gasoline-dev/gasoline/server/wire"
@@ -109,6 +110,7 @@ type Server struct {
 	streams streams
 	pilot   *pilot.Switch
 	an      *analysis
+	pointed *pointing.Board // what the human pointed the AI at (pointing.go)
 	mcp     *server.MCPServer
 	started time.Time
 	port    atomic.Int32
@@ -168,6 +170,7 @@ func New(cfg Config) *Server {
 		approvals: approval.New(nil, nil),
 		origins:   origins.New(cfg.Clock),
 		maps:      sourcemap.New(sourcemap.Config{}),
+		pointed:   pointing.New(0, nil),
 		started:   time.Now(),
 		sessions:  make(map[string]*session),
 
@@ -268,6 +271,8 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/origins", s.handleOrigins)
 	mux.HandleFunc("POST /api/origins/answer", s.human(s.handleOriginAnswer))
 	mux.HandleFunc("POST /api/decisions/recover", s.human(s.handleRecover))
+	mux.HandleFunc("POST /api/point", s.human(s.handlePoint))
+	mux.HandleFunc("POST /point", s.handlePointElement)
 	return s.guard(s.noteContact(mux))
 }
 
