@@ -68,7 +68,10 @@ func (s *Server) handlePointElement(w http.ResponseWriter, r *http.Request) {
 	for k, v := range el.Styles {
 		el.Styles[k] = capture.Truncate(v, 200)
 	}
-	el.Screenshot = s.savePointShot(el.Tab, el.Screenshot)
+	el.ScreenshotSkipped = capture.Truncate(el.ScreenshotSkipped, capture.MaxText)
+	if el.Screenshot != "" {
+		el.Screenshot, el.ScreenshotSkipped = s.savePointShot(el.Tab, el.Screenshot)
+	}
 	b, err := json.Marshal(el)
 	if err != nil {
 		writeProblem(w, err)
@@ -81,22 +84,20 @@ func (s *Server) handlePointElement(w http.ResponseWriter, r *http.Request) {
 const maxStyles = 64
 
 // savePointShot keeps the picked element's cropped screenshot in the
-// screenshots folder and returns its file name; "" without one, or when
-// the server keeps no screenshots.
-func (s *Server) savePointShot(tab int, image string) string {
-	if image == "" || s.shots == nil {
-		return ""
+// screenshots folder and returns its file name, or why it was not kept.
+func (s *Server) savePointShot(tab int, image string) (file, skipped string) {
+	if s.shots == nil {
+		return "", "screenshots are disabled on this server"
 	}
 	png, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(image, "data:image/png;base64,"))
 	if err != nil {
-		return ""
+		return "", "the screenshot was not a base64 PNG"
 	}
-	file, err := s.shots.Save(time.Now(), tab, png)
+	file, err = s.shots.Save(time.Now(), tab, png)
 	if err != nil {
-		fmt.Fprintf(s.cfg.Log, "gasoline: the picked element's screenshot was not kept: %v\n", err)
-		return ""
+		return "", fmt.Sprintf("not kept: %v", err)
 	}
-	return file
+	return file, ""
 }
 
 // point puts the entry on the board, tells the streaming sessions and the

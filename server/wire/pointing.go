@@ -27,6 +27,8 @@ type Element struct {
 	// Screenshot is sent as a data:image/png URL and kept as a file of the
 	// screenshots folder, which the AI reads by its name.
 	Screenshot string `json:"screenshot,omitempty"`
+	// ScreenshotSkipped says why there is no screenshot, when there is none.
+	ScreenshotSkipped string `json:"screenshot_skipped,omitempty"`
 }
 
 // Box is an element's bounding box in CSS pixels of the viewport.
