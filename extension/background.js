@@ -26,6 +26,7 @@ import { ScriptRunner, parkingKey } from './sw/script.js';
 import { BROWSER } from './sw/platform.js';
 import { onCommitted, onCompleted, runMissed, seedFrom, settled } from './sw/documents.js';
 import { passHeld } from './sw/held.js';
+import { Picker } from './sw/picker.js';
 
 const ALARM = 'gasoline-poll';
 
@@ -68,12 +69,21 @@ installChannel(channel);
 const audits = new Audits({ scripting: chrome.scripting, fetch: (url, init) => fetch(url, init), getURL: (p) => chrome.runtime.getURL(p) });
 const shots = makeShooter({ chrome, settings: () => settings.effective });
 const queries = new QueryRunner({ send: (m) => channel.sendResult(m), pilot: actions, audits, shots, clock: systemClock });
+const picker = new Picker({
+  scripting: chrome.scripting, resolveTab: tabs.resolveTab, shoot: shots.shoot, settings: () => settings.effective, postJSON, errorText,
+});
 
 chrome.runtime.onMessage.addListener(onMessage);
 chrome.storage.sync.onChanged.addListener(onSettingsChanged);
 chrome.runtime.onInstalled.addListener(() => { ready.then(() => settings.recompute()); });
 chrome.runtime.onStartup.addListener(() => { ready.then(() => settings.recompute()); });
 chrome.alarms.onAlarm.addListener(onAlarm);
+// The manifest's "point-at-element" shortcut: the picker in the active page.
+if (chrome.commands) {
+  chrome.commands.onCommand.addListener((name) => {
+    if (name === 'point-at-element') ready.then(() => picker.start(0, '')).catch(() => {});
+  });
+}
 // An update clears chrome.storage.session (the journal, the stored queue): what is held goes to the
 // server first, what it cannot take waits in chrome.storage.local for the new version.
 chrome.runtime.onUpdateAvailable.addListener(() => {
@@ -161,6 +171,16 @@ function onMessage(msg, sender, sendResponse) {
       // For the options page: the user's settings, the defaults and what is in force.
       ready.then(() => sendResponse(settings.view()));
       return true;
+    case 'pick':
+      // "Point at an element": only the extension's own pages (the popup) start the picker.
+      if (!extensionPage(sender)) return false;
+      ready.then(() => picker.start(0, msg.note)).then(sendResponse, (err) => sendResponse({ error: String((err && err.message) || err) }));
+      return true;
+    case 'picked':
+      ready.then(() => picker.picked(sender, msg.element, msg.note)).then(sendResponse, (err) => sendResponse({ error: String((err && err.message) || err) }));
+      return true;
+    case 'pickCancelled':
+      return false;
     case 'setAiWebPilotEnabled':
       // Only the extension's own pages (the popup) may flip the switch; never a content script.
       if (typeof msg.enabled !== 'boolean' || !extensionPage(sender)) return false;

@@ -105,6 +105,18 @@ chrome.runtime.onMessage.addListener((msg, sender) => {
   if (!pilotBusy) showPilot(msg.enabled);
 });
 
+// "Point at an element": the picker runs in the page; the popup gets out of its way.
+$('point').addEventListener('click', async () => {
+  try {
+    const r = await chrome.runtime.sendMessage(/** @satisfies {RuntimeMessage} */ ({ type: 'pick', note: $('point-note').value }));
+    if (r && r.error) throw new Error(r.error);
+    window.close();
+  } catch (err) {
+    $('error').hidden = false;
+    $('error').textContent = `Point at an element: ${String((err && err.message) || err)}`;
+  }
+});
+
 $('options').addEventListener('click', (e) => {
   e.preventDefault();
   chrome.runtime.openOptionsPage();

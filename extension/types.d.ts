@@ -54,7 +54,10 @@ type RuntimeMessage =
   | { type: 'status' }
   | { type: 'effective'; ready?: string }
   | { type: 'settings' }
-  | { type: 'setAiWebPilotEnabled'; enabled: boolean };
+  | { type: 'setAiWebPilotEnabled'; enabled: boolean }
+  | { type: 'pick'; note?: string }
+  | { type: 'picked'; element: unknown; note?: string }
+  | { type: 'pickCancelled' };
 
 /** The worker's answer to {type: 'effective'}, and what it pushes to the tabs on a change. */
 interface EffectiveAnswer {

@@ -72,7 +72,7 @@ func (s *Server) loopbackHost(hostport string) bool {
 // here like a foreign one.
 func extensionOnly(r *http.Request) bool {
 	switch r.URL.Path {
-	case "/pending-queries", "/query-results", "/ws/extension", "/screenshots":
+	case "/pending-queries", "/query-results", "/ws/extension", "/screenshots", "/point":
 		return true
 	}
 	return r.URL.Query().Has("pilot")

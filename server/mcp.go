@@ -144,6 +144,7 @@ func (s *Server) newMCP() *server.MCPServer {
 	})
 	hooks.AddOnUnregisterSession(func(_ context.Context, c server.ClientSession) { s.alerts.leave(c.SessionID()) })
 	hooks.AddOnUnregisterSession(func(_ context.Context, c server.ClientSession) { s.streams.end(c.SessionID()) })
+	hooks.AddOnUnregisterSession(func(_ context.Context, c server.ClientSession) { s.pointed.Forget(c.SessionID()) })
 	m := server.NewMCPServer(Service, s.cfg.Version,
 		server.WithToolCapabilities(false),
 		server.WithInstructions(instructions),

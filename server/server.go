@@ -26,6 +26,7 @@ import (
 	"github.com/gasoline-dev/gasoline/features/origins"
 	"github.com/gasoline-dev/gasoline/features/perf"
 	"github.com/gasoline-dev/gasoline/features/pilot"
+	"github.com/gasoline-dev/gasoline/features/pointing"
 	"github.com/gasoline-dev/gasoline/features/screenshots"
 	"github.com/gasoline-dev/gasoline/features/sourcemap"
 	"github.com/gasoline-dev/gasoline/features/visual"
@@ -105,6 +106,7 @@ type Server struct {
 	streams streams
 	pilot   *pilot.Switch
 	an      *analysis
+	pointed *pointing.Board // what the human pointed the AI at (pointing.go)
 	mcp     *server.MCPServer
 	started time.Time
 	port    atomic.Int32
@@ -162,6 +164,7 @@ func New(cfg Config) *Server {
 		rules:     approval.NewRules(cfg.Clock),
 		origins:   origins.New(cfg.Clock),
 		maps:      sourcemap.New(sourcemap.Config{}),
+		pointed:   pointing.New(0, nil),
 		started:   time.Now(),
 		clients:   mcpClients{by: make(map[string]*session)},
 		alerts:    alertState{cursors: make(map[string]uint64), bootSeen: make(map[string]bool)},
@@ -263,6 +266,8 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/origins", s.handleOrigins)
 	mux.HandleFunc("POST /api/origins/answer", s.human(s.handleOriginAnswer))
 	mux.HandleFunc("POST /api/decisions/recover", s.human(s.handleRecover))
+	mux.HandleFunc("POST /api/point", s.human(s.handlePoint))
+	mux.HandleFunc("POST /point", s.handlePointElement)
 	return s.guard(s.noteContact(mux))
 }
 

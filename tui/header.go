@@ -11,6 +11,7 @@ import (
 
 	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/doctor"
+	"github.com/gasoline-dev/gasoline/server/wire"
 )
 
 // fit cuts s to w cells, marking the cut.
@@ -45,6 +46,8 @@ type header struct {
 	aiNote string
 	// problems are the doctor's failures and warnings, most severe first.
 	problems []doctor.Check
+	// sent is what the human last sent the AI (point.go).
+	sent *wire.Pointed
 }
 
 // headerView renders the three header lines: where the server is and who
@@ -96,6 +99,9 @@ func headerView(hd header, width int) string {
 	}
 	if hd.aiNote != "" {
 		p3 = append(p3, part{styleWarn.Render(clean(hd.aiNote))})
+	}
+	if p := pointedPart(hd.sent); p != nil {
+		p3 = append(p3, p)
 	}
 	if len(hd.problems) > 0 {
 		p3 = append(p3, part{problemsView(hd.problems, false), problemsView(hd.problems, true), problemsCount(hd.problems)})

@@ -43,7 +43,7 @@ func (m *Model) keyPress(msg tea.KeyMsg) tea.Cmd {
 // for a denial.
 func (m *Model) typing() bool {
 	_, waiting := m.asking.waiting()
-	return m.filtering || (waiting && m.asking.denying)
+	return m.filtering || m.pt.open || (waiting && m.asking.denying)
 }
 
 // key handles the global keys and hands the rest to the active pane.
@@ -53,6 +53,9 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	}
 	if m.filtering {
 		return m.filterKey(msg)
+	}
+	if m.pt.open {
+		return m.pointKey(msg)
 	}
 	if cmd, ok := m.askKey(msg); ok {
 		return cmd
@@ -75,6 +78,8 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		return m.open()
 	case key.Matches(msg, m.keys.Copy):
 		return m.copy()
+	case key.Matches(msg, m.keys.Send):
+		return m.startPoint()
 	case key.Matches(msg, m.keys.Doctor):
 		return m.openDoctor()
 	case key.Matches(msg, m.keys.Approval):

@@ -24,6 +24,8 @@ type KeyMap struct {
 	Copy key.Binding
 	// Doctor shows every check of gasoline doctor, live.
 	Doctor key.Binding
+	// Send sends the selected row to the AI, with a note (point.go).
+	Send key.Binding
 
 	Revoke    key.Binding
 	RevokeAll key.Binding
@@ -64,6 +66,7 @@ func DefaultKeyMap() KeyMap {
 		Back:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
 		Copy:     key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy")),
 		Doctor:   key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "doctor")),
+		Send:     key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "send row to AI")),
 
 		Revoke:     key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "revoke")),
 		RevokeAll:  key.NewBinding(key.WithKeys("X"), key.WithHelp("X", "revoke all")),
@@ -125,7 +128,7 @@ func (h paneHelp) FullHelp() [][]key.Binding {
 		return [][]key.Binding{{k.Apply, k.Cancel}}
 	}
 	return [][]key.Binding{
-		{k.NextPane, k.PrevPane, k.Panes, k.Open, k.Back, k.Copy},
+		{k.NextPane, k.PrevPane, k.Panes, k.Open, k.Back, k.Copy, k.Send},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.Revoke, k.RevokeAll, k.Allow, k.Pilot, k.Approval, k.AllServers},
 		{k.Pause, k.Clear, k.Filter, k.Doctor, k.Recover, k.Help, k.Quit},

@@ -70,6 +70,9 @@ type Model struct {
 	asking    asking
 	trust     trusting // extension origins waiting for the human (origins.go)
 
+	// pt is `s`: the note prompt and what was last sent (point.go).
+	pt pointing
+
 	// recovery is the prompt when the human's decisions could not be read
 	// (decisions.go).
 	recovery recovering
@@ -114,7 +117,7 @@ func New(cfg Config) *Model {
 	m := &Model{keys: keys, help: help.New(), input: in, client: cfg.Client, now: cfg.Now, conn: cfg.Conn, asking: newAsking(),
 		console: newConsolePane(), network: newNetworkPane(), ws: newWSPane(), actions: newActionsPane(),
 		overrides: newOverridesPane(cfg.Client, cfg.Now), audit: newAuditPane(),
-		bodies: newRing[capture.NetworkBody](capture.BodyCap), out: cfg.Out, inTmux: cfg.InTmux, doc: doctorState{run: cfg.Doctor}}
+		bodies: newRing[capture.NetworkBody](capture.BodyCap), pt: newPointing(), out: cfg.Out, inTmux: cfg.InTmux, doc: doctorState{run: cfg.Doctor}}
 	m.panes = [paneCount]pane{m.console, m.network, m.ws, m.actions, m.overrides, m.audit}
 	// The first frame is drawn before the terminal's size is known: it
 	// shows the dashboard connecting, at the smallest size it is made for.
@@ -208,6 +211,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *Model) apply(msg tea.Msg) {
 	m.applyTrust(msg)
 	m.applyRecover(msg)
+	m.applyPoint(msg)
 	switch msg := msg.(type) {
 	case ConnMsg:
 		m.conn = ConnState(msg)

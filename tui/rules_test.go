@@ -13,9 +13,9 @@ import (
 	"github.com/gasoline-dev/gasoline/features/audit"
 )
 
-// run runs a command and the commands its message leads to, as the
+// runAll runs a command and the commands its message leads to, as the
 // program would, into m.
-func run(m *Model, cmd tea.Cmd) {
+func runAll(m *Model, cmd tea.Cmd) {
 	for cmd != nil {
 		msg := cmd()
 		if msg == nil {
@@ -44,15 +44,15 @@ func TestRuleKeysCallTheServer(t *testing.T) {
 	m.overrides.client = m.client
 	m.Update(sampleApproval())
 	_, cmd := m.Update(keyMsg("a"))
-	run(m, cmd)
+	runAll(m, cmd)
 	m.Update(sampleRules())
 	m.Update(keyMsg("5"))
 	m.Update(keyMsg("end"))
 	_, cmd = m.Update(keyMsg("x"))
-	run(m, cmd)
+	runAll(m, cmd)
 	m.Update(sampleRules())
 	_, cmd = m.Update(keyMsg("X"))
-	run(m, cmd)
+	runAll(m, cmd)
 	want := []string{
 		`/api/approvals/rule {"id":7,"approve":true}`,
 		`/api/approvals/rules/revoke {"id":3}`,

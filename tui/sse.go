@@ -92,6 +92,11 @@ func decodeEvent(event string, data []byte) tea.Msg {
 		if json.Unmarshal(data, &s) == nil {
 			return StreamedMsg(s)
 		}
+	case wire.EventPointed:
+		var p PointedMsg
+		if json.Unmarshal(data, &p) == nil {
+			return p
+		}
 	case wire.EventEntry:
 		return decodeEntry(data)
 	}

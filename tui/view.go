@@ -101,7 +101,7 @@ func (m *Model) View() string {
 		body = m.detail.view()
 	}
 	status := m.tabStatus()
-	hd := header{conn: m.conn, health: m.health, pilot: m.pilot, aiNote: m.overrides.headline(), problems: m.doc.problems()}
+	hd := header{conn: m.conn, health: m.health, pilot: m.pilot, aiNote: m.overrides.headline(), problems: m.doc.problems(), sent: m.pt.sent}
 	frame := strings.Join([]string{
 		headerView(hd, m.width),
 		tabsView(m.titles(), m.active, status, m.width),
@@ -125,6 +125,8 @@ func (m *Model) statusLine() string {
 	switch {
 	case m.filtering:
 		return m.input.View()
+	case m.pt.open:
+		return m.pointView()
 	case m.note != "" && m.now().Sub(m.noteAt) < noteFor:
 		if m.noteErr {
 			return styleErr.Render(fit("✖ "+clean(m.note), m.width))

@@ -1,0 +1,101 @@
+package server
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// The human points at a failing request from the dashboard: a streaming
+// session is notified with the URL, status, bodies and note; another finds
+// it at the top of its next observe, once, and in observe{what:"pointed"};
+// the dashboard's state then names the reader.
+func TestPointedRequestReachesEverySession(t *testing.T) {
+	s, base := startServer(t)
+	net := `{"entries":[{"ts":1700000000000,"method":"POST","url":"http://app.test/api/cart","status":500,"tab":3,"page":"http://app.test/"}]}`
+	body := `{"bodies":[{"ts":1700000000005,"method":"POST","url":"http://app.test/api/cart","status":500,"request_body":"{\"sku\":7}","response_body":"{\"error\":\"out of stock\"}","tab":3}]}`
+	for path, b := range map[string]string{"/network": net, "/network-bodies": body} {
+		if code, out := do(t, base, call{method: "POST", path: path, body: b}); code != 200 {
+			t.Fatalf("%s: %d %v", path, code, out)
+		}
+	}
+	streamer, reader := clientNamed(t, s, "claude-code"), clientNamed(t, s, "cursor")
+	notes := streamed(streamer)
+	if _, isErr := callTool(t, streamer, "configure", map[string]any{"action": "streaming", "enabled": true}); isErr {
+		t.Fatal("streaming not enabled")
+	}
+	row := `{"ts":"2023-11-14T22:13:20.000Z","method":"POST","url":"http://app.test/api/cart","status":500,"tab":3}`
+	point := `{"kind":"network","entry":` + row + `,"note":"why does the cart fail?"}`
+	if code, out := do(t, base, call{method: "POST", path: "/api/point", body: point}); code != 401 || out["error"] != "human_token_required" {
+		t.Fatalf("without the token: %d %v", code, out)
+	}
+	code, out := do(t, base, call{method: "POST", path: "/api/point", body: point, header: asHuman(s)})
+	if code != 200 || out["streamed"] != 1.0 {
+		t.Fatalf("point: %d %v", code, out)
+	}
+	n := nextEvent(t, notes)
+	got := mustJSON(n)
+	for _, want := range []string{`"category":"pointed"`, `"url":"http://app.test/api/cart"`, `"status":500`,
+		`"request_body":"{\"sku\":7}"`, `"response_body":"{\"error\":\"out of stock\"}"`, `"note":"why does the cart fail?"`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("notification lacks %s: %s", want, got)
+		}
+	}
+
+	res, _ := callTool(t, reader, "observe", map[string]any{"what": "logs"})
+	lines, _ := res["human_pointed"].([]any)
+	if len(lines) != 1 || !strings.HasPrefix(lines[0].(string), "the human pointed at: network POST http://app.test/api/cart → 500") ||
+		!strings.Contains(lines[0].(string), "why does the cart fail?") {
+		t.Fatalf("top of the next observe: %v", res)
+	}
+	if res, _ = callTool(t, reader, "observe", map[string]any{"what": "logs"}); res["human_pointed"] != nil {
+		t.Fatalf("read twice: %v", res)
+	}
+	res, _ = callTool(t, reader, "observe", map[string]any{"what": "pointed"})
+	list := mustJSON(res)
+	if res["count"] != 1.0 || !strings.Contains(list, `"response_body":"{\"error\":\"out of stock\"}"`) ||
+		!strings.Contains(list, `"note":"why does the cart fail?"`) || strings.Contains(list, "null") {
+		t.Fatalf("pointed: %s", list)
+	}
+	st := s.pointedState()
+	if st.Newest == nil || strings.Join(st.Newest.ReadBy, ",") != "cursor" {
+		t.Fatalf("state: %+v", st.Newest)
+	}
+
+	// A row the server no longer holds is refused.
+	gone := `{"kind":"network","entry":{"ts":"2023-11-14T22:13:21.000Z","method":"GET","url":"http://app.test/x"}}`
+	if code, out := do(t, base, call{method: "POST", path: "/api/point", body: gone, header: asHuman(s)}); code != 404 || out["error"] != "not_found" {
+		t.Fatalf("gone: %d %v", code, out)
+	}
+}
+
+// The element route is the extension's: no Origin, no point.
+func TestPointedElementIsTheExtensions(t *testing.T) {
+	s, base := startServer(t)
+	el := `{"element":{"selector":"#buy","text":"Buy now","box":{"x":10,"y":20,"width":80,"height":30},"styles":{"display":"flex"}},"note":"misaligned"}`
+	if code, out := do(t, base, call{method: "POST", path: "/point", body: el}); code != 403 {
+		t.Fatalf("without the extension's Origin: %d %v", code, out)
+	}
+	code, out := do(t, base, call{method: "POST", path: "/point", body: el, header: map[string]string{"Origin": ExtensionOrigin}})
+	if code != 200 {
+		t.Fatalf("point: %d %v", code, out)
+	}
+	c := mcpClient(t, s)
+	res, _ := callTool(t, c, "observe", map[string]any{"what": "pointed"})
+	var got struct {
+		Entries []struct {
+			Kind  string `json:"kind"`
+			Note  string `json:"note"`
+			Entry struct {
+				Selector string             `json:"selector"`
+				Box      map[string]float64 `json:"box"`
+			} `json:"entry"`
+		} `json:"entries"`
+	}
+	b, _ := json.Marshal(res)
+	_ = json.Unmarshal(b, &got)
+	if len(got.Entries) != 1 || got.Entries[0].Kind != "element" || got.Entries[0].Entry.Selector != "#buy" ||
+		got.Entries[0].Entry.Box["width"] != 80 || got.Entries[0].Note != "misaligned" {
+		t.Fatalf("pointed: %s", b)
+	}
+}
