@@ -36,7 +36,7 @@ export default [
     languageOptions: { globals: { GASOLINE_CONSTANTS: 'readonly' } },
   },
   {
-    files: ['extension/inject*.js'],
+    files: ['extension/inject*.js', 'extension/page/**/*.js'],
     languageOptions: { sourceType: 'script', globals: { ...globals.browser } },
   },
   {

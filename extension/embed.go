@@ -21,7 +21,7 @@ import (
 // the constants generated from Go in generated/), the popup and options
 // pages and their stylesheet.
 //
-//go:embed manifest.json *.js *.html *.css lib content generated sw/*.js
+//go:embed manifest.json *.js *.html *.css lib content generated page sw/*.js
 var Files embed.FS
 
 // DefaultPort is the port the extension reports to unless written with another.

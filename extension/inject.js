@@ -42,6 +42,13 @@
   const LEVELS = ['debug', 'log', 'info', 'warn', 'error'];
   const LEVEL_MASK = { all: 31, warn: 24, error: 16 }; // bit i is LEVELS[i]
 
+  // The serialiser page/serialize.js left for us (and nobody else: taken off window at once).
+  const serialize = (() => {
+    const f = W.__gasolineSerializer;
+    try { delete W.__gasolineSerializer; } catch (_) { /* ignore */ }
+    return typeof f === 'function' ? f(null) : null;
+  })();
+
   // Our own references, taken before the page can replace them.
   const dateNow = Date.now.bind(Date);
   const perfNow = performance.now.bind(performance);
@@ -366,84 +373,33 @@
     return clip(s.slice(0, end), STACK_MAX);
   };
 
-  const isNode = (v) => typeof v.nodeType === 'number' && typeof v.nodeName === 'string';
-
-  function describeNode(n) {
-    if (n.nodeType === 1) {
-      let s = `<${String(n.tagName).toLowerCase()}`;
-      if (n.id) s += `#${n.id}`;
-      const cls = typeof n.className === 'string' ? n.className.trim().split(/\s+/).filter(Boolean).slice(0, 3) : [];
-      if (cls.length) s += `.${cls.join('.')}`;
-      return `${s}>`;
-    }
-    if (n.nodeType === 3) return `#text "${clip(String(n.data), 80)}"`;
-    return String(n.nodeName);
-  }
-
   const isError = (v) => v instanceof Error || (v && typeof v.message === 'string' && typeof v.stack === 'string');
   G.isErrorObject = (v) => v !== null && typeof v === 'object' && isError(v);
 
-  // A JSON-like rendering with a character budget, a depth limit, cycles and
-  // DOM nodes handled, and no toJSON or toString of page objects called.
-  function ser(v, depth, path, budget) {
-    if (budget.left <= 0) return '…';
-    let s;
-    switch (typeof v) {
-      case 'string': s = jsonStringify(clip(v, 200)); break;
-      case 'number': case 'boolean': s = String(v); break;
-      case 'undefined': s = 'undefined'; break;
-      case 'bigint': s = `${v}n`; break;
-      case 'symbol': s = v.toString(); break;
-      case 'function': s = `[Function: ${v.name || 'anonymous'}]`; break;
-      default:
-        if (v === null) { s = 'null'; break; }
-        if (path.includes(v)) { s = '[Circular]'; break; }
-        if (v === W) { s = '[Window]'; break; }
-        if (isNode(v)) { s = describeNode(v); break; }
-        if (isError(v)) { s = jsonStringify(errorText(v)); break; }
-        if (v instanceof Date) { s = isNaN(v) ? 'Invalid Date' : v.toISOString(); break; }
-        if (v instanceof RegExp) { s = String(v); break; }
-        if (v instanceof Map) { s = `[Map(${v.size})]`; break; }
-        if (v instanceof Set) { s = `[Set(${v.size})]`; break; }
-        if (v instanceof ArrayBuffer) { s = `[ArrayBuffer(${v.byteLength})]`; break; }
-        if (isView(v)) { s = `[${v.constructor && v.constructor.name}(${v.byteLength} bytes)]`; break; }
-        if (typeof Promise !== 'undefined' && v instanceof Promise) { s = '[Promise]'; break; }
-        if (depth >= 4) { s = isArray(v) ? '[Array]' : '[Object]'; break; }
-        path.push(v);
-        try {
-          const parts = [];
-          if (isArray(v)) {
-            const n = Math.min(v.length, 50);
-            for (let i = 0; i < n && budget.left > 0; i++) parts.push(ser(v[i], depth + 1, path, budget));
-            if (v.length > n) parts.push(`… ${v.length - n} more`);
-            s = `[${parts.join(',')}]`;
-          } else {
-            const keys = objectKeys(v);
-            const n = Math.min(keys.length, 50);
-            for (let i = 0; i < n && budget.left > 0; i++) {
-              let val;
-              try { val = v[keys[i]]; } catch (_) { val = '[Threw]'; }
-              parts.push(`${jsonStringify(keys[i])}:${ser(val, depth + 1, path, budget)}`);
-            }
-            if (keys.length > n) parts.push(`… ${keys.length - n} more`);
-            s = `{${parts.join(',')}}`;
-          }
-        } finally {
-          path.pop();
-        }
-    }
-    budget.left -= s.length;
-    return s;
-  }
-
+  // A console argument as the AI reads it: a string, number or boolean as itself, an Error as its
+  // "Name: message" (its stack goes in the entry's stack), anything else as the JSON text of
+  // page/serialize.js's serialiser, the one execute_js's results go through too, within a preview's
+  // limits; a value it renders as a JSON string (a Date, a DOM node) without the quotes.
+  const symbolText = Symbol.prototype.toString;
+  const PREVIEW_LIMITS = { max: PREVIEW_MAX + 1, depth: 4, items: 50, str: 200 };
   G.preview = (v) => {
     let s;
     try {
-      if (typeof v === 'string') s = v;
-      else if (typeof v === 'number' || typeof v === 'boolean') s = String(v);
-      else if (v !== null && typeof v === 'object' && isError(v)) s = errorText(v);
-      else if (v !== null && typeof v === 'object' && isNode(v)) s = describeNode(v);
-      else s = ser(v, 0, [], { left: PREVIEW_MAX + 1 });
+      switch (typeof v) {
+        case 'string': s = v; break;
+        case 'number': case 'boolean': s = String(v); break;
+        case 'undefined': s = 'undefined'; break;
+        case 'bigint': s = `${v}n`; break;
+        case 'symbol': s = G.apply(symbolText, v, []); break;
+        case 'function': s = `[Function: ${v.name || 'anonymous'}]`; break;
+        default:
+          if (v !== null && isError(v)) s = errorText(v);
+          else if (!serialize) s = String(v);
+          else {
+            const { json, cut } = serialize(v, PREVIEW_LIMITS);
+            s = !cut && json.charCodeAt(0) === 34 ? jsonParse(json) : json; // 34: '"'
+          }
+      }
     } catch (_) {
       try { s = String(v); } catch (__) { s = '[unserializable]'; }
     }
