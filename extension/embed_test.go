@@ -34,7 +34,7 @@ func TestWrite(t *testing.T) {
 	if m.Key == "" {
 		t.Error("manifest.json has no key: the extension id would not be pinned")
 	}
-	for _, name := range []string{m.Background.ServiceWorker, "inject.js", "content.js", "popup.html", "options.html"} {
+	for _, name := range []string{m.Background.ServiceWorker, "page/inject.js", "content.js", "ui/popup.html", "ui/options.html"} {
 		fi, err := os.Stat(filepath.Join(dir, name))
 		if err != nil {
 			t.Errorf("%s not written: %v", name, err)

@@ -1,6 +1,6 @@
 // Gasoline: page-world capture (MAIN world, document_start, top frame), part 1 of 5.
 //
-// The manifest runs inject.js, inject-console.js, inject-bodies.js,
+// The manifest runs serialize.js, inject.js, inject-console.js, inject-bodies.js,
 // inject-network.js and inject-ws.js in that order, before any page script. They wrap console,
 // error/unhandledrejection, fetch, XMLHttpRequest, WebSocket and
 // history.pushState/replaceState and hand what they see to content.js over a
