@@ -47,15 +47,4 @@ export default [
     files: ['extension/test/**/*.js'],
     languageOptions: { sourceType: 'commonjs' },
   },
-  // For the next session: these files were being changed by another issue when eslint came, so
-  // their findings are left: a value assigned and never read (inject.js, inject-network.js), an
-  // unused import (sw/documents.js). Fix them and drop this.
-  {
-    files: ['extension/page/inject.js', 'extension/page/inject-network.js'],
-    rules: { 'no-useless-assignment': 'off' },
-  },
-  {
-    files: ['extension/sw/documents.js'],
-    rules: { 'no-unused-vars': ['error', { argsIgnorePattern: '^_', caughtErrors: 'none', varsIgnorePattern: '^(_|mainFrameTab$)' }] },
-  },
 ];

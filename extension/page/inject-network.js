@@ -278,7 +278,7 @@
         return { size: text.length, body: isTextual(ct) ? truncated(text, RESPONSE_BODY_MAX) : { text: binarySummary(cl >= 0 ? cl : text.length, ct), truncated: false } };
       }
       if (rt === 'json') {
-        let text = '';
+        let text;
         try { text = xhr.response === null ? '' : jsonStringify(xhr.response) || ''; } catch (_) { text = '[unserializable JSON]'; }
         return { size: text.length, body: truncated(text, RESPONSE_BODY_MAX) };
       }
@@ -304,7 +304,7 @@
       }
       const ct = xhr.getResponseHeader('content-type') || '';
       const cl = contentLength((k) => xhr.getResponseHeader(k));
-      let resp = null;
+      let resp;
       try { resp = xhrResponse(xhr, ct, cl); } catch (_) { resp = null; }
       if (cl >= 0) entry.size = cl;
       else if (resp && resp.size >= 0) entry.size = resp.size;

@@ -165,7 +165,7 @@
   try {
     const link = new EventTarget();
     G.addEL.call(link, 'gasoline-settings', (e) => {
-      let s = null;
+      let s;
       try { s = jsonParse(G.apply(detailOf, e, [])); } catch (_) { return; }
       if (!s || typeof s !== 'object') return;
       heard = true;

@@ -2,7 +2,7 @@
 // and when the document goes away under a question, ask the next one once it is ready.
 // A job is a query in progress: {deadline, done, cancels}.
 
-import { tabState, tabOpen, markNavigating, mainFrameTab, documentReady } from './tabs.js';
+import { tabState, tabOpen, markNavigating, documentReady } from './tabs.js';
 import { trackable } from './tracker.js';
 import { QueryError, errText } from './errors.js';
 
