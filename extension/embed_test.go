@@ -80,7 +80,7 @@ func TestManifestFilesAreEmbedded(t *testing.T) {
 
 // The content script's files, which the worker runs after a page's load
 // (sw/documents.js), are embedded and are not also content scripts of the
-// manifest, where every page would pay for them before its load (issue 12):
+// manifest, where every page would pay for them before its load (PERFORMANCE.md):
 // there the isolated world has content/start.js alone.
 func TestPartsRunAfterTheLoadOnly(t *testing.T) {
 	b, err := Files.ReadFile("manifest.json")

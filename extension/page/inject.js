@@ -11,7 +11,7 @@
 // SHARED on window; the last file deletes that property, so nothing of ours
 // is left where the page can reach it.
 //
-// Cost to the page is the design constraint (issue 12). A hook does only
+// Cost to the page is the design constraint (PERFORMANCE.md). A hook does only
 // what must happen during the page's call (a level check, a timestamp, a
 // reference to the arguments) and queues a raw record; turning records
 // into entries (previews, stacks, headers) and posting them happens when
@@ -24,9 +24,9 @@
 // Each file ends with a `//# sourceURL` that is not a chrome-extension://
 // URL. Chromium treats a console call made from a script at an extension URL
 // as the extension's own message and records it for the extension's error
-// console, stack trace and all: measured on Chromium 156, ~50 µs on top of
-// every console.debug and ~300 µs on every console.error that goes through
-// our wrapper. Under a plain name the call costs what the page's own does.
+// console, stack trace and all, on every console call that goes through our
+// wrapper (PERFORMANCE.md). Under a plain name the call costs what the page's
+// own does.
 (() => {
   'use strict';
 
@@ -137,10 +137,8 @@
   // The link to the isolated world is an EventTarget of our own, handed to content/start.js in one
   // event dispatched on window now, before any page script runs (start.js, run before this file,
   // takes it and stops the event; PROTOCOL.md). The page holds no reference to it, so it can neither
-  // listen on it nor post to it. Messages on it are delivered at once, in the poster's task: a
-  // MessageChannel, the link before this one, cost each load ~0.5 ms of script time (creating and
-  // starting the ports, posting the hello with its port) and a task for the hello (measured on
-  // Chromium 156, issue 12), and each message a round through the browser's message pipes.
+  // listen on it nor post to it. Messages on it are delivered at once, in the poster's task, with no
+  // ports to create and no round through the browser's message pipes (PERFORMANCE.md).
   // A detail crosses between the worlds by copy; the settings come as JSON text, which both
   // browsers pass between worlds as it is.
   const CustomEventCtor = W.CustomEvent;
@@ -183,8 +181,8 @@
   // The worker runs the content script at the load, or 1 s after the commit; with no settings from it
   // MISSED_MS after the first record, it missed this document: content/start.js is told, and asks for
   // it (up to ASKS_MAX times, MISSED_MS apart). Armed by the first record (G.arm, with the leave
-  // listeners below), not at document_start: a document's first timer costs it ~0.2 ms (measured on
-  // Chromium 156, issue 12), which the queue's own timer pays then anyway; a document with nothing to
+  // listeners below), not at document_start: a document's first timer has a cost of its own
+  // (PERFORMANCE.md), which the queue's own timer pays then anyway; a document with nothing to
   // capture has nothing to lose.
   const MISSED_MS = 3000;
   const ASKS_MAX = 3;
@@ -241,8 +239,8 @@
   }
 
   // The events go as one JSON string: copying a string into the other world costs next to nothing,
-  // where the structured clone of the entries cost ~6 µs an event, six times JSON.stringify (measured
-  // on Chromium 156, issue 12). Unless the page gave a prototype a toJSON, which JSON.stringify would
+  // far less than the structured clone of the entries (PERFORMANCE.md). Unless the page gave a
+  // prototype a toJSON, which JSON.stringify would
   // call on our entries: then the structured clone, which runs no page code.
   const PROTOS = [Object.prototype, Array.prototype, String.prototype, Number.prototype, Boolean.prototype];
   const toJSONGiven = () => {
@@ -295,9 +293,9 @@
   };
 
   // G.arm is called by the first record (a queued entry, a response whose body is awaited). The leave
-  // listeners wait for it too: a document's first beforeunload listener costs its load ~0.1–0.3 ms
-  // (the browser is told the frame has one; measured on Chromium 156, issue 12), and a document that
-  // recorded nothing has nothing to send.
+  // listeners wait for it too: a document's first beforeunload listener costs its load (the browser
+  // is told the frame has one; PERFORMANCE.md), and a document that recorded nothing has nothing to
+  // send.
   G.arm = () => {
     if (armed || !post) return;
     armed = true;

@@ -78,7 +78,7 @@ export function onTabReplaced(added, removed) {
   pageLeft(removed, 'navigation', Date.now()); // the tab now shows another tab's document
 }
 
-// tabs.onUpdated says 'loading' only when the new document commits (Chromium 156: once the response is
+// tabs.onUpdated says 'loading' only when the new document commits (in Chromium, once the response is
 // in), which leaves the old document answering for the whole request. webNavigation says when the
 // navigation starts; one that ends without a new document wakes the waiters again.
 export function onBeforeNavigate(d) {
