@@ -39,17 +39,45 @@ func TestSameValueSameTextInLogsAndExecuteJS(t *testing.T) {
 	if _, err := chromedp.Run(r.b.ctx, chromedp.Evaluate[bool](sameValueJS)); err != nil {
 		t.Fatal(err)
 	}
+	checkSameText(t, r.ai, func() (map[string]any, bool) {
+		return interact(t, r, map[string]any{"action": "execute_js", "script": "window.__same"})
+	})
+	if called, err := chromedp.Run(r.b.ctx, chromedp.Evaluate[bool](`window.__toJSONCalled === true`)); err != nil || called {
+		t.Fatalf("the page's toJSON was called (%v, %v)", called, err)
+	}
+}
+
+// TestFirefoxSameValueSameText: the same in Firefox, where execute_js runs
+// the serialiser through chrome.scripting in the page's main world.
+func TestFirefoxSameValueSameText(t *testing.T) {
+	r := newFoxRig(t, "ff-same-text-agent", map[string]any{"log_level": "all"})
+	r.open(t, "/pilot.html")
+	r.setPilot(t, true)
+	if _, err := r.f.eval(r.f.tab, sameValueJS); err != nil {
+		t.Fatal(err)
+	}
+	checkSameText(t, r.ai, func() (map[string]any, bool) {
+		return r.interact(t, map[string]any{"action": "execute_js", "script": "window.__same"})
+	})
+	if called, err := r.f.eval(r.f.tab, `window.__toJSONCalled === true`); err != nil || called != false {
+		t.Fatalf("the page's toJSON was called (%v, %v)", called, err)
+	}
+}
+
+// checkSameText finds the logged value in observe logs and the value
+// execute_js reads (run), and wants both to be sameValueText.
+func checkSameText(t *testing.T, ai mcpClient, run func() (map[string]any, bool)) {
+	t.Helper()
 	var e map[string]any
 	waitFor(t, 20*time.Second, "the logged value", func() bool {
-		e = find(entries(observe(t, r.ai, map[string]any{"what": "logs"})), "message", "same-text")
+		e = find(entries(observe(t, ai, map[string]any{"what": "logs"})), "message", "same-text")
 		return e != nil
 	})
 	args, _ := e["args"].([]any)
 	if len(args) != 1 || args[0] != sameValueText {
 		t.Fatalf("observe logs read the value as %v, want %s", args, sameValueText)
 	}
-
-	out, isErr := interact(t, r, map[string]any{"action": "execute_js", "script": "window.__same"})
+	out, isErr := run()
 	if isErr {
 		t.Fatalf("execute_js: %v", out)
 	}
@@ -59,8 +87,5 @@ func TestSameValueSameTextInLogsAndExecuteJS(t *testing.T) {
 	}
 	if !reflect.DeepEqual(out["result"], want) {
 		t.Fatalf("execute_js read the value as %s, want %s", mustJSON(out["result"]), sameValueText)
-	}
-	if called, err := chromedp.Run(r.b.ctx, chromedp.Evaluate[bool](`window.__toJSONCalled === true`)); err != nil || called {
-		t.Fatalf("the page's toJSON was called (%v, %v)", called, err)
 	}
 }
