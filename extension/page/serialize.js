@@ -36,6 +36,7 @@
     const mapNext = Object.getPrototypeOf(new Map().entries()).next;
     const setNext = Object.getPrototypeOf(new Set().values()).next;
     const symbolText = Symbol.prototype.toString;
+    const objectTag = Object.prototype.toString;
     const ErrorCtor = Error;
     const PromiseCtor = Promise;
 
@@ -118,15 +119,21 @@
         if (v === null) return put('null');
         if (path.includes(v)) return str('[Circular]');
         if (v === G) return str('[Window]'); // the page's window
-        if (is(dateTime, v)) return str(Number.isNaN(apply(dateTime, v, [])) ? 'Invalid Date' : apply(dateISO, v, []));
-        if (is(regexpSource, v)) return str(`/${apply(regexpSource, v, [])}/${apply(regexpFlags, v, [])}`);
-        if (is(bufferLength, v)) return str(`[ArrayBuffer(${apply(bufferLength, v, [])})]`);
-        if (v instanceof PromiseCtor) return str('[Promise]');
-        if (isNode(v)) return str(describeNode(v));
-        const map = is(mapSize, v);
-        const set = !map && is(setSize, v);
-        const typed = !map && !set && isView(v) && typeof (/** @type {Uint8Array} */ (v)).length === 'number';
         const arr = isArray(v);
+        // A built-in is looked for only where the tag names it (a brand check that fails throws, which
+        // costs), and believed only if its slots say so (a tag is the page's to claim).
+        let tag = '';
+        if (!arr) {
+          try { tag = apply(objectTag, v, []); } catch (_) { /* a revoked proxy: an object */ }
+        }
+        if (tag === '[object Date]' && is(dateTime, v)) return str(Number.isNaN(apply(dateTime, v, [])) ? 'Invalid Date' : apply(dateISO, v, []));
+        if (tag === '[object RegExp]' && is(regexpSource, v)) return str(`/${apply(regexpSource, v, [])}/${apply(regexpFlags, v, [])}`);
+        if (tag === '[object ArrayBuffer]' && is(bufferLength, v)) return str(`[ArrayBuffer(${apply(bufferLength, v, [])})]`);
+        if (tag === '[object Promise]' && v instanceof PromiseCtor) return str('[Promise]');
+        if (!arr && isNode(v)) return str(describeNode(v));
+        const map = tag === '[object Map]' && is(mapSize, v);
+        const set = tag === '[object Set]' && is(setSize, v);
+        const typed = !arr && isView(v) && typeof (/** @type {Uint8Array} */ (v)).length === 'number';
         if (depth >= maxDepth) return str(arr || map || set || typed ? '[Array]' : '[Object]');
         path.push(v);
         try {
