@@ -18,11 +18,11 @@ export default [
     languageOptions: { sourceType: 'module', globals: { ...globals.serviceworker, ...globals.webextensions } },
   },
   {
-    files: ['extension/options.js'],
+    files: ['extension/ui/options.js'],
     languageOptions: { sourceType: 'module', globals: { ...globals.browser, ...globals.webextensions } },
   },
   {
-    files: ['extension/popup.js', 'extension/content.js', 'extension/content/**/*.js', 'extension/generated/constants.js'],
+    files: ['extension/ui/popup.js', 'extension/content.js', 'extension/content/**/*.js', 'extension/generated/constants.js'],
     languageOptions: { sourceType: 'script', globals: { ...globals.browser, ...globals.webextensions } },
   },
   {
@@ -36,7 +36,7 @@ export default [
     languageOptions: { globals: { GASOLINE_CONSTANTS: 'readonly' } },
   },
   {
-    files: ['extension/inject*.js'],
+    files: ['extension/page/**/*.js'],
     languageOptions: { sourceType: 'script', globals: { ...globals.browser } },
   },
   {
@@ -46,16 +46,5 @@ export default [
   {
     files: ['extension/test/**/*.js'],
     languageOptions: { sourceType: 'commonjs' },
-  },
-  // For the next session: these files were being changed by another issue when eslint came, so
-  // their findings are left: a value assigned and never read (inject.js, inject-network.js), an
-  // unused import (sw/documents.js). Fix them and drop this.
-  {
-    files: ['extension/inject.js', 'extension/inject-network.js'],
-    rules: { 'no-useless-assignment': 'off' },
-  },
-  {
-    files: ['extension/sw/documents.js'],
-    rules: { 'no-unused-vars': ['error', { argsIgnorePattern: '^_', caughtErrors: 'none', varsIgnorePattern: '^(_|mainFrameTab$)' }] },
   },
 ];

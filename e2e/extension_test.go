@@ -34,7 +34,7 @@ func (r *rig) openExtensionPage(t testing.TB, page string) context.Context {
 func TestPopupListsTheAIsOverrides(t *testing.T) {
 	r := newRig(t, "popup-agent", map[string]any{})
 	configure(t, r, map[string]any{"ws_mode": "messages", "log_level": "all"})
-	popup := r.openExtensionPage(t, "popup.html")
+	popup := r.openExtensionPage(t, "ui/popup.html")
 	waitFor(t, 5*time.Second, "the popup's override list", func() bool {
 		got, err := chromedp.Run(popup, chromedp.Evaluate[string](`[!document.getElementById('ai').hidden,
 			...[...document.querySelectorAll('#overrides li')].map(li => li.textContent)].join('|')`))
@@ -52,7 +52,7 @@ func TestPopupListsTheAIsOverrides(t *testing.T) {
 func TestOptionsPageSavesSettings(t *testing.T) {
 	r := newRig(t, "options-agent", map[string]any{})
 	url := r.open(t, "/capture.html")
-	opts := r.openExtensionPage(t, "options.html")
+	opts := r.openExtensionPage(t, "ui/options.html")
 	waitFor(t, 5*time.Second, "the options form", func() bool {
 		v, err := chromedp.Run(opts, chromedp.Evaluate[string](`document.getElementById('log_level').value`))
 		return err == nil && v == "error"

@@ -30,7 +30,7 @@ func TestFirefoxElementPicker(t *testing.T) {
 	if err != nil || len(box) != 4 {
 		t.Fatalf("the button: %v %v", v, err)
 	}
-	popup := r.f.openExtensionPage(t, "popup.html")
+	popup := r.f.openExtensionPage(t, "ui/popup.html")
 	if _, err := r.f.eval(popup, `document.getElementById('point-note').value = 'in firefox'; document.getElementById('point').click(); true`); err != nil {
 		t.Logf("the popup's click: %v", err) // the popup closes itself
 	}

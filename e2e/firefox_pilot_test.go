@@ -16,7 +16,7 @@ import (
 // off), and waits for the server to know.
 func (r *foxRig) setPilot(t testing.TB, on bool) {
 	t.Helper()
-	popup := r.f.openExtensionPage(t, "popup.html")
+	popup := r.f.openExtensionPage(t, "ui/popup.html")
 	defer r.f.closeTab(t, popup)
 	// The switch is enabled once the worker told the popup its state.
 	waitFor(t, 5*time.Second, "the popup's pilot toggle", func() bool {
@@ -89,7 +89,7 @@ func TestFirefoxCaptureControl(t *testing.T) {
 		}
 		return find(entries(observe(t, r.ai, map[string]any{"what": "logs", "url_filter": url})), "message", "ff-override-probe") != nil
 	})
-	popup := r.f.openExtensionPage(t, "popup.html")
+	popup := r.f.openExtensionPage(t, "ui/popup.html")
 	defer r.f.closeTab(t, popup)
 	waitFor(t, 5*time.Second, "the popup's override list", func() bool {
 		got, err := r.f.eval(popup, `[!document.getElementById('ai').hidden,
@@ -111,7 +111,7 @@ func TestFirefoxPilot(t *testing.T) {
 	}
 	r.setPilot(t, true)
 	// The flip is written to sync, local and session alike (read from an extension page).
-	opts := r.f.openExtensionPage(t, "options.html")
+	opts := r.f.openExtensionPage(t, "ui/options.html")
 	areas, err := r.f.eval(opts, pilotAreasJS)
 	if err != nil || areas != "true,true,true" {
 		t.Fatalf("storage areas after the flip: %v %v", areas, err)
@@ -207,7 +207,7 @@ func TestFirefoxOriginWaitsForTheHumanInTmux(t *testing.T) {
 	r.f = launchFirefox(t, firefoxExtension(t, "http://127.0.0.1:"+itoa(r.port)))
 	dash.await(15*time.Second, "ACCEPT EXTENSION? "+ffOrigin, "browser: Firefox 153", "y accept · n refuse")
 	r.f.navigate(t, r.f.tab, r.site+"/capture.html")
-	popup := r.f.openExtensionPage(t, "popup.html")
+	popup := r.f.openExtensionPage(t, "ui/popup.html")
 	waitFor(t, 10*time.Second, "the extension to hold the page's errors and say why", func() bool {
 		st, err := r.f.eval(popup, `chrome.runtime.sendMessage({type: 'status'})`)
 		m, _ := st.(map[string]any)

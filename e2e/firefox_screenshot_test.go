@@ -52,7 +52,7 @@ func TestFirefoxScreenshot(t *testing.T) {
 
 	// Another tab comes to the front of the window: the page's tab is refused at once.
 	first := observe(t, r.ai, map[string]any{"what": "page"})["tab"]
-	popup := r.f.openExtensionPage(t, "popup.html")
+	popup := r.f.openExtensionPage(t, "ui/popup.html")
 	start := time.Now()
 	if s := screenshot(t, r.ai, map[string]any{"tab_id": first}); s.code != "tab_not_visible" || time.Since(start) > 5*time.Second {
 		t.Errorf("background tab: %q %q after %v", s.code, s.msg, time.Since(start))

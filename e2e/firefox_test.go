@@ -270,7 +270,7 @@ func (f *fox) act(t testing.TB, ctxID string, source map[string]any) {
 // rig does, and waits until the background script applied the settings.
 func (f *fox) setCapture(t testing.TB, settings map[string]any) {
 	t.Helper()
-	page := f.openExtensionPage(t, "options.html")
+	page := f.openExtensionPage(t, "ui/options.html")
 	defer f.closeTab(t, page) // the page's tab must be the active one again
 	store, applied := settingsScripts(settings)
 	if _, err := f.eval(page, store); err != nil {

@@ -145,7 +145,7 @@ func TestWorkerStoppedMidStream(t *testing.T) {
 		got = numbered(t, r.ai, "tick")
 		if len(got) == 120 {
 			// The journal holds only what is not delivered yet.
-			page := r.openExtensionPage(t, "options.html")
+			page := r.openExtensionPage(t, "ui/options.html")
 			waitFor(t, 10*time.Second, "the journal to be emptied", func() bool {
 				n, err := chromedp.Run(page, chromedp.Evaluate[int](`(async () => Object.keys(await chrome.storage.session.get(null)).filter((k) => k.startsWith('gasoline_j:')).length)()`, chromedp.EvalAwaitPromise))
 				return err == nil && n == 0

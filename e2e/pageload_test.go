@@ -70,7 +70,7 @@ func TestContentScriptRunsAfterTheLoad(t *testing.T) {
 	if load == 0 {
 		t.Fatalf("no main-frame load event in the trace; scripts seen: %v", ran)
 	}
-	if at, ok := ran["inject.js"]; !ok || at > load {
+	if at, ok := ran["page/inject.js"]; !ok || at > load {
 		t.Fatalf("inject.js was not evaluated before the load (%v, load at %v): the trace proves nothing", ran, load)
 	}
 	for _, part := range []string{"generated/constants.js", "content/scrub.js", "content/gate.js", "content.js", "content/actions.js", "content/queries.js", "content/pilot.js", "content/perf.js"} {

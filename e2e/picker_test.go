@@ -21,7 +21,7 @@ func startPicker(t *testing.T, b *browser, note string) {
 	t.Helper()
 	popup, cancel := chromedp.NewContext(b.ctx)
 	defer cancel()
-	if err := chromedp.Do(popup, chromedp.Navigate(server.ExtensionOrigin+"/popup.html")); err != nil {
+	if err := chromedp.Do(popup, chromedp.Navigate(server.ExtensionOrigin+"/ui/popup.html")); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := chromedp.Run(popup, chromedp.Evaluate[bool](`document.getElementById('point-note').value = `+

@@ -21,7 +21,7 @@ func (r *rig) setPilot(t testing.TB, on bool) {
 	t.Helper()
 	popup, cancel := chromedp.NewContext(r.b.ctx)
 	defer cancel()
-	if err := chromedp.Do(popup, chromedp.Navigate(server.ExtensionOrigin+"/popup.html")); err != nil {
+	if err := chromedp.Do(popup, chromedp.Navigate(server.ExtensionOrigin+"/ui/popup.html")); err != nil {
 		t.Fatal(err)
 	}
 	// The switch is enabled once the worker told the popup its state.

@@ -22,7 +22,7 @@ func TestPopupShowsConnectionAndCounts(t *testing.T) {
 	}
 	popup, cancel := chromedp.NewContext(b.ctx)
 	defer cancel()
-	if err := chromedp.Do(popup, chromedp.Navigate(server.ExtensionOrigin+"/popup.html")); err != nil {
+	if err := chromedp.Do(popup, chromedp.Navigate(server.ExtensionOrigin+"/ui/popup.html")); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, 10*time.Second, "the popup to show a connected server with sent logs", func() bool {
@@ -48,7 +48,7 @@ func TestPopupPilotSwitchWaitsForTheWorker(t *testing.T) {
 	release := r.b.keepWorkerBusy(t)
 	popup, cancel := chromedp.NewContext(r.b.ctx)
 	defer cancel()
-	if err := chromedp.Do(popup, chromedp.Navigate(server.ExtensionOrigin+"/popup.html")); err != nil {
+	if err := chromedp.Do(popup, chromedp.Navigate(server.ExtensionOrigin+"/ui/popup.html")); err != nil {
 		t.Fatal(err)
 	}
 	sw, err := chromedp.Run(popup, chromedp.Evaluate[map[string]bool](`(() => {

@@ -155,7 +155,7 @@ func TestCommandLine(t *testing.T) {
 	if out, err := exec.Command(binPath, "extension", dir).CombinedOutput(); err != nil {
 		t.Fatalf("extension: %v %s", err, out)
 	}
-	for _, f := range []string{"manifest.json", "inject.js", "content.js", "background.js", "popup.html", "options.html"} {
+	for _, f := range []string{"manifest.json", "page/inject.js", "content.js", "background.js", "ui/popup.html", "ui/options.html"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Errorf("extension DIR lacks %s", f)
 		}

@@ -344,7 +344,7 @@ func workerStoppedMidBatch(t *testing.T, via string, socketless bool) {
 	})
 	// What was written while at risk is cleared once delivered (read from an
 	// extension page: b.sw was the stopped worker).
-	page := r.openExtensionPage(t, "options.html")
+	page := r.openExtensionPage(t, "ui/options.html")
 	waitFor(t, 5*time.Second, "the stored queue to be emptied", func() bool { return storedQueue(t, page) == 0 })
 }
 

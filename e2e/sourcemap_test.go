@@ -209,7 +209,7 @@ func TestSourceMappedErrors(t *testing.T) {
 	if out, isErr, err := callTool(r.ai, "configure", map[string]any{"action": "capture", "settings": map[string]any{"sourcemap_origins": page}}); err != nil || !isErr {
 		t.Errorf("configure took sourcemap_origins: %v %v", out, err)
 	}
-	opts := r.openExtensionPage(t, "options.html")
+	opts := r.openExtensionPage(t, "ui/options.html")
 	waitFor(t, 10*time.Second, "the options form", func() bool {
 		v, err := chromedp.Run(opts, chromedp.Evaluate[string](`document.getElementById('log_level').value`))
 		return err == nil && v == "error"

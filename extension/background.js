@@ -9,12 +9,12 @@
 // worker's stateful parts are objects built here, once, from the chrome APIs, fetch and the clock they
 // use (the Node tests build them from fakes); every listener dispatches to the one that owns the state.
 
-import { CaptureSettings, installSettings } from './sw/settings.js';
-import { SessionStore, installSession } from './sw/session.js';
-import { isConnected, lastErrorText, onReconnect, forgetConnection, restoreConnection, request, postJSON, setConnected, failure, errorText } from './sw/link.js';
-import { accept, deliveryStats, restoreQueue, startDelivery, retryNow, scheduleFlush, deliverLogsThrough, handOverForUpdate, takeUpdateQueue } from './sw/delivery.js';
+import { CaptureSettings } from './sw/settings.js';
+import { SessionStore } from './sw/session.js';
+import { Link, errorText } from './sw/link.js';
+import { Delivery } from './sw/delivery.js';
 import * as tabs from './sw/tabs.js';
-import { Channel, installChannel } from './sw/channel.js';
+import { Channel } from './sw/channel.js';
 import { systemClock } from './sw/clock.js';
 import { QueryRunner } from './sw/queries.js';
 import { makeShooter } from './sw/shot.js';
@@ -35,13 +35,9 @@ let loaded = false;
 const early = [];
 
 const session = new SessionStore({ storage: chrome.storage.session, clock: systemClock });
-installSession(session);
 const save = (key, value) => session.saveSoon(key, value);
 const settings = new CaptureSettings({ storage: chrome.storage, tabs: chrome.tabs, save, clock: systemClock });
-installSettings(settings);
-const screenshots = new Screenshots({
-  tabs: chrome.tabs, settings, deliverLogsThrough, postJSON, errorText, shrink: shrinkPNG, clock: systemClock,
-});
+const link = new Link({ fetch: (url, init) => fetch(url, init), clock: systemClock, serverURL: () => settings.serverURL(), save });
 const pilot = new PilotSwitch({ storage: chrome.storage, runtime: chrome.runtime });
 const script = new ScriptRunner({
   debugger: BROWSER === 'firefox' ? null : chrome.debugger, // Firefox has none: the page's main world instead
@@ -59,18 +55,26 @@ const channel = new Channel({
   version: chrome.runtime.getManifest().version,
   clock: systemClock,
   settings,
-  link: { request, postJSON, setConnected, failure },
+  link,
   pilot,
   trackedPage: tabs.trackedPage,
   onQuery: (q) => queries.run(q),
   onSettings: (m) => ready.then(() => settings.applyServer(m)),
 });
-installChannel(channel);
+const delivery = new Delivery({ storage: chrome.storage, clock: systemClock, link, channel, save });
+const screenshots = new Screenshots({
+  tabs: chrome.tabs, settings, clock: systemClock, shrink: shrinkPNG, errorText,
+  deliverLogsThrough: (seq) => delivery.deliverLogsThrough(seq),
+  postJSON: (path, body) => link.postJSON(path, body),
+});
 const audits = new Audits({ scripting: chrome.scripting, fetch: (url, init) => fetch(url, init), getURL: (p) => chrome.runtime.getURL(p) });
 const shots = makeShooter({ chrome, settings: () => settings.effective });
-const queries = new QueryRunner({ send: (m) => channel.sendResult(m), pilot: actions, audits, shots, clock: systemClock });
+const queries = new QueryRunner({
+  send: (m) => channel.sendResult(m), pilot: actions, audits, shots, deliverHeld: () => delivery.deliverHeld(), clock: systemClock,
+});
 const picker = new Picker({
-  scripting: chrome.scripting, resolveTab: tabs.resolveTab, shoot: shots.shoot, settings: () => settings.effective, postJSON, errorText,
+  scripting: chrome.scripting, resolveTab: tabs.resolveTab, shoot: shots.shoot, settings: () => settings.effective,
+  postJSON: (path, body) => link.postJSON(path, body), errorText,
 });
 
 chrome.runtime.onMessage.addListener(onMessage);
@@ -87,7 +91,7 @@ if (chrome.commands) {
 // An update clears chrome.storage.session (the journal, the stored queue): what is held goes to the
 // server first, what it cannot take waits in chrome.storage.local for the new version.
 chrome.runtime.onUpdateAvailable.addListener(() => {
-  ready.then(handOverForUpdate).finally(() => chrome.runtime.reload());
+  ready.then(() => delivery.handOverForUpdate()).finally(() => chrome.runtime.reload());
 });
 chrome.tabs.onActivated.addListener(tabs.onActivated);
 chrome.tabs.onUpdated.addListener(tabs.onUpdated);
@@ -105,22 +109,22 @@ if (chrome.webNavigation) {
   chrome.webNavigation.onCompleted.addListener(onCompleted);
 }
 
-tabs.pageLeftVia((m) => channel.tellPageLeft(m));
+tabs.wireTabs({ link, save, pageLeft: (m) => channel.tellPageLeft(m) });
 
 // The server answers again: deliver at once, and tell it which page is tracked.
-onReconnect(() => {
-  retryNow();
+link.onReconnect(() => {
+  delivery.retryNow();
   tabs.repostPage();
 });
 
 // What the popup shows (and DevTools or a test can read: status() in the worker's console).
 function status() {
-  const d = deliveryStats();
+  const d = delivery.stats();
   const v = settings.view();
   return {
-    connected: isConnected(),
+    connected: link.isConnected(),
     server_url: settings.serverURL(),
-    last_error: lastErrorText(),
+    last_error: link.lastErrorText(),
     counts: d.counts,
     queued: d.queued,
     stored: d.stored,
@@ -135,7 +139,7 @@ function status() {
 globalThis.status = status;
 
 function onEvents(events, sender) {
-  for (const e of accept(events, sender)) screenshots.onErrorLog(sender.tab, e.data, e.seq);
+  for (const e of delivery.accept(events, sender)) screenshots.onErrorLog(sender.tab, e.data, e.seq);
 }
 
 // Messages from content scripts, the popup and the options page.
@@ -213,9 +217,9 @@ function onSettingsChanged(changes) {
       if (JSON.stringify(settings.sourcemapOrigins()) !== origins) channel.tellSourcemapOrigins();
       return;
     }
-    forgetConnection();
+    link.forget();
     tabs.forgetPage();
-    retryNow();
+    delivery.retryNow();
     channel.pollSettings();
     tabs.reportActiveTab();
     channel.resetSocket();
@@ -226,22 +230,22 @@ function onAlarm(alarm) {
   if (alarm.name !== ALARM) return;
   ready.then(() => {
     channel.pollSettings();
-    scheduleFlush(0);
+    delivery.scheduleFlush(0);
     channel.ensureSocket();
   });
 }
 
 async function init() {
   const stored = await session.read();
-  restoreQueue(stored, await takeUpdateQueue());
-  restoreConnection(stored);
+  delivery.restore(stored, await delivery.takeUpdateQueue());
+  link.restore(stored);
   tabs.restorePage(stored);
   await settings.load(stored);
   await pilot.load(); // the hello and every poll carry the switch as reconciled from storage
   channel.start();
   loaded = true;
   session.startSaving();
-  startDelivery();
+  delivery.start();
   for (const [events, sender] of early.splice(0)) onEvents(events, sender);
   try {
     if (!(await chrome.alarms.get(ALARM))) await chrome.alarms.create(ALARM, { periodInMinutes: 0.5 });

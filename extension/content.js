@@ -1,5 +1,5 @@
 // Gasoline: the isolated-world content script (top frame). No page pays for an isolated world before
-// its load but content/start.js's (issue 12): the worker runs this file in a document after its load
+// its load but content/start.js's (PERFORMANCE.md): the worker runs this file in a document after its load
 // event, or 1 s after its commit if the load takes longer (sw/documents.js, webNavigation), after
 // generated/constants.js, content/scrub.js and content/gate.js and before its parts: content/actions.js records user actions, content/queries.js
 // tells the worker when the DOM is parsed ('ready'; already parsed at the worker's run, the worker
@@ -8,13 +8,13 @@
 // before it asks), content/perf.js samples the page load. They share one object,
 // globalThis.__gasolineContent, in this isolated world only (never the page's).
 //
-// Takes inject.js's private link and what arrived on it so far from content/start.js (see
+// Takes page/inject.js's private link and what arrived on it so far from content/start.js (see
 // PROTOCOL.md), gates what arrives by the effective settings (content/gate.js), scrubs secrets out of
 // every event (content/scrub.js)
 // and forwards them to the service worker in batches: BATCH_MS after the first event, when the page
 // is idle (at most IDLE_MS more); the document's first error at once. This runs on the page's thread, and each message costs the browser
 // process a round of IPC and a copy of the batch, so a page with steady traffic sends a few messages
-// a second, not one per request (issue 12).
+// a second, not one per request.
 (() => {
   'use strict';
 
@@ -129,7 +129,7 @@
 
   // The settings in force come from the worker: asked for at start, then pushed to every tab
   // (chrome.tabs.sendMessage) whenever they change. This world never touches chrome.storage, whose
-  // bindings cost each page ~3 ms of script time to set up (measured on Chromium 156, issue 12).
+  // bindings cost each page script time to set up (PERFORMANCE.md).
   // Each answer and push carries the worker's revision of the settings: the answer to the start
   // question may arrive after a newer push, and is then dropped.
   let rev = -1;
@@ -202,7 +202,7 @@
 
   // A quiet event (the page's first navigation) waits for the next event, or for content/perf.js's
   // sample of the load, at most QUIET_MS: a quiet page's load then costs it one message to the worker,
-  // not two (each ~0.2-0.3 ms of script in a new document; measured on Chromium 156, issue 12).
+  // not two (each costs script time in a new document; PERFORMANCE.md).
   function accept(kind, data, quiet) {
     if (dead) return;
     if (!settings) {

@@ -16,12 +16,12 @@ import (
 	"strconv"
 )
 
-// Files is the extension as Chrome loads it: manifest.json, the scripts (the
-// content scripts' parts in content/, the service worker's modules in sw/,
-// the constants generated from Go in generated/), the popup and options
-// pages and their stylesheet.
+// Files is the extension as Chrome loads it: manifest.json, its three worlds
+// (the page-world scripts in page/, the content scripts in content.js and
+// content/, the service worker in background.js and sw/), the popup and
+// options pages in ui/, and the constants generated from Go in generated/.
 //
-//go:embed manifest.json *.js *.html *.css lib content generated sw/*.js
+//go:embed manifest.json *.js lib content generated page ui sw/*.js
 var Files embed.FS
 
 // DefaultPort is the port the extension reports to unless written with another.

@@ -34,7 +34,7 @@ func TestWrite(t *testing.T) {
 	if m.Key == "" {
 		t.Error("manifest.json has no key: the extension id would not be pinned")
 	}
-	for _, name := range []string{m.Background.ServiceWorker, "inject.js", "content.js", "popup.html", "options.html"} {
+	for _, name := range []string{m.Background.ServiceWorker, "page/inject.js", "content.js", "ui/popup.html", "ui/options.html"} {
 		fi, err := os.Stat(filepath.Join(dir, name))
 		if err != nil {
 			t.Errorf("%s not written: %v", name, err)
@@ -80,7 +80,7 @@ func TestManifestFilesAreEmbedded(t *testing.T) {
 
 // The content script's files, which the worker runs after a page's load
 // (sw/documents.js), are embedded and are not also content scripts of the
-// manifest, where every page would pay for them before its load (issue 12):
+// manifest, where every page would pay for them before its load (PERFORMANCE.md):
 // there the isolated world has content/start.js alone.
 func TestPartsRunAfterTheLoadOnly(t *testing.T) {
 	b, err := Files.ReadFile("manifest.json")

@@ -62,7 +62,7 @@ func TestWriteFirefox(t *testing.T) {
 	if m.CSP["extension_pages"] != "script-src 'self'" {
 		t.Errorf("CSP %v: Firefox's default upgrades ws://127.0.0.1 to wss://", m.CSP)
 	}
-	if m.Gecko.Gecko.ID != GeckoID || m.Gecko.Gecko.MinVersion != "128.0" || m.OptionsUI.Page != "options.html" {
+	if m.Gecko.Gecko.ID != GeckoID || m.Gecko.Gecko.MinVersion != "128.0" || m.OptionsUI.Page != "ui/options.html" {
 		t.Errorf("gecko %+v options %+v", m.Gecko, m.OptionsUI)
 	}
 	if len(m.ContentScripts) != 2 || m.ContentScripts[1].World != "MAIN" {

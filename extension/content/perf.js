@@ -19,8 +19,8 @@
   let timer = 0;
 
   // The entries of type so far, from the performance timeline's buffers. Observers made at the sample,
-  // not at the load: an observer costs the load ~0.05 ms to make and a task each time it is called
-  // (measured on Chromium 156, issue 12).
+  // not at the load: an observer costs the load time to make and a task each time it is called
+  // (PERFORMANCE.md).
   function entries(type) {
     try {
       const o = new PerformanceObserver(() => {});

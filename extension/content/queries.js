@@ -30,7 +30,7 @@
   // Native DOM accessors: a page can shadow document.* and form.* with named elements
   // (<img name="querySelectorAll">, <input name="elements">), in this world too; not their prototypes,
   // which are this world's own. Taken at the first query: the isolated world builds each interface
-  // the first time it is touched, and these cost a load ~0.25 ms (measured on Chromium 156, issue 12).
+  // the first time it is touched, and these would cost every load that time (PERFORMANCE.md).
   const getter = (proto, name) => Object.getOwnPropertyDescriptor(proto, name).get;
   let N = null;
   const natives = () => N || (N = {

@@ -1,6 +1,6 @@
 // Gasoline: the one isolated-world content script at document_start (top frame).
 //
-// A page pays for what runs before its load event (issue 12), so this file does only what cannot
+// A page pays for what runs before its load event (PERFORMANCE.md), so this file does only what cannot
 // wait: it takes inject.js's private link (an EventTarget) from the first hello (PROTOCOL.md:
 // inject.js dispatches it before any page script runs, so the page can neither reach the link nor
 // forge a hello that comes first) and holds what arrives on it. The rest of the content script

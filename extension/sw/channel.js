@@ -303,15 +303,3 @@ export class Channel {
     }
   }
 }
-
-// delivery.js imports these two as functions, not the channel: they go to the one background.js
-// built and installed (null and false before it is).
-let installed = null;
-
-/** @param {Channel} c */
-export function installChannel(c) {
-  installed = c;
-}
-
-export const sendBatch = (route, body) => (installed ? installed.sendBatch(route, body) : null);
-export const tellHolding = () => (installed ? installed.tellHolding() : false);

@@ -2,7 +2,7 @@
 // and when the document goes away under a question, ask the next one once it is ready.
 // A job is a query in progress: {deadline, done, cancels}.
 
-import { tabState, tabOpen, markNavigating, mainFrameTab, documentReady } from './tabs.js';
+import { tabState, tabOpen, markNavigating, documentReady } from './tabs.js';
 import { trackable } from './tracker.js';
 import { QueryError, errText } from './errors.js';
 
@@ -123,9 +123,8 @@ export async function navigateTab(tabId, url) {
 }
 
 // The content script (isolated world) but content/start.js, in order. The manifest runs only the
-// page-world capture (inject*.js) and start.js, which holds what inject.js sends, at document_start:
-// no page pays for the rest before its load event (issue 12; content.js alone cost a page ~1 ms of
-// script time there). The worker runs these in a main-frame document at its load
+// page-world capture (page/) and start.js, which holds what page/inject.js sends, at document_start:
+// no page pays for the rest before its load event (PERFORMANCE.md). The worker runs these in a main-frame document at its load
 // (webNavigation.onCompleted), or LOAD_WAIT_MS after its commit if the load takes longer, so a slow
 // page's errors still arrive within about a second. Every file runs once per document however often
 // it is given. Never start.js: in a page opened before the extension there is no inject.js, and the
@@ -191,7 +190,7 @@ export function seedFrom(fn) {
 
 // Runs the content script in target's main-frame document, then hands it the settings in force in an
 // injection of their own: the page then sends no question for them (a new document's first messages
-// cost ~0.2-0.35 ms of script each; measured on Chromium 156, issue 12). That injection answers
+// cost script time each; PERFORMANCE.md). That injection answers
 // whether the document is ready for queries (its DOM parsed, its parts there, not prerendering), as
 // its URL, which is the 'ready' the content script would otherwise send. Rejects if the files could
 // not run; a failed handing-over is the content script's to notice (it asks the worker itself).

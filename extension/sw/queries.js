@@ -6,7 +6,6 @@ import { resolveTab, tabURL } from './tabs.js';
 import { askContent, settled } from './documents.js';
 import { scriptTimeout } from './serialize.js';
 import { QueryError, errText } from './errors.js';
-import { deliverHeld } from './delivery.js';
 
 const QUERY_KINDS = new Set(['dom', 'page_info', 'a11y', 'pilot', 'flush', 'screenshot']);
 const QUERY_DEFAULT_MS = { dom: 10000, page_info: 10000, a11y: 30000, pilot: 10000, screenshot: 10000 };
@@ -24,6 +23,7 @@ function defaultQueryMS(q) {
  * @property {{run(q: ServerQuery, p: object, job: object): Promise<any>}} pilot pilot.js's Pilot, for the pilot actions
  * @property {{audit(tabId: number, q: object, job: object): Promise<any>}} audits a11y.js's Audits
  * @property {{shoot(tabId: number, p: object): Promise<any>}} shots shot.js's shooter, for screenshots
+ * @property {() => Promise<{queued: number}>} deliverHeld delivery.js's: what the worker holds, delivered now
  * @property {import('./clock.js').Clock} clock
  */
 
@@ -55,7 +55,7 @@ export class QueryRunner {
       const params = q.params && typeof q.params === 'object' && !Array.isArray(q.params) ? q.params : {};
       let out;
       if (q.kind === 'flush') {
-        out = { result: await deliverHeld() }; // no tab: the server reads next
+        out = { result: await this.d.deliverHeld() }; // no tab: the server reads next
       } else if (q.kind === 'pilot') {
         out = await this.d.pilot.run(q, params, job);
       } else if (q.kind === 'screenshot') {

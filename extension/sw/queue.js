@@ -49,7 +49,7 @@ export function stampEvents(events, sender, now) {
   return out;
 }
 
-// A 'request' event (a fetch or XHR with its body, one event on its way from the page: issue 12) as its
+// A 'request' event (a fetch or XHR with its body, one event on its way from the page) as its
 // network entry and its body entry: each the fields its Go type has (generated/constants.mjs).
 const splitRequest = (d) => [pick(d, NETWORK_ENTRY_FIELDS), pick(d, NETWORK_BODY_FIELDS)];
 

@@ -1,7 +1,9 @@
 // What execute_js answers, as pure functions (Node tests import them): the time limit of a script,
-// how V8's exceptions read, and the page-side serializer that turns any value into bounded JSON text.
+// how V8's exceptions read, and the page-side serializer that turns any value into bounded JSON text
+// (page/serialize.js's, shared with the page-world capture).
 
 import { QueryError } from './errors.js';
+import '../page/serialize.js'; // defines globalThis.__gasolineSerializer
 
 const SCRIPT_DEFAULT_MS = 5000;
 const SCRIPT_MAX_MS = 60000;
@@ -38,93 +40,10 @@ export function scriptError(d) {
 
 
 // Runs in the page: turns the value parked at globalThis[key] into JSON text of at most about `max`
-// characters ({json, cut}). Cycles become "[Circular]", functions "[Function: name]", DOM nodes a short
-// description, Map/Set arrays, Errors {name, message, stack}; undefined in objects is left out as JSON does.
-export function serializeParked(key, max) {
-  const root = globalThis[key];
-  try { delete globalThis[key]; } catch (_) { /* ignore */ }
-  const parts = [];
-  let size = 0;
-  let cut = false;
-  const stack = [];
-  const put = (s) => {
-    if (cut) return;
-    parts.push(s);
-    size += s.length;
-    if (size > max) cut = true;
-  };
-  const str = (s) => put(JSON.stringify(s.length > max ? s.slice(0, max + 1) : s));
-  const isNode = (x) => typeof x.nodeType === 'number' && typeof x.nodeName === 'string' && typeof x.cloneNode === 'function';
-  const nodeText = (n) => {
-    if (n.nodeType !== 1) return `[${n.nodeName}]`;
-    let d = `<${String(n.nodeName).toLowerCase()}`;
-    if (n.id) d += ` id="${n.id}"`;
-    if (typeof n.className === 'string' && n.className) d += ` class="${n.className}"`;
-    return `${d}>`;
-  };
-  const walk = (x, depth) => {
-    if (cut) return;
-    switch (typeof x) {
-      case 'string': return str(x);
-      case 'number': return put(Number.isFinite(x) ? String(x) : JSON.stringify(String(x)));
-      case 'boolean': return put(String(x));
-      case 'bigint': return str(`${x}n`);
-      case 'undefined': return put('null');
-      case 'symbol': return str(String(x));
-      case 'function': return str(`[Function${x.name ? `: ${x.name}` : ''}]`);
-      default: break;
-    }
-    if (x === null) return put('null');
-    if (stack.includes(x)) return str('[Circular]');
-    if (depth > 100) return str('[Too deep]');
-    if (x === globalThis) return str('[Window]');
-    if (isNode(x)) return str(nodeText(x));
-    const tag = Object.prototype.toString.call(x);
-    stack.push(x);
-    try {
-      if (tag === '[object Error]' || x instanceof Error) return walk({ name: x.name, message: x.message, stack: x.stack }, depth + 1);
-      if (typeof x.toJSON === 'function') {
-        const j = x.toJSON();
-        if (j !== x) return walk(j, depth + 1);
-      }
-      if (tag === '[object Map]') return walk(Array.from(x.entries()), depth + 1);
-      if (tag === '[object Set]') return walk(Array.from(x.values()), depth + 1);
-      if (tag === '[object RegExp]') return str(String(x));
-      if (tag === '[object Promise]') return str('[Promise]');
-      const typed = /** @type {Uint8Array} */ (x); // a typed array if it has a length (a DataView has none)
-      if (ArrayBuffer.isView(x) && typeof typed.length === 'number') return walk(Array.from(typed.subarray(0, max)), depth + 1);
-      if (Array.isArray(x)) {
-        put('[');
-        for (let i = 0; i < x.length && !cut; i++) {
-          if (i) put(',');
-          walk(x[i], depth + 1);
-        }
-        return put(']');
-      }
-      put('{');
-      let first = true;
-      for (const k of Object.keys(x)) {
-        if (cut) break;
-        let val;
-        try {
-          val = x[k];
-        } catch (e) {
-          val = `[Threw: ${(e && e.message) || e}]`;
-        }
-        if (val === undefined) continue;
-        if (!first) put(',');
-        first = false;
-        put(`${JSON.stringify(k)}:`);
-        walk(val, depth + 1);
-      }
-      return put('}');
-    } finally {
-      stack.pop();
-    }
-  };
-  walk(root, 0);
-  return { json: parts.join(''), cut };
-}
+// characters ({json, cut}): the page world's own serialiser (page/serialize.js), so that a value reads
+// the same in an execute_js result as in a captured console argument.
+/** @type {(key: string, max: number) => {json: string, cut: boolean}} */
+export const serializeParked = /** @type {any} */ (globalThis).__gasolineSerializer;
 
 // The answer for a value given as JSON text: cut at RESULT_MAX_BYTES, then a string preview.
 export function scriptResult(json, cut) {

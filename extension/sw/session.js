@@ -61,16 +61,3 @@ export class SessionStore {
     }
   }
 }
-
-// delivery.js, tabs.js and link.js import saveSoon as a function, not the store: it goes to the one
-// background.js built and installed (before that there is nothing to keep).
-let installed = null;
-
-/** @param {SessionStore} s */
-export function installSession(s) {
-  installed = s;
-}
-
-export function saveSoon(key, value) {
-  if (installed) installed.saveSoon(key, value);
-}

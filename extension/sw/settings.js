@@ -213,14 +213,3 @@ export class CaptureSettings {
     await this.recompute();
   }
 }
-
-// link.js imports serverURL as a function, not the settings: it reads the object background.js built
-// and installed (the default address before it is).
-let installed = null;
-
-/** @param {CaptureSettings} s */
-export function installSettings(s) {
-  installed = s;
-}
-
-export const serverURL = () => (installed ? installed.serverURL() : DEFAULT_SERVER_URL);

@@ -2,8 +2,6 @@
 // reports the tracked page to the server (POST /page) and answers which tab a query means.
 
 import { Tracker, primaryFrame } from './tracker.js';
-import { postJSON, setConnected, isConnected } from './link.js';
-import { saveSoon } from './session.js';
 import { QueryError } from './errors.js';
 
 const tracker = new Tracker();
@@ -48,19 +46,31 @@ export function onDocumentCommitted(d) {
   if (primaryFrame(d)) pageLeft(d.tabId, d.transitionType === 'reload' ? 'reload' : 'navigation', d.timeStamp);
 }
 
-/** @type {(m: {tab: number, reason: string, ts: number}) => boolean} */
-let leftOnSocket = (_m) => false;
+/**
+ * @typedef {object} TabsWiring
+ * @property {{postJSON(path: string, body: string): Promise<Response>, isConnected(): boolean, setConnected(ok: boolean, err?: unknown): void}} link
+ * @property {(key: string, value: unknown) => void} save the session store's saveSoon
+ * @property {(m: {tab: number, reason: string, ts: number}) => boolean} pageLeft the channel's tellPageLeft,
+ *   which costs less than a POST (false: not sent)
+ */
 
-/** How pageLeft tells the server on the worker's socket (channel.js's tellPageLeft), which costs less than a POST. */
-export function pageLeftVia(send) {
-  leftOnSocket = send;
+/** @type {TabsWiring} what background.js built; until then nothing is reported */
+let wired = {
+  link: { postJSON: () => Promise.reject(new Error('not wired')), isConnected: () => false, setConnected: () => {} },
+  save: () => {},
+  pageLeft: () => false,
+};
+
+/** background.js hands the listeners below the objects they report through. @param {TabsWiring} w */
+export function wireTabs(w) {
+  wired = w;
 }
 
 // The server closes what a gone document left open (its WebSockets), which the page cannot report: on the
 // socket, else with POST /page-left.
 function pageLeft(tab, reason, ts) {
   const m = { tab, reason, ts: Math.round(ts || Date.now()) };
-  if (!leftOnSocket(m)) postJSON('/page-left', JSON.stringify(m)).catch(() => {});
+  if (!wired.pageLeft(m)) wired.link.postJSON('/page-left', JSON.stringify(m)).catch(() => {});
 }
 
 export function onTabReplaced(added, removed) {
@@ -68,7 +78,7 @@ export function onTabReplaced(added, removed) {
   pageLeft(removed, 'navigation', Date.now()); // the tab now shows another tab's document
 }
 
-// tabs.onUpdated says 'loading' only when the new document commits (Chromium 156: once the response is
+// tabs.onUpdated says 'loading' only when the new document commits (in Chromium, once the response is
 // in), which leaves the old document answering for the whole request. webNavigation says when the
 // navigation starts; one that ends without a new document wakes the waiters again.
 export function onBeforeNavigate(d) {
@@ -108,17 +118,17 @@ export function documentReady(id, url) {
 
 async function postPage(page) {
   try {
-    const res = await postJSON('/page', JSON.stringify(page));
-    if (res.ok && !isConnected()) setConnected(true);
+    const res = await wired.link.postJSON('/page', JSON.stringify(page));
+    if (res.ok && !wired.link.isConnected()) wired.link.setConnected(true);
   } catch (err) {
-    setConnected(false, err && err.message);
+    wired.link.setConnected(false, err && err.message);
   }
 }
 
 function reportTab(tab) {
   const page = tracker.report(tab, Date.now());
   if (!page) return;
-  saveSoon('gasoline_page', page);
+  wired.save('gasoline_page', page);
   postPage(page);
 }
 

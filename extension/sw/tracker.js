@@ -20,7 +20,7 @@ export class Tracker {
     // tabId → {url, navigating, uncommitted, navURL, navSeq, gen, waiters, injectedGen, partsGen}. gen counts
     // wake-ups ('ready' from the content script, or the load completing); waiters run on the next one.
     // uncommitted: a navigation started and its document has not committed, so a 'ready' now is
-    // the old document's (its parts can arrive late, issue 12) and must not end the wait.
+    // the old document's (its parts can arrive late) and must not end the wait.
     this.tabs = new Map();
   }
 

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { makeDelivery } from './fake-browser.mjs';
 
 // The worker's delivery timing, with a fake clock and a fake server: a flush waits until no event has come
 // for 400 ms, but no longer than 2 s after the first one it carries; flushes start at most once a second;
@@ -11,7 +12,8 @@ test('flushes: 400 ms after the events stop, 2 s after the first at the latest, 
     posts.push({ at: Date.now(), url, n: JSON.parse(init.body).entries.length });
     return new Response('{}', { status: 200 });
   };
-  const { accept, startDelivery } = await import('../sw/delivery.js');
+  const { delivery } = await makeDelivery();
+  const accept = (e) => delivery.accept(e);
   const settle = () => new Promise((r) => setImmediate(r)); // the flush's awaits
   const log = (i) => [{ kind: 'log', data: { ts: Date.now(), level: 'error', kind: 'console', message: `e${i}` } }];
   const advance = async (ms) => {
@@ -21,7 +23,7 @@ test('flushes: 400 ms after the events stop, 2 s after the first at the latest, 
     }
   };
   const since = (p, at) => p.at - at;
-  startDelivery();
+  delivery.start();
   await advance(10); // the start's flush, with nothing to send
   assert.equal(posts.length, 0);
   let start = Date.now();

@@ -39,32 +39,66 @@ export function clock(t) {
 }
 
 /**
- * Builds the worker's channel as background.js does, from the worker's own modules and the globals the
- * test installed (fakeBrowser, a mocked clock, fetch), and starts it; delivery.js then sends on it.
+ * Builds the worker's settings, link, channel and delivery as background.js does, from the globals the
+ * test installed (fakeBrowser, fetch) and a clock (the system one under mocked timers by default), and
+ * starts the channel: fresh objects each call, whatever Node cached.
  */
-export async function startChannel(handlers) {
-  const { Channel, installChannel } = await import('../sw/channel.js');
+export async function startWorker(handlers = {}, clockImpl = null) {
+  const { Channel } = await import('../sw/channel.js');
   const { systemClock } = await import('../sw/clock.js');
-  const { CaptureSettings, installSettings } = await import('../sw/settings.js');
-  const { saveSoon } = await import('../sw/session.js');
-  const link = await import('../sw/link.js');
+  const { CaptureSettings } = await import('../sw/settings.js');
+  const { Link } = await import('../sw/link.js');
+  const { Delivery } = await import('../sw/delivery.js');
   const { PilotSwitch } = await import('../sw/pilot-switch.js');
   const tabs = await import('../sw/tabs.js');
-  const settings = new CaptureSettings({ storage: globalThis.chrome.storage, tabs: globalThis.chrome.tabs, save: saveSoon, clock: systemClock });
-  installSettings(settings);
+  const clk = clockImpl || systemClock;
+  const saved = new Map();
+  const save = (k, v) => saved.set(k, v);
+  const settings = new CaptureSettings({ storage: globalThis.chrome.storage, tabs: globalThis.chrome.tabs, save, clock: clk });
+  const link = new Link({ fetch: (u, i) => globalThis.fetch(u, i), clock: clk, serverURL: () => settings.serverURL(), save });
   const pilot = new PilotSwitch({ storage: globalThis.chrome.storage, runtime: globalThis.chrome.runtime });
-    const channel = new Channel({
+  const channel = new Channel({
     WebSocket: globalThis.WebSocket,
     version: '0.1.0',
-    clock: systemClock,
+    clock: clk,
     settings,
     link,
     pilot,
     trackedPage: tabs.trackedPage,
+    onQuery() {},
+    onSettings() {},
     ...handlers,
   });
-  installChannel(channel);
-  tabs.pageLeftVia((m) => channel.tellPageLeft(m));
+  const delivery = new Delivery({ storage: globalThis.chrome.storage, clock: clk, link, channel, save });
+  tabs.wireTabs({ link, save, pageLeft: (m) => channel.tellPageLeft(m) });
   channel.start();
-  return channel;
+  return { settings, link, pilot, channel, delivery, tabs, saved };
+}
+
+/** A chrome.storage area in memory (get, set, remove), its items in .items. */
+export function memoryArea() {
+  const items = new Map();
+  return {
+    items,
+    get: async (k) => (k == null ? Object.fromEntries(items) : items.has(k) ? { [k]: items.get(k) } : {}),
+    set: async (o) => { for (const [k, v] of Object.entries(o)) items.set(k, v); },
+    remove: async (keys) => { for (const k of [].concat(keys)) items.delete(k); },
+  };
+}
+
+/**
+ * A Delivery alone, as background.js builds it, sending with a Link to fetch (globalThis.fetch at call
+ * time by default), on no socket unless channel says otherwise. Returns {delivery, link, saved, storage}.
+ */
+export async function makeDelivery({ clock: clk = null, storage = null, channel = null, fetch = null } = {}) {
+  const { Delivery } = await import('../sw/delivery.js');
+  const { Link } = await import('../sw/link.js');
+  const { systemClock } = await import('../sw/clock.js');
+  const c = clk || systemClock;
+  const saved = new Map();
+  const save = (k, v) => saved.set(k, typeof v === 'function' ? v() : v);
+  const st = storage || { session: memoryArea(), local: memoryArea() };
+  const link = new Link({ fetch: fetch || ((u, i) => globalThis.fetch(u, i)), clock: c, serverURL: () => 'http://127.0.0.1:7890', save });
+  const delivery = new Delivery({ storage: st, clock: c, link, channel: channel || { sendBatch: () => null, tellHolding: () => false }, save, });
+  return { delivery, link, saved, storage: st };
 }

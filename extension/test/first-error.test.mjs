@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { makeDelivery } from './fake-browser.mjs';
 
 // The worker delivers a batch carrying a document's first error at once, with what was queued
 // before it, whatever the quiet period and the one-flush-a-second rule; that document's later
@@ -14,7 +15,8 @@ test('a document\'s first error goes at once, its later errors are batched', asy
     if (hold && String(url).endsWith('/actions')) await hold;
     return new Response('{}', { status: 200 });
   };
-  const { accept, startDelivery } = await import('../sw/delivery.js');
+  const { delivery } = await makeDelivery();
+  const accept = (e) => delivery.accept(e);
   const settle = () => new Promise((r) => setImmediate(r));
   const advance = async (ms) => {
     for (let i = 0; i < ms; i += 10) {
@@ -26,7 +28,7 @@ test('a document\'s first error goes at once, its later errors are batched', asy
   const info = (dc, sq) => ({ kind: 'log', data: { ts: Date.now(), level: 'info', kind: 'console', message: `i${sq}`, dc, sq } });
   const action = (dc, sq) => ({ kind: 'action', data: { ts: Date.now(), type: 'click', dc, sq } });
   const logsOf = (p) => p.body.entries.map((e) => e.message);
-  startDelivery();
+  delivery.start();
   await advance(10);
   assert.equal(posts.length, 0);
 

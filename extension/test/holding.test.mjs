@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fakeBrowser, clock, startChannel } from './fake-browser.mjs';
+import { fakeBrowser, clock, startWorker } from './fake-browser.mjs';
 
 // A worker holding events back while they keep coming (sw/delivery.js) tells the server once per flush
 // ({type: 'holding'} on its socket); deliverHeld, what the server's 'flush' query runs before the AI reads,
@@ -9,18 +9,18 @@ test('a held flush is announced once, and deliverHeld sends it at once', async (
   t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 7_000_000 });
   const sockets = fakeBrowser();
   globalThis.fetch = async () => new Response('{"connected":true}', { status: 200 });
-  const { accept, startDelivery, deliverHeld } = await import('../sw/delivery.js');
   const { settle, advance } = clock(t);
   const log = (m) => [{ kind: 'log', data: { ts: Date.now(), level: 'error', kind: 'console', message: m } }];
   const holding = (sock) => sock.sent.filter((f) => f === '{"type":"holding"}').length;
   const frames = (sock) => sock.sent.filter((f) => f.startsWith('events '));
 
-  await startChannel({ onQuery() {}, onSettings() {} });
+  const { delivery } = await startWorker();
+  const accept = (e) => delivery.accept(e);
   const sock = sockets[0];
   sock.readyState = 1;
   sock.onopen();
   sock.onmessage({ data: JSON.stringify({ type: 'hello', batches: true }) });
-  startDelivery();
+  delivery.start();
   await advance(10);
 
   // A lone event is not held beyond the quiet wait: nothing to announce.
@@ -41,7 +41,7 @@ test('a held flush is announced once, and deliverHeld sends it at once', async (
 
   // The server asks: the batch goes now, and deliverHeld resolves once it is acked.
   let done = null;
-  deliverHeld().then((r) => { done = r; });
+  delivery.deliverHeld().then((r) => { done = r; });
   await settle();
   assert.equal(frames(sock).length, 2);
   const [head, body] = frames(sock)[1].split('\n');

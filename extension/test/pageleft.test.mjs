@@ -1,6 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fakeBrowser, clock, startChannel } from './fake-browser.mjs';
+import { fakeBrowser, clock, startWorker } from './fake-browser.mjs';
+import { Link } from '../sw/link.js';
+import { systemClock } from '../sw/clock.js';
+
+const link = () => new Link({ fetch: (u, i) => globalThis.fetch(u, i), clock: systemClock, serverURL: () => 'http://127.0.0.1:7890', save() {} });
 
 // The worker tells the server when a tab's document goes away (a new one commits in its main frame, or
 // the tab closes), so the server closes the gone page's WebSockets with the reason.
@@ -12,6 +16,7 @@ test('a new main-frame document, a closed tab and a replaced one are reported as
     return { ok: true, status: 200, json: async () => ({}) };
   };
   const tabs = await import('../sw/tabs.js');
+  tabs.wireTabs({ link: link(), save() {}, pageLeft: () => false });
   tabs.onDocumentCommitted({ tabId: 7, frameId: 0, transitionType: 'reload', timeStamp: 1700000000123.4 });
   tabs.onDocumentCommitted({ tabId: 7, frameId: 0, transitionType: 'link', timeStamp: 1700000001000 });
   tabs.onDocumentCommitted({ tabId: 7, frameId: 3, transitionType: 'auto_subframe', timeStamp: 1700000002000 });
@@ -39,12 +44,11 @@ test('while the socket is open the report is a frame on it, not a POST', async (
   };
   const tabs = await import('../sw/tabs.js');
   const frames = [];
-  tabs.pageLeftVia((m) => { frames.push(m); return true; });
+  tabs.wireTabs({ link: link(), save() {}, pageLeft: (m) => { frames.push(m); return true; } });
   tabs.onDocumentCommitted({ tabId: 9, frameId: 0, transitionType: 'typed', timeStamp: 1700000003000 });
   await new Promise((r) => setImmediate(r));
   assert.deepEqual(frames, [{ tab: 9, reason: 'navigation', ts: 1700000003000 }]);
   assert.deepEqual(posts.filter((p) => p === '/page-left'), []);
-  tabs.pageLeftVia(() => false);
 });
 
 test('wired as background.js does: a frame on the channel\'s open socket, a POST while it is down', async (t) => {
@@ -58,7 +62,7 @@ test('wired as background.js does: a frame on the channel\'s open socket, a POST
   };
   const tabs = await import('../sw/tabs.js');
   const { advance } = clock(t);
-  await startChannel({ onQuery() {}, onSettings() {} });
+  await startWorker();
   const sock = sockets.at(-1);
   tabs.onDocumentCommitted({ tabId: 5, frameId: 0, transitionType: 'reload', timeStamp: 1700000000000 });
   await advance(10);

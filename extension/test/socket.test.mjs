@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fakeBrowser, clock, startChannel } from './fake-browser.mjs';
+import { fakeBrowser, clock, startWorker } from './fake-browser.mjs';
 
 // The worker's batches on its socket (sw/channel.js, sw/delivery.js): once the server's hello says it takes them,
 // an `events` frame per batch, settled by the server's ack; a 4xx ack drops the batch as a 4xx POST answer would; a socket that closes before its ack fails the
@@ -15,19 +15,19 @@ test('batches go on the socket, are settled by acks, and fall back to POST when 
     if (path === '/logs') posts.push(JSON.parse(init.body).entries.map((e) => e.message));
     return new Response(path === '/settings' ? '{"connected":true}' : '{"accepted":1}', { status: 200 });
   };
-  const { accept, startDelivery, deliveryStats } = await import('../sw/delivery.js');
-  const { lastErrorText } = await import('../sw/link.js');
   const { advance } = clock(t);
   const log = (m) => [{ kind: 'log', data: { ts: Date.now(), level: 'error', kind: 'console', message: m } }];
   const ack = (sock, m) => sock.onmessage({ data: JSON.stringify({ type: 'ack', ...m }) });
   const frames = (sock) => sock.sent.filter((f) => f.startsWith('events '));
 
-  await startChannel({ onQuery() {}, onSettings() {} });
+  const { delivery, link } = await startWorker();
+  const accept = (e) => delivery.accept(e);
+  const deliveryStats = () => delivery.stats();
   const sock = sockets[0];
   assert.equal(sock.url, 'ws://127.0.0.1:7890/ws/extension');
   sock.readyState = 1;
   sock.onopen();
-  startDelivery();
+  delivery.start();
   await advance(10);
 
   // Until the server says it takes batches on the socket (an older one never does), they are POSTs.
@@ -59,7 +59,7 @@ test('batches go on the socket, are settled by acks, and fall back to POST when 
   await advance(10);
   assert.equal(deliveryStats().queued, 0);
   assert.equal(deliveryStats().counts.log.dropped, 1);
-  assert.equal(lastErrorText(), 'socket /logs: HTTP 400 bad', 'the popup says how the batch went');
+  assert.equal(link.lastErrorText(), 'socket /logs: HTTP 400 bad', 'the popup says how the batch went');
 
   // The socket closes before the ack: the flush failed; the retry is a POST (the socket is down).
   accept(log('cut off'));

@@ -1,6 +1,6 @@
 // Gasoline: page-world capture (MAIN world, document_start, top frame), part 1 of 5.
 //
-// The manifest runs inject.js, inject-console.js, inject-bodies.js,
+// The manifest runs serialize.js, inject.js, inject-console.js, inject-bodies.js,
 // inject-network.js and inject-ws.js in that order, before any page script. They wrap console,
 // error/unhandledrejection, fetch, XMLHttpRequest, WebSocket and
 // history.pushState/replaceState and hand what they see to content.js over a
@@ -11,7 +11,7 @@
 // SHARED on window; the last file deletes that property, so nothing of ours
 // is left where the page can reach it.
 //
-// Cost to the page is the design constraint (issue 12). A hook does only
+// Cost to the page is the design constraint (PERFORMANCE.md). A hook does only
 // what must happen during the page's call (a level check, a timestamp, a
 // reference to the arguments) and queues a raw record; turning records
 // into entries (previews, stacks, headers) and posting them happens when
@@ -24,9 +24,9 @@
 // Each file ends with a `//# sourceURL` that is not a chrome-extension://
 // URL. Chromium treats a console call made from a script at an extension URL
 // as the extension's own message and records it for the extension's error
-// console, stack trace and all: measured on Chromium 156, ~50 µs on top of
-// every console.debug and ~300 µs on every console.error that goes through
-// our wrapper. Under a plain name the call costs what the page's own does.
+// console, stack trace and all, on every console call that goes through our
+// wrapper (PERFORMANCE.md). Under a plain name the call costs what the page's
+// own does.
 (() => {
   'use strict';
 
@@ -41,6 +41,13 @@
   const PREVIEW_MAX = 500;
   const LEVELS = ['debug', 'log', 'info', 'warn', 'error'];
   const LEVEL_MASK = { all: 31, warn: 24, error: 16 }; // bit i is LEVELS[i]
+
+  // The serialiser page/serialize.js left for us (and nobody else: taken off window at once).
+  const serialize = (() => {
+    const f = W.__gasolineSerializer;
+    try { delete W.__gasolineSerializer; } catch (_) { /* ignore */ }
+    return typeof f === 'function' ? f(null) : null;
+  })();
 
   // Our own references, taken before the page can replace them.
   const dateNow = Date.now.bind(Date);
@@ -130,10 +137,8 @@
   // The link to the isolated world is an EventTarget of our own, handed to content/start.js in one
   // event dispatched on window now, before any page script runs (start.js, run before this file,
   // takes it and stops the event; PROTOCOL.md). The page holds no reference to it, so it can neither
-  // listen on it nor post to it. Messages on it are delivered at once, in the poster's task: a
-  // MessageChannel, the link before this one, cost each load ~0.5 ms of script time (creating and
-  // starting the ports, posting the hello with its port) and a task for the hello (measured on
-  // Chromium 156, issue 12), and each message a round through the browser's message pipes.
+  // listen on it nor post to it. Messages on it are delivered at once, in the poster's task, with no
+  // ports to create and no round through the browser's message pipes (PERFORMANCE.md).
   // A detail crosses between the worlds by copy; the settings come as JSON text, which both
   // browsers pass between worlds as it is.
   const CustomEventCtor = W.CustomEvent;
@@ -158,7 +163,7 @@
   try {
     const link = new EventTarget();
     G.addEL.call(link, 'gasoline-settings', (e) => {
-      let s = null;
+      let s;
       try { s = jsonParse(G.apply(detailOf, e, [])); } catch (_) { return; }
       if (!s || typeof s !== 'object') return;
       heard = true;
@@ -176,8 +181,8 @@
   // The worker runs the content script at the load, or 1 s after the commit; with no settings from it
   // MISSED_MS after the first record, it missed this document: content/start.js is told, and asks for
   // it (up to ASKS_MAX times, MISSED_MS apart). Armed by the first record (G.arm, with the leave
-  // listeners below), not at document_start: a document's first timer costs it ~0.2 ms (measured on
-  // Chromium 156, issue 12), which the queue's own timer pays then anyway; a document with nothing to
+  // listeners below), not at document_start: a document's first timer has a cost of its own
+  // (PERFORMANCE.md), which the queue's own timer pays then anyway; a document with nothing to
   // capture has nothing to lose.
   const MISSED_MS = 3000;
   const ASKS_MAX = 3;
@@ -234,8 +239,8 @@
   }
 
   // The events go as one JSON string: copying a string into the other world costs next to nothing,
-  // where the structured clone of the entries cost ~6 µs an event, six times JSON.stringify (measured
-  // on Chromium 156, issue 12). Unless the page gave a prototype a toJSON, which JSON.stringify would
+  // far less than the structured clone of the entries (PERFORMANCE.md). Unless the page gave a
+  // prototype a toJSON, which JSON.stringify would
   // call on our entries: then the structured clone, which runs no page code.
   const PROTOS = [Object.prototype, Array.prototype, String.prototype, Number.prototype, Boolean.prototype];
   const toJSONGiven = () => {
@@ -288,9 +293,9 @@
   };
 
   // G.arm is called by the first record (a queued entry, a response whose body is awaited). The leave
-  // listeners wait for it too: a document's first beforeunload listener costs its load ~0.1–0.3 ms
-  // (the browser is told the frame has one; measured on Chromium 156, issue 12), and a document that
-  // recorded nothing has nothing to send.
+  // listeners wait for it too: a document's first beforeunload listener costs its load (the browser
+  // is told the frame has one; PERFORMANCE.md), and a document that recorded nothing has nothing to
+  // send.
   G.arm = () => {
     if (armed || !post) return;
     armed = true;
@@ -366,84 +371,33 @@
     return clip(s.slice(0, end), STACK_MAX);
   };
 
-  const isNode = (v) => typeof v.nodeType === 'number' && typeof v.nodeName === 'string';
-
-  function describeNode(n) {
-    if (n.nodeType === 1) {
-      let s = `<${String(n.tagName).toLowerCase()}`;
-      if (n.id) s += `#${n.id}`;
-      const cls = typeof n.className === 'string' ? n.className.trim().split(/\s+/).filter(Boolean).slice(0, 3) : [];
-      if (cls.length) s += `.${cls.join('.')}`;
-      return `${s}>`;
-    }
-    if (n.nodeType === 3) return `#text "${clip(String(n.data), 80)}"`;
-    return String(n.nodeName);
-  }
-
   const isError = (v) => v instanceof Error || (v && typeof v.message === 'string' && typeof v.stack === 'string');
   G.isErrorObject = (v) => v !== null && typeof v === 'object' && isError(v);
 
-  // A JSON-like rendering with a character budget, a depth limit, cycles and
-  // DOM nodes handled, and no toJSON or toString of page objects called.
-  function ser(v, depth, path, budget) {
-    if (budget.left <= 0) return '…';
-    let s;
-    switch (typeof v) {
-      case 'string': s = jsonStringify(clip(v, 200)); break;
-      case 'number': case 'boolean': s = String(v); break;
-      case 'undefined': s = 'undefined'; break;
-      case 'bigint': s = `${v}n`; break;
-      case 'symbol': s = v.toString(); break;
-      case 'function': s = `[Function: ${v.name || 'anonymous'}]`; break;
-      default:
-        if (v === null) { s = 'null'; break; }
-        if (path.includes(v)) { s = '[Circular]'; break; }
-        if (v === W) { s = '[Window]'; break; }
-        if (isNode(v)) { s = describeNode(v); break; }
-        if (isError(v)) { s = jsonStringify(errorText(v)); break; }
-        if (v instanceof Date) { s = isNaN(v) ? 'Invalid Date' : v.toISOString(); break; }
-        if (v instanceof RegExp) { s = String(v); break; }
-        if (v instanceof Map) { s = `[Map(${v.size})]`; break; }
-        if (v instanceof Set) { s = `[Set(${v.size})]`; break; }
-        if (v instanceof ArrayBuffer) { s = `[ArrayBuffer(${v.byteLength})]`; break; }
-        if (isView(v)) { s = `[${v.constructor && v.constructor.name}(${v.byteLength} bytes)]`; break; }
-        if (typeof Promise !== 'undefined' && v instanceof Promise) { s = '[Promise]'; break; }
-        if (depth >= 4) { s = isArray(v) ? '[Array]' : '[Object]'; break; }
-        path.push(v);
-        try {
-          const parts = [];
-          if (isArray(v)) {
-            const n = Math.min(v.length, 50);
-            for (let i = 0; i < n && budget.left > 0; i++) parts.push(ser(v[i], depth + 1, path, budget));
-            if (v.length > n) parts.push(`… ${v.length - n} more`);
-            s = `[${parts.join(',')}]`;
-          } else {
-            const keys = objectKeys(v);
-            const n = Math.min(keys.length, 50);
-            for (let i = 0; i < n && budget.left > 0; i++) {
-              let val;
-              try { val = v[keys[i]]; } catch (_) { val = '[Threw]'; }
-              parts.push(`${jsonStringify(keys[i])}:${ser(val, depth + 1, path, budget)}`);
-            }
-            if (keys.length > n) parts.push(`… ${keys.length - n} more`);
-            s = `{${parts.join(',')}}`;
-          }
-        } finally {
-          path.pop();
-        }
-    }
-    budget.left -= s.length;
-    return s;
-  }
-
+  // A console argument as the AI reads it: a string, number or boolean as itself, an Error as its
+  // "Name: message" (its stack goes in the entry's stack), anything else as the JSON text of
+  // page/serialize.js's serialiser, the one execute_js's results go through too, within a preview's
+  // limits; a value it renders as a JSON string (a Date, a DOM node) without the quotes.
+  const symbolText = Symbol.prototype.toString;
+  const PREVIEW_LIMITS = { max: PREVIEW_MAX + 1, depth: 4, items: 50, str: 200 };
   G.preview = (v) => {
     let s;
     try {
-      if (typeof v === 'string') s = v;
-      else if (typeof v === 'number' || typeof v === 'boolean') s = String(v);
-      else if (v !== null && typeof v === 'object' && isError(v)) s = errorText(v);
-      else if (v !== null && typeof v === 'object' && isNode(v)) s = describeNode(v);
-      else s = ser(v, 0, [], { left: PREVIEW_MAX + 1 });
+      switch (typeof v) {
+        case 'string': s = v; break;
+        case 'number': case 'boolean': s = String(v); break;
+        case 'undefined': s = 'undefined'; break;
+        case 'bigint': s = `${v}n`; break;
+        case 'symbol': s = G.apply(symbolText, v, []); break;
+        case 'function': s = `[Function: ${v.name || 'anonymous'}]`; break;
+        default:
+          if (v !== null && isError(v)) s = errorText(v);
+          else if (!serialize) s = String(v);
+          else {
+            const { json, cut } = serialize(v, PREVIEW_LIMITS);
+            s = !cut && json.charCodeAt(0) === 34 ? jsonParse(json) : json; // 34: '"'
+          }
+      }
     } catch (_) {
       try { s = String(v); } catch (__) { s = '[unserializable]'; }
     }

@@ -15,8 +15,8 @@
   // Nothing is done for an event the ws_mode does not capture: a socket has
   // our message listener only while messages are captured (added and taken
   // off when the settings change), since each listener is a call from the
-  // browser into script for every message the page receives (~11 µs under
-  // a trace, measured on Chromium 156, issue 12). A captured message is
+  // browser into script for every message the page receives (PERFORMANCE.md).
+  // A captured message is
   // queued as it is (strings cannot change; binary is measured now) and
   // measured and cut when the entry is built.
 

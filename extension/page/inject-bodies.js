@@ -3,8 +3,8 @@
 //
 // A response's body is taken from the page's own read: Response's readers
 // are wrapped, and the text (or the first bytes) a page reads from a
-// response of its fetch is kept. Reading a clone beside the page's read, as
-// this did before, cost the page's thread ~125 µs a fetch (issue 12). A
+// response of its fetch is kept: reading a clone beside the page's read costs
+// the page's thread far more (PERFORMANCE.md). A
 // body the page has not started to read after BODY_WAIT_MS, or reads as a
 // stream (body) or as a blob or form, is read from a clone taken before the
 // page's read, within RESPONSE_READ_MAX_BYTES and RESPONSE_READ_TIMEOUT_MS.

@@ -32,7 +32,7 @@
     };
     try {
       // A Headers is iterated, not given a callback: a call from the browser into script for each
-      // header cost ~40 % more (measured on Chromium 156, issue 12).
+      // header costs more (PERFORMANCE.md).
       if (HeadersCtor && h instanceof HeadersCtor) for (const p of h) put(p[0], p[1]);
       else if (typeof h.forEach === 'function' && typeof h.get === 'function') h.forEach((v, k) => put(k, v));
       else if (isArray(h)) h.forEach((p) => { if (p && p.length >= 2) put(p[0], p[1]); });
@@ -150,8 +150,8 @@
   }
 
   // A request whose body is captured is one 'request' event: the body entry's fields and the
-  // network entry's type and size (the worker makes the two entries of it). One event instead of two
-  // halves what each request costs the page on its way out (issue 12).
+  // network entry's type and size (the worker makes the two entries of it): one event instead of two
+  // is half of what each request costs the page on its way out.
   function requestEntry(rec) {
     const size = rec.size >= 0 ? rec.size : G.bodySize(rec);
     rec.respBody = G.responseBody(rec);
@@ -278,7 +278,7 @@
         return { size: text.length, body: isTextual(ct) ? truncated(text, RESPONSE_BODY_MAX) : { text: binarySummary(cl >= 0 ? cl : text.length, ct), truncated: false } };
       }
       if (rt === 'json') {
-        let text = '';
+        let text;
         try { text = xhr.response === null ? '' : jsonStringify(xhr.response) || ''; } catch (_) { text = '[unserializable JSON]'; }
         return { size: text.length, body: truncated(text, RESPONSE_BODY_MAX) };
       }
@@ -304,7 +304,7 @@
       }
       const ct = xhr.getResponseHeader('content-type') || '';
       const cl = contentLength((k) => xhr.getResponseHeader(k));
-      let resp = null;
+      let resp;
       try { resp = xhrResponse(xhr, ct, cl); } catch (_) { resp = null; }
       if (cl >= 0) entry.size = cl;
       else if (resp && resp.size >= 0) entry.size = resp.size;

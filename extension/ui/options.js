@@ -1,8 +1,8 @@
 // Gasoline options: the user's settings in chrome.storage.sync 'gasoline_settings'.
 // The capture settings, their values and defaults are generated from Go (features/capturectl);
 // this page only words them. A setting added in Go shows up here with its name as its label.
-import { CAPTURE_SETTINGS as GENERATED, CAPTURE_DEFAULTS } from './generated/constants.mjs';
-import { mapOriginsOf, MAX_MAP_ORIGINS } from './sw/settings.js';
+import { CAPTURE_SETTINGS as GENERATED, CAPTURE_DEFAULTS } from '../generated/constants.mjs';
+import { mapOriginsOf, MAX_MAP_ORIGINS } from '../sw/settings.js';
 
 const CAPTURE_SETTINGS = /** @type {readonly CaptureSetting[]} */ (GENERATED);
 
