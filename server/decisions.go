@@ -40,12 +40,14 @@ func (s *Server) restoreDecisions() {
 		// Fail towards the human until they look: whatever the file held
 		// may have revoked or blocked more than we know.
 		st.PilotBlocked, st.Approval = true, decisions.ApprovalAsk
+		st.AuditReads = true
 		s.decHeld = st.Unreadable
 		s.control.RefuseAI(unreadableRefusal)
 	}
 	s.control.Restore(st.Revoked)
 	s.pilot.SetBlocked(st.PilotBlocked)
 	s.approval.Store(st.Approval == decisions.ApprovalAsk)
+	s.reads.SetAudited(st.AuditReads)
 	s.origins.Restore(st.Origins)
 	if st.Unreadable == nil {
 		s.restored = st.Summary()
@@ -119,6 +121,7 @@ func (s *Server) saveDecisions() error {
 		AIOverrides:  s.control.Values(),
 		Origins:      s.origins.Decided(),
 		Unreadable:   s.decHeld,
+		AuditReads:   s.reads.Audited(),
 	}
 	if s.approval.Load() {
 		st.Approval = decisions.ApprovalAsk
@@ -199,6 +202,7 @@ func (s *Server) handleRecover(w http.ResponseWriter, r *http.Request) {
 		s.control.Restore(st.Revoked)
 		s.pilot.SetBlocked(st.PilotBlocked)
 		s.approval.Store(st.Approval == decisions.ApprovalAsk)
+		s.reads.SetAudited(st.AuditReads)
 		s.origins.Restore(append(s.origins.Decided(), st.Origins...)) // the answers given since win
 		reason = "from the kept file " + path
 		if sum := st.Summary(); sum != "" {
@@ -213,6 +217,7 @@ func (s *Server) handleRecover(w http.ResponseWriter, r *http.Request) {
 		}
 		s.pilot.SetBlocked(false)
 		s.approval.Store(s.cfg.PilotApproval == decisions.ApprovalAsk)
+		s.reads.SetAudited(false)
 		reason = "from nothing"
 	default:
 		writeProblem(w, problem.New(problem.InvalidParam, `want {"from": "kept"|"nothing"}`))

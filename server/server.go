@@ -142,6 +142,7 @@ type Server struct {
 	maps        *sourcemap.Resolver
 	historyInfo *wire.History // what openHistory restored
 	pageSave    sync.Mutex    // orders the tracked tab's writes to pageFile
+	reads       *readLog      // what the AI read (reads.go)
 
 	// Under decMu: the decisions file could not be read and the human has
 	// not recovered; it could not be moved aside (never write over it);
@@ -170,6 +171,7 @@ func New(cfg Config) *Server {
 		maps:      sourcemap.New(sourcemap.Config{}),
 		started:   time.Now(),
 		sessions:  make(map[string]*session),
+		reads:     newReadLog(),
 
 		alertCursors: make(map[string]uint64),
 		bootSeen:     make(map[string]bool),
@@ -268,6 +270,8 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/origins", s.handleOrigins)
 	mux.HandleFunc("POST /api/origins/answer", s.human(s.handleOriginAnswer))
 	mux.HandleFunc("POST /api/decisions/recover", s.human(s.handleRecover))
+	mux.HandleFunc("GET /api/reads", s.human(s.handleReads))
+	mux.HandleFunc("POST /api/reads/audit", s.human(s.handleAuditReads))
 	return s.guard(s.noteContact(mux))
 }
 

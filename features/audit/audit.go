@@ -51,6 +51,9 @@ type Event struct {
 	Error    string `json:"error,omitempty"`
 	// LatencyMS is how long a human took to answer an approval.
 	LatencyMS int64 `json:"latency_ms,omitempty"`
+	// Entries and Bytes are the size of what an AI read (ai_read).
+	Entries int `json:"entries,omitempty"`
+	Bytes   int `json:"bytes,omitempty"`
 	// Port and PID name the server that wrote the line: several servers,
 	// on several ports and one after another on a port, share one file.
 	Port int `json:"port,omitempty"`
