@@ -110,8 +110,8 @@ func (l *Log) Add(r Read) Read {
 	}
 	if n > 0 {
 		l.evicted += int64(n)
-		// Copy down rather than reslice, so the array does not grow
-		// without bound under a steady stream of reads.
+		// Copy down rather than reslice, so the evicted reads' texts are
+		// let go now rather than when the array next grows.
 		l.buf = append(l.buf[:0], l.buf[n:]...)
 	}
 	return r
