@@ -69,6 +69,8 @@ type Model struct {
 	auditAll  bool // the Audit pane shows every server's lines
 	asking    asking
 	trust     trusting // extension origins waiting for the human (origins.go)
+	reads     readsState
+	traffic   traffic // requests and errors per second, for the header
 
 	// recovery is the prompt when the human's decisions could not be read
 	// (decisions.go).
@@ -208,6 +210,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *Model) apply(msg tea.Msg) {
 	m.applyTrust(msg)
 	m.applyRecover(msg)
+	m.applyReads(msg)
 	switch msg := msg.(type) {
 	case ConnMsg:
 		m.conn = ConnState(msg)
@@ -241,9 +244,11 @@ func (m *Model) apply(msg tea.Msg) {
 			m.scopeAudit()
 			m.audit.empty = "No audit events yet in " + msg.Path + ". Every change the AI makes and every veto of yours appears here."
 		}
-		rows := make([]row, len(msg.Lines))
-		for i, l := range msg.Lines {
-			rows[i] = auditRow(l)
+		rows := make([]row, 0, len(msg.Lines))
+		for _, l := range msg.Lines {
+			if !m.readShown(l) {
+				rows = append(rows, auditRow(l))
+			}
 		}
 		m.audit.add(rows)
 	case StreamedMsg:
