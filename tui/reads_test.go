@@ -109,7 +109,7 @@ func TestAuditFileReadsNotDoubled(t *testing.T) {
 
 // The ring of seconds: an event counts in its second, a slot from an
 // earlier minute reads as zero, an event ahead of the clock counts now,
-// one older than the window not at all.
+// one older than the window not at all, nor takes a current second's slot.
 func TestRates(t *testing.T) {
 	var r rates
 	now := sampleNow
@@ -118,6 +118,7 @@ func TestRates(t *testing.T) {
 	r.add(now.Add(-2*time.Second), now)
 	r.add(now.Add(-2*time.Second), now)
 	r.add(now.Add(5*time.Second), now)
+	r.add(now.Add(-62*time.Second), now) // the slot of -2 s: it must not take it
 	s := r.series(now)
 	if s[0] != 1 || s[rateWindow-3] != 2 || s[rateWindow-1] != 1 || sum(s) != 4 {
 		t.Fatalf("series %v", s)
