@@ -162,21 +162,39 @@ func errorCode(text string) string {
 }
 
 // countEntries is how many entries an answer holds: its count, or the
-// length of its entries; nil when it is not a list.
+// length of its entries; nil when it is not a list. It reads the answer's
+// top-level keys in order and stops at count, which a buffer read gives
+// second, so a large answer is not decoded a second time.
 func countEntries(text string) *int {
-	var v struct {
-		Count   *int              `json:"count"`
-		Entries []json.RawMessage `json:"entries"`
-	}
-	if json.Unmarshal([]byte(text), &v) != nil {
+	dec := json.NewDecoder(strings.NewReader(text))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
 		return nil
 	}
-	if v.Count != nil {
-		return v.Count
-	}
-	if v.Entries != nil {
-		n := len(v.Entries)
-		return &n
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		switch key {
+		case "count":
+			var n int
+			if dec.Decode(&n) != nil {
+				return nil
+			}
+			return &n
+		case "entries":
+			var list []json.RawMessage
+			if dec.Decode(&list) != nil {
+				return nil
+			}
+			n := len(list)
+			return &n
+		default:
+			var skip json.RawMessage
+			if dec.Decode(&skip) != nil {
+				return nil
+			}
+		}
 	}
 	return nil
 }

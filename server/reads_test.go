@@ -133,3 +133,25 @@ func TestReadsOnTheHumansStreamOnly(t *testing.T) {
 		}
 	}
 }
+
+// countEntries stops at count (what follows is not read at all), falls
+// back to the length of entries, and says nil for an answer that is not a
+// list.
+func TestCountEntries(t *testing.T) {
+	for text, want := range map[string]int{
+		`{"cursor":9,"count":2,"entries":[not json at all`: 2,
+		`{"page":"x","entries":[{"a":1},{"b":[2,3]},3]}`:   3,
+		`{"entries":[]}`:                      0,
+		`{"service":"gasoline","uptime_s":3}`: -1,
+		`[1,2]`:                               -1,
+		`{"count":"many"}`:                    -1,
+	} {
+		got := countEntries(text)
+		switch {
+		case want < 0 && got != nil:
+			t.Errorf("%s: %d entries, want none", text, *got)
+		case want >= 0 && (got == nil || *got != want):
+			t.Errorf("%s: %v, want %d", text, got, want)
+		}
+	}
+}
