@@ -94,7 +94,7 @@ func (s *Server) newMCP() *server.MCPServer {
 		server.WithToolHandlerMiddleware(s.recordReads),
 	)
 	for _, t := range []tool{s.observeTool(), s.analyzeTool(), s.generateTool(), s.configureTool(), s.interactTool()} {
-		addTool(m, t)
+		addTool(m, withReads(t))
 	}
 	return m
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -55,11 +56,12 @@ func (s *Server) declared() map[string]map[string]spec {
 // generate call as it is answered: what it asked, what it got, for whom.
 func (s *Server) recordReads(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		res, err := next(ctx, req)
 		sel, ok := readSelectors[req.Params.Name]
 		if !ok {
-			return res, err
+			return next(ctx, req)
 		}
+		note := &readNote{}
+		res, err := next(context.WithValue(ctx, readNoteKey{}, note), req)
 		specs := s.declared()[req.Params.Name]
 		a := req.GetArguments()
 		r := reads.Read{At: time.Now(), Tool: req.Params.Name, Mode: allowed(specs[sel], a[sel]), Asked: asked(specs, sel, a),
@@ -73,7 +75,7 @@ func (s *Server) recordReads(next server.ToolHandlerFunc) server.ToolHandlerFunc
 			if res.IsError {
 				r.Error = errorCode(text)
 			} else {
-				r.Entries = countEntries(text)
+				r.Entries = note.entries
 			}
 		}
 		s.noteRead(r)
@@ -161,40 +163,60 @@ func errorCode(text string) string {
 	return string(p.Code)
 }
 
-// countEntries is how many entries an answer holds: its count, or the
-// length of its entries; nil when it is not a list. It reads the answer's
-// top-level keys in order and stops at count, which a buffer read gives
-// second, so a large answer is not decoded a second time.
-func countEntries(text string) *int {
-	dec := json.NewDecoder(strings.NewReader(text))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+// readNote carries, from a read tool's mode to recordReads, how many
+// entries the mode answered: counted on its value, before it is encoded.
+type readNote struct{ entries *int }
+
+type readNoteKey struct{}
+
+// withReads has each mode of a read tool note its answer's entries for
+// recordReads; other tools are returned as they are.
+func withReads(t tool) tool {
+	if _, ok := readSelectors[t.name]; !ok {
+		return t
+	}
+	modes := slices.Clone(t.modes)
+	for i, md := range modes {
+		run := md.run
+		modes[i].run = func(ctx context.Context, a args) (any, error) {
+			v, err := run(ctx, a)
+			if note, ok := ctx.Value(readNoteKey{}).(*readNote); ok && err == nil {
+				note.entries = entriesOf(v)
+			}
+			return v, err
+		}
+	}
+	t.modes = modes
+	return t
+}
+
+// entriesOf is how many entries an answer holds: its Count, or the length
+// of its Entries (a buffer read, or its fields once alerts or losses were
+// added to it); nil when it is not a list.
+func entriesOf(v any) *int {
+	if obj, ok := v.(map[string]json.RawMessage); ok {
+		var n int
+		if raw, ok := obj["count"]; ok && json.Unmarshal(raw, &n) == nil {
+			return &n
+		}
+		var list []json.RawMessage
+		if raw, ok := obj["entries"]; ok && json.Unmarshal(raw, &list) == nil {
+			n = len(list)
+			return &n
+		}
 		return nil
 	}
-	for dec.More() {
-		key, err := dec.Token()
-		if err != nil {
-			return nil
-		}
-		switch key {
-		case "count":
-			var n int
-			if dec.Decode(&n) != nil {
-				return nil
-			}
-			return &n
-		case "entries":
-			var list []json.RawMessage
-			if dec.Decode(&list) != nil {
-				return nil
-			}
-			n := len(list)
-			return &n
-		default:
-			var skip json.RawMessage
-			if dec.Decode(&skip) != nil {
-				return nil
-			}
-		}
+	rv := reflect.Indirect(reflect.ValueOf(v))
+	if rv.Kind() != reflect.Struct {
+		return nil
+	}
+	if f := rv.FieldByName("Count"); f.IsValid() && f.CanInt() {
+		n := int(f.Int())
+		return &n
+	}
+	if f := rv.FieldByName("Entries"); f.IsValid() && f.Kind() == reflect.Slice {
+		n := f.Len()
+		return &n
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -134,24 +135,30 @@ func TestReadsOnTheHumansStreamOnly(t *testing.T) {
 	}
 }
 
-// countEntries stops at count (what follows is not read at all), falls
-// back to the length of entries, and says nil for an answer that is not a
-// list.
-func TestCountEntries(t *testing.T) {
-	for text, want := range map[string]int{
-		`{"cursor":9,"count":2,"entries":[not json at all`: 2,
-		`{"page":"x","entries":[{"a":1},{"b":[2,3]},3]}`:   3,
-		`{"entries":[]}`:                      0,
-		`{"service":"gasoline","uptime_s":3}`: -1,
-		`[1,2]`:                               -1,
-		`{"count":"many"}`:                    -1,
+// entriesOf counts a buffer read by its Count, its fields (once alerts or
+// losses were added) by count or entries, and nothing else.
+func TestEntriesOf(t *testing.T) {
+	type list struct{ Entries []int }
+	for _, tc := range []struct {
+		v    any
+		want int
+	}{
+		{page[int]{Count: 2, Entries: []int{1, 2}}, 2},
+		{&page[int]{Count: 0}, 0},
+		{list{Entries: []int{1, 2, 3}}, 3},
+		{map[string]json.RawMessage{"count": json.RawMessage("4"), "alerts": json.RawMessage("[]")}, 4},
+		{map[string]json.RawMessage{"entries": json.RawMessage(`[{},{}]`)}, 2},
+		{map[string]json.RawMessage{"service": json.RawMessage(`"x"`)}, -1},
+		{struct{ Service string }{"gasoline"}, -1},
+		{[]int{1, 2}, -1},
+		{nil, -1},
 	} {
-		got := countEntries(text)
+		got := entriesOf(tc.v)
 		switch {
-		case want < 0 && got != nil:
-			t.Errorf("%s: %d entries, want none", text, *got)
-		case want >= 0 && (got == nil || *got != want):
-			t.Errorf("%s: %v, want %d", text, got, want)
+		case tc.want < 0 && got != nil:
+			t.Errorf("%#v: %d entries, want none", tc.v, *got)
+		case tc.want >= 0 && (got == nil || *got != tc.want):
+			t.Errorf("%#v: %v, want %d", tc.v, got, tc.want)
 		}
 	}
 }
