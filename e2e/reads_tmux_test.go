@@ -85,7 +85,7 @@ func TestAIReadsInTmux(t *testing.T) {
 		t.Fatalf("%d read lines in the audit file before the human asked", got)
 	}
 	dash.keys("L")
-	dash.await(10*time.Second, "written to the audit file too", "in the audit file")
+	dash.await(10*time.Second, "· in the audit file", "you                  AI reads: written to the audit file too")
 	if _, _, err := callTool(ai, "observe", map[string]any{"what": "errors"}); err != nil {
 		t.Fatal(err)
 	}

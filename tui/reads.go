@@ -100,6 +100,14 @@ func readRow(r reads.Read) row {
 	return row
 }
 
+// auditReadsWhat is the human's audit_reads change in the Audit pane.
+func auditReadsWhat(on bool) string {
+	if on {
+		return "AI reads: written to the audit file too"
+	}
+	return "AI reads: shown here only, not in the audit file"
+}
+
 // readWhat names what a read asked for: observe's by its mode alone.
 func readWhat(r reads.Read) string {
 	if r.Tool == "observe" {
@@ -151,10 +159,7 @@ func (m *Model) toggleAuditReads() tea.Cmd {
 		if err != nil {
 			return actionMsg{err: fmt.Errorf("audit_reads: %w", err)}
 		}
-		note := "the AI's reads are shown here only, not written to the audit file"
-		if got {
-			note = "the AI's reads are written to the audit file too (L turns it off)"
-		}
+		note := auditReadsWhat(got) + " (L)"
 		return readsToggled{note: note, on: got}
 	}
 }

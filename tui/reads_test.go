@@ -170,3 +170,13 @@ func TestTrafficCounts(t *testing.T) {
 		t.Fatalf("requests %d, errors %d", r, e)
 	}
 }
+
+// The human's change of audit_reads reads as words in the Audit pane.
+func TestAuditReadsLine(t *testing.T) {
+	for on, want := range map[bool]string{true: "AI reads: written to the audit file too", false: "AI reads: shown here only"} {
+		r := auditRow(audit.Line{Parsed: true, Event: audit.Event{TS: "2026-01-24T15:32:08.000Z", Event: "audit_reads", To: on, Source: "human", Agent: "human"}})
+		if !strings.Contains(r.text, "you") || !strings.Contains(r.text, want) {
+			t.Errorf("%v: %q", on, r.text)
+		}
+	}
+}

@@ -253,6 +253,8 @@ func auditWhat(e audit.Event) string {
 		return "blocked the Web Pilot"
 	case "pilot_unblocked":
 		return "unblocked the Web Pilot"
+	case "audit_reads":
+		return auditReadsWhat(e.To == true)
 	}
 	// Pilot actions and anything newer: the event and its details.
 	parts := []string{e.Event}
