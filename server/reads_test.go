@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -160,5 +161,26 @@ func TestEntriesOf(t *testing.T) {
 		case tc.want >= 0 && (got == nil || *got != tc.want):
 			t.Errorf("%#v: %v, want %d", tc.v, got, tc.want)
 		}
+	}
+}
+
+// Decisions that cannot be read fail towards the human: the AI's reads
+// are audited until the human recovers, and from nothing they are not.
+func TestUnreadableDecisionsAuditReads(t *testing.T) {
+	dir := t.TempDir()
+	cfg := Config{Version: "test", AuditLog: filepath.Join(dir, "audit.jsonl"), StateFile: filepath.Join(dir, "decisions.json")}
+	if err := os.WriteFile(cfg.StateFile, []byte(`{"audit_reads":tr`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, base := startServerWith(t, cfg)
+	if !s.reads.Audited() {
+		t.Fatal("reads are not audited while the human's decisions are unreadable")
+	}
+	if code, out := do(t, base, call{method: "POST", path: "/api/decisions/recover", body: `{"from":"nothing"}`,
+		header: map[string]string{TokenHeader: s.HumanToken()}}); code != 200 {
+		t.Fatalf("recover: %d %v", code, out)
+	}
+	if s.reads.Audited() {
+		t.Fatal("still audited after the human started from nothing")
 	}
 }
