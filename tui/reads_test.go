@@ -180,3 +180,14 @@ func TestAuditReadsLine(t *testing.T) {
 		}
 	}
 }
+
+// The tab bar is where a click looks for it, under the activity line.
+func TestTabBarUnderActivityLine(t *testing.T) {
+	for _, size := range goldenSizes {
+		m := sampleModelAt(size[0], size[1])
+		lines := strings.Split(plainView(m.View()), "\n")
+		if !strings.Contains(lines[tabBarLine], "[1 Con") || !strings.Contains(lines[tabBarLine-1], "req/s ") {
+			t.Errorf("at %dx%d line %d is %q", size[0], size[1], tabBarLine, lines[tabBarLine])
+		}
+	}
+}
