@@ -41,12 +41,14 @@ func (s *Server) restoreDecisions() {
 		// Fail towards the human until they look: whatever the file held
 		// may have revoked or blocked more than we know.
 		st.PilotBlocked, st.Approval = true, decisions.ApprovalAsk
+		st.AuditReads = true
 		s.dec.held = st.Unreadable
 		s.control.RefuseAI(unreadableRefusal)
 	}
 	s.control.Restore(st.Revoked)
 	s.pilot.SetBlocked(st.PilotBlocked)
 	s.pilotMode.Set(st.Approval)
+	s.reads.SetAudited(st.AuditReads)
 	s.origins.Restore(st.Origins)
 	if st.Unreadable == nil {
 		s.dec.restored = st.Summary()
@@ -120,6 +122,7 @@ func (s *Server) saveDecisions() error {
 		AIOverrides:  s.control.Values(),
 		Origins:      s.origins.Decided(),
 		Unreadable:   s.dec.held,
+		AuditReads:   s.reads.Audited(),
 	}
 	if s.pilotMode.Asks() {
 		st.Approval = approval.Ask
@@ -200,6 +203,7 @@ func (s *Server) handleRecover(w http.ResponseWriter, r *http.Request) {
 		s.control.Restore(st.Revoked)
 		s.pilot.SetBlocked(st.PilotBlocked)
 		s.pilotMode.Set(st.Approval)
+		s.reads.SetAudited(st.AuditReads)
 		s.origins.Restore(append(s.origins.Decided(), st.Origins...)) // the answers given since win
 		reason = "from the kept file " + path
 		if sum := st.Summary(); sum != "" {
@@ -214,6 +218,7 @@ func (s *Server) handleRecover(w http.ResponseWriter, r *http.Request) {
 		}
 		s.pilot.SetBlocked(false)
 		s.pilotMode.Set(s.cfg.PilotApproval)
+		s.reads.SetAudited(false)
 		reason = "from nothing"
 	default:
 		writeProblem(w, problem.New(problem.InvalidParam, `want {"from": "kept"|"nothing"}`))

@@ -149,9 +149,10 @@ func (s *Server) newMCP() *server.MCPServer {
 		server.WithToolCapabilities(false),
 		server.WithInstructions(instructions),
 		server.WithHooks(hooks),
+		server.WithToolHandlerMiddleware(s.recordReads),
 	)
 	for _, t := range []tool{s.observeTool(), s.analyzeTool(), s.generateTool(), s.configureTool(), s.interactTool()} {
-		addTool(m, t)
+		addTool(m, withReads(t))
 	}
 	return m
 }

@@ -27,11 +27,12 @@ var (
 	leading   = regexp.MustCompile(`^([a-z][a-z0-9_]*) (?:is required|must |is longer|is empty)`)
 )
 
-// notParams are words of errors only the extension's routes answer, never
-// a tool, each with where it comes from.
+// notParams are words of errors only the HTTP routes (the extension's, the
+// human's) answer, never a tool, each with where it comes from.
 var notParams = map[string]string{
-	"tab_closed": "POST /page-left's reason",
-	"url":        "POST /page's field",
+	"tab_closed":  "POST /page-left's reason",
+	"url":         "POST /page's field",
+	"audit_reads": "POST /api/reads/audit's field",
 }
 
 // extInvalid is an invalid_param the extension answers a query with, which

@@ -126,6 +126,7 @@ type Server struct {
 	rules     *approval.Rules // the human's approval rules (rules.go)
 	origins   *origins.Trust  // extension origins besides the pinned one
 	maps      *sourcemap.Resolver
+	reads     *readLog // what the AI read (reads.go)
 }
 
 // ingestion is how capture batches are taken in.
@@ -170,6 +171,7 @@ func New(cfg Config) *Server {
 		alerts:    alertState{cursors: make(map[string]uint64), bootSeen: make(map[string]bool)},
 		limits:    defaultLimits,
 		in:        ingestion{slots: make(chan struct{}, ingestSlots)},
+		reads:     newReadLog(),
 	}
 	if cfg.DataDir != "" {
 		if err := decisions.Protect(cfg.DataDir); err != nil {
@@ -268,6 +270,8 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /api/decisions/recover", s.human(s.handleRecover))
 	mux.HandleFunc("POST /api/point", s.human(s.handlePoint))
 	mux.HandleFunc("POST /point", s.handlePointElement)
+	mux.HandleFunc("GET /api/reads", s.human(s.handleReads))
+	mux.HandleFunc("POST /api/reads/audit", s.human(s.handleAuditReads))
 	return s.guard(s.noteContact(mux))
 }
 

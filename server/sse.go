@@ -45,6 +45,7 @@ type subscriber struct {
 	wake    chan struct{}
 	dropped atomic.Int64 // not yet reported to this subscriber
 	total   *atomic.Int64
+	human   bool // a token holder's: it gets publishHuman's events too
 }
 
 func newHub() *hub { return &hub{subs: make(map[*subscriber]struct{})} }
@@ -52,7 +53,7 @@ func newHub() *hub { return &hub{subs: make(map[*subscriber]struct{})} }
 // subscribe adds a subscriber, a token holder's when human; false when
 // the streams of its kind are all open.
 func (h *hub) subscribe(human bool) (*subscriber, func(), bool) {
-	sub := &subscriber{wake: make(chan struct{}, 1), total: &h.dropped}
+	sub := &subscriber{wake: make(chan struct{}, 1), total: &h.dropped, human: human}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if human && h.humans >= humanSubscribers || !human && len(h.subs)-h.humans >= maxSubscribers {
@@ -189,6 +190,9 @@ func (s *Server) handleEventStream(w http.ResponseWriter, r *http.Request) {
 	}
 	write(wire.EventStatus, s.Health())
 	write(wire.EventOverrides, s.Overrides())
+	if human {
+		s.replayReads(write)
+	}
 	if backlog > 0 {
 		for _, ev := range s.recent(backlog) {
 			write(wire.EventEntry, ev)

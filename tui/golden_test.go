@@ -267,7 +267,7 @@ func TestREADMEShowsTheRealDashboard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	table := strings.Join(strings.Split(string(overrides), "\n")[3:12], "\n")
+	table := strings.Join(strings.Split(string(overrides), "\n")[4:13], "\n")
 	if !strings.Contains(string(readme), string(console)) || !strings.Contains(string(readme), table) {
 		t.Errorf("README.md's dashboard captures are not testdata/tui/pane_console_120x40.golden and pane_overrides_120x40.golden; paste them in")
 	}

@@ -35,6 +35,8 @@ type KeyMap struct {
 	Approval key.Binding
 	// AllServers shows the audit lines of every server, not just this one.
 	AllServers key.Binding
+	// AuditReads writes the AI's reads to the audit file too, or stops.
+	AuditReads key.Binding
 	// Recover brings back the prompt that starts the human's decisions
 	// again when their file could not be read (f: the kept file, n: none).
 	Recover key.Binding
@@ -74,6 +76,7 @@ func DefaultKeyMap() KeyMap {
 		Pilot:      key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "block/unblock pilot")),
 		Approval:   key.NewBinding(key.WithKeys("M"), key.WithHelp("M", "pilot: ask/auto")),
 		AllServers: key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "audit: this server/all")),
+		AuditReads: key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "AI reads in audit file")),
 		Recover:    key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "recover decisions")),
 
 		Pause:  key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "pause")),
@@ -113,7 +116,7 @@ func (h paneHelp) ShortHelp() []key.Binding {
 	case h.veto:
 		return []key.Binding{k.Revoke, k.RevokeAll, k.Allow, k.Open, k.Pilot, k.NextPane, k.Help, k.Quit}
 	case h.audit:
-		return []key.Binding{k.AllServers, k.Open, k.Filter, k.Copy, k.Pilot, k.NextPane, k.Help, k.Quit}
+		return []key.Binding{k.AllServers, k.AuditReads, k.Open, k.Filter, k.Copy, k.Pilot, k.NextPane, k.Help, k.Quit}
 	}
 	return []key.Binding{k.Pause, k.Open, k.Filter, k.Clear, k.Copy, k.Pilot, k.NextPane, k.Help, k.Quit}
 }
@@ -130,7 +133,7 @@ func (h paneHelp) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.NextPane, k.PrevPane, k.Panes, k.Open, k.Back, k.Copy, k.Send},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.Revoke, k.RevokeAll, k.Allow, k.Pilot, k.Approval, k.AllServers},
+		{k.Revoke, k.RevokeAll, k.Allow, k.Pilot, k.Approval, k.AllServers, k.AuditReads},
 		{k.Pause, k.Clear, k.Filter, k.Doctor, k.Recover, k.Help, k.Quit},
 	}
 }

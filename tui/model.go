@@ -69,6 +69,8 @@ type Model struct {
 	auditAll  bool // the Audit pane shows every server's lines
 	asking    asking
 	trust     trusting // extension origins waiting for the human (origins.go)
+	reads     readsState
+	traffic   traffic // requests and errors per second, for the header
 
 	// pt is `s`: the note prompt and what was last sent (point.go).
 	pt pointing
@@ -212,6 +214,7 @@ func (m *Model) apply(msg tea.Msg) {
 	m.applyTrust(msg)
 	m.applyRecover(msg)
 	m.applyPoint(msg)
+	m.applyReads(msg)
 	switch msg := msg.(type) {
 	case ConnMsg:
 		m.conn = ConnState(msg)
@@ -245,9 +248,11 @@ func (m *Model) apply(msg tea.Msg) {
 			m.scopeAudit()
 			m.audit.empty = "No audit events yet in " + msg.Path + ". Every change the AI makes and every veto of yours appears here."
 		}
-		rows := make([]row, len(msg.Lines))
-		for i, l := range msg.Lines {
-			rows[i] = auditRow(l)
+		rows := make([]row, 0, len(msg.Lines))
+		for _, l := range msg.Lines {
+			if !m.readShown(l) {
+				rows = append(rows, auditRow(l))
+			}
 		}
 		m.audit.add(rows)
 	case StreamedMsg:

@@ -68,7 +68,7 @@ func tabAt(hits []span, x int) int {
 }
 
 // tabBarLine is the screen line of the tab bar: under the header.
-const tabBarLine = 3
+const tabBarLine = 4
 
 // wheelRows is how far one turn of the wheel moves.
 const wheelRows = 3

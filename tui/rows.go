@@ -257,6 +257,8 @@ func auditWhat(e audit.Event) string {
 		return "made " + e.Rule
 	case "approval_rule_ended":
 		return e.Rule + " ended: " + e.Result
+	case "audit_reads":
+		return auditReadsWhat(e.To == true)
 	}
 	// Pilot actions and anything newer: the event and its details.
 	parts := []string{e.Event}

@@ -100,7 +100,7 @@ func decodeEvent(event string, data []byte) tea.Msg {
 	case wire.EventEntry:
 		return decodeEntry(data)
 	}
-	return nil
+	return decodeRead(event, data)
 }
 
 // seqEntry is one entry event with its place in its buffer's sequence, so

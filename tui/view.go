@@ -10,9 +10,9 @@ import (
 	"github.com/charmbracelet/lipgloss"
 )
 
-// Layout: three header lines, the tab bar, the pane, the status line and
-// the help bar.
-const chromeLines = 5
+// Layout: three header lines, the activity line, the tab bar, the pane,
+// the status line and the help bar.
+const chromeLines = 6
 
 // DefaultPort is the port the extension looks for the server on unless
 // told another.
@@ -104,6 +104,7 @@ func (m *Model) View() string {
 	hd := header{conn: m.conn, health: m.health, pilot: m.pilot, aiNote: m.overrides.headline(), problems: m.doc.problems(), sent: m.pt.sent}
 	frame := strings.Join([]string{
 		headerView(hd, m.width),
+		activityView(&m.traffic, m.reads, m.now(), m.width),
 		tabsView(m.titles(), m.active, status, m.width),
 		body,
 		m.statusLine(),

@@ -55,6 +55,9 @@ type Event struct {
 	// it approved, its end.
 	RuleID uint64 `json:"rule_id,omitempty"`
 	Rule   string `json:"rule,omitempty"`
+	// Entries and Bytes are the size of what an AI read (ai_read).
+	Entries int `json:"entries,omitempty"`
+	Bytes   int `json:"bytes,omitempty"`
 	// Port and PID name the server that wrote the line: several servers,
 	// on several ports and one after another on a port, share one file.
 	Port int `json:"port,omitempty"`

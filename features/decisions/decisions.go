@@ -38,6 +38,9 @@ type State struct {
 	PilotBlocked bool `json:"pilot_blocked,omitempty"`
 	// Approval is the pilot approval mode; empty means auto.
 	Approval string `json:"approval,omitempty"`
+	// AuditReads is the human's choice to have the AI's reads written to
+	// the audit file too (audit_reads).
+	AuditReads bool `json:"audit_reads,omitempty"`
 	// AIOverrides are the AI overrides the last server held, by setting,
 	// as a record only: a successor never applies them.
 	AIOverrides map[string]any `json:"ai_overrides,omitempty"`
@@ -179,6 +182,9 @@ func (st State) Summary() string {
 	}
 	if st.Approval == ApprovalAsk {
 		parts = append(parts, "pilot approval: ask")
+	}
+	if st.AuditReads {
+		parts = append(parts, "AI reads audited")
 	}
 	if n := countAccepted(st.Origins); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d extension origin(s) accepted", n))

@@ -1,0 +1,131 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// Issue 46, what the AI reads: Chromium with the real extension makes
+// errors and failing requests on the fixture; an AI (gasoline --mcp, an
+// mcp-go client) calls observe errors; the dashboard in a real terminal
+// shows the call as a dim row of the Audit pane and says "AI read errors
+// (N entries)" in its header, beside sparklines that drew the errors. The
+// audit file has no read line until the human presses L; then it has.
+func TestAIReadsInTmux(t *testing.T) {
+	port := freePort(t)
+	os.Remove(filepath.Join(testHome, ".gasoline", "decisions-"+strconv.Itoa(port)+".json"))
+	auditPath := filepath.Join(t.TempDir(), "audit.jsonl")
+	dash := startDashboardSized(t, 120, 40, port, "reads", "--audit-log", auditPath)
+	dash.await(20*time.Second, "server in this process", "no AI reads yet")
+
+	site := fixtureServer(t)
+	b := launch(t, extensionFor(t, "http://127.0.0.1:"+strconv.Itoa(port)))
+	if err := chromedp.Do(b.ctx, chromedp.Navigate(site+"/capture.html")); err != nil {
+		t.Fatalf("navigate: %v", err)
+	}
+	dash.await(20*time.Second, "/capture.html")
+	script := `(() => { for (let i = 1; i <= 3; i++) { console.error("read-me-" + i); fetch("/api/fail"); } return true; })()`
+	if _, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](script)); err != nil {
+		t.Fatalf("errors: %v", err)
+	}
+
+	ai := mcpStdio(t, port, "claude-code")
+	// A read before: its row is not the selected one.
+	if _, _, err := callTool(ai, "observe", map[string]any{"what": "page"}); err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	waitFor(t, 30*time.Second, "the three errors to reach the server", func() bool {
+		out, isErr, err := callTool(ai, "observe", map[string]any{"what": "errors", "limit": 10})
+		if err != nil || isErr {
+			return false
+		}
+		c, _ := out["count"].(float64)
+		n = int(c)
+		return n >= 3
+	})
+	dash.keys("6")
+	row := fmt.Sprintf("read errors · %d entries · limit=10", n)
+	dash.await(20*time.Second, "AI ◁ claude-code", row, fmt.Sprintf("AI read errors (%d entries)", n))
+	// Read rows are dim (ANSI 90, the terminal's grey) but for the
+	// selected one; the errors' sparkline has a bar above the empty one.
+	colour, _ := exec.Command("tmux", "-S", dash.socket, "capture-pane", "-e", "-p", "-t", dash.name).Output()
+	dim := 0
+	for _, l := range strings.Split(string(colour), "\n") {
+		if strings.Contains(l, "AI ◁ claude-code") && strings.Contains(l, "read ") {
+			if !strings.Contains(l, "\x1b[90m") && !strings.Contains(l, "\x1b[7m") {
+				t.Fatalf("a read's row is neither dim nor selected: %q", l)
+			}
+			if strings.Contains(l, "\x1b[90m") {
+				dim++
+			}
+		}
+	}
+	if dim == 0 {
+		t.Fatalf("no dim read row:\n%s", colour)
+	}
+	activity := lineWith(dash.screen(), "err/s ")
+	spark := strings.TrimSpace(strings.SplitN(strings.SplitN(activity, "err/s ", 2)[1], " ", 2)[0])
+	if strings.Trim(spark, "▁") == "" {
+		t.Fatalf("the errors' sparkline drew nothing: %q", activity)
+	}
+
+	if got := readLines(t, auditPath, port); got != 0 {
+		t.Fatalf("%d read lines in the audit file before the human asked", got)
+	}
+	dash.keys("L")
+	dash.await(10*time.Second, "· in the audit file", "you                  AI reads: written to the audit file too")
+	if _, _, err := callTool(ai, "observe", map[string]any{"what": "errors"}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 20*time.Second, "a read line in the audit file", func() bool { return readLines(t, auditPath, port) == 1 })
+	// The line the file has is not a second row: the stream showed it.
+	dash.await(10*time.Second, fmt.Sprintf("read errors · %d entries\n", n))
+	if c := strings.Count(dash.screen(), fmt.Sprintf("read errors · %d entries\n", n)); c != 1 {
+		t.Fatalf("the read without limit shows %d times:\n%s", c, dash.screen())
+	}
+}
+
+// lineWith is the first line of screen holding sub.
+func lineWith(screen, sub string) string {
+	for _, l := range strings.Split(screen, "\n") {
+		if strings.Contains(l, sub) {
+			return l
+		}
+	}
+	return ""
+}
+
+// readLines counts the ai_read lines of the server on port in the audit
+// file at path.
+func readLines(t testing.TB, path string, port int) int {
+	t.Helper()
+	f, err := os.Open(path)
+	if os.IsNotExist(err) {
+		return 0
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	n := 0
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		l := sc.Text()
+		if strings.Contains(l, `"event":"ai_read"`) && strings.Contains(l, `"name":"observe"`) && strings.Contains(l, `"port":`+strconv.Itoa(port)) {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,289 @@
+package server
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/gasoline-dev/gasoline/features/audit"
+	"github.com/gasoline-dev/gasoline/features/problem"
+	"github.com/gasoline-dev/gasoline/features/reads"
+	"github.com/gasoline-dev/gasoline/server/wire"
+)
+
+// readSelectors are the tools whose calls are reads, by their selector.
+var readSelectors = map[string]string{"observe": "what", "analyze": "target", "generate": "format"}
+
+// readLog is what the server keeps of the AI's reads: the ring, and the
+// declared parameters of the read tools, which say which values a summary
+// may show.
+type readLog struct {
+	*reads.Log
+	once  sync.Once
+	specs map[string]map[string]spec // tool → parameter → declaration
+}
+
+func newReadLog() *readLog { return &readLog{Log: reads.New(0)} }
+
+// declared is the declaration of each read tool's parameters.
+func (s *Server) declared() map[string]map[string]spec {
+	s.reads.once.Do(func() {
+		s.reads.specs = map[string]map[string]spec{}
+		for _, t := range []tool{s.observeTool(), s.analyzeTool(), s.generateTool()} {
+			byName := map[string]spec{}
+			for _, p := range t.specs() {
+				byName[p.name] = p
+			}
+			s.reads.specs[t.name] = byName
+		}
+	})
+	return s.reads.specs
+}
+
+// recordReads is the MCP middleware that notes every observe, analyze and
+// generate call as it is answered: what it asked, what it got, for whom.
+func (s *Server) recordReads(next server.ToolHandlerFunc) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		sel, ok := readSelectors[req.Params.Name]
+		if !ok {
+			return next(ctx, req)
+		}
+		note := &readNote{}
+		res, err := next(context.WithValue(ctx, readNoteKey{}, note), req)
+		specs := s.declared()[req.Params.Name]
+		a := req.GetArguments()
+		r := reads.Read{At: time.Now(), Tool: req.Params.Name, Mode: allowed(specs[sel], a[sel]), Asked: asked(specs, sel, a),
+			Agent: agent(ctx), Session: sessionTag(ctx), Port: s.Port()}
+		switch {
+		case err != nil:
+			r.Error = string(problem.Internal)
+		case res != nil:
+			text := resultText(res)
+			r.Bytes = len(text)
+			if res.IsError {
+				r.Error = errorCode(text)
+			} else {
+				r.Entries = note.entries
+			}
+		}
+		s.noteRead(r)
+		return res, err
+	}
+}
+
+// noteRead keeps r, writes it to the audit file when the human asked for
+// that, and shows it to the dashboard.
+func (s *Server) noteRead(r reads.Read) {
+	r = s.reads.Add(r)
+	if s.reads.Audited() {
+		s.audit(reads.Event(r))
+	}
+	s.events.publishHuman(wire.EventRead, r)
+}
+
+// allowed is v when the declaration lists it as a value; what the AI
+// wrote anywhere else stays out of the record.
+func allowed(p spec, v any) string {
+	str, _ := v.(string)
+	if slices.Contains(p.enum, str) {
+		return str
+	}
+	if str == "" {
+		return ""
+	}
+	return "?"
+}
+
+// asked sums up a call's parameters but its selector: each declared name,
+// with its value when that is a number, a boolean or one of the declared
+// values; a free-text value (a URL filter, a selector) is never shown.
+func asked(specs map[string]spec, selector string, a map[string]any) string {
+	var names []string
+	for k := range a {
+		if _, ok := specs[k]; ok && k != selector {
+			names = append(names, k)
+		}
+	}
+	sort.Strings(names)
+	parts := make([]string, len(names))
+	for i, k := range names {
+		parts[i] = k
+		switch v := a[k].(type) {
+		case float64, bool:
+			parts[i] += "=" + fmt.Sprint(v)
+		case string:
+			if slices.Contains(specs[k].enum, v) {
+				parts[i] += "=" + v
+			}
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// sessionTag tells one MCP session from another without showing its id,
+// which a client may use as a credential.
+func sessionTag(ctx context.Context) string {
+	sess := server.ClientSessionFromContext(ctx)
+	if sess == nil || sess.SessionID() == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(sess.SessionID()))
+	return hex.EncodeToString(sum[:4])
+}
+
+// resultText is the text the AI got.
+func resultText(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if t, ok := c.(mcp.TextContent); ok {
+			b.WriteString(t.Text)
+		}
+	}
+	return b.String()
+}
+
+// errorCode is the stable code of a failed call's answer.
+func errorCode(text string) string {
+	var p problem.Error
+	if json.Unmarshal([]byte(text), &p) != nil || p.Code == "" {
+		return string(problem.Internal)
+	}
+	return string(p.Code)
+}
+
+// readNote carries, from a read tool's mode to recordReads, how many
+// entries the mode answered: counted on its value, before it is encoded.
+type readNote struct{ entries *int }
+
+type readNoteKey struct{}
+
+// withReads has each mode of a read tool note its answer's entries for
+// recordReads; other tools are returned as they are.
+func withReads(t tool) tool {
+	if _, ok := readSelectors[t.name]; !ok {
+		return t
+	}
+	modes := slices.Clone(t.modes)
+	for i, md := range modes {
+		run := md.run
+		modes[i].run = func(ctx context.Context, a args) (any, error) {
+			v, err := run(ctx, a)
+			if note, ok := ctx.Value(readNoteKey{}).(*readNote); ok && err == nil {
+				note.entries = entriesOf(v)
+			}
+			return v, err
+		}
+	}
+	t.modes = modes
+	return t
+}
+
+// entriesOf is how many entries an answer holds: its Count, or the length
+// of its Entries (a buffer read, or its fields once alerts or losses were
+// added to it); nil when it is not a list.
+func entriesOf(v any) *int {
+	if obj, ok := v.(map[string]json.RawMessage); ok {
+		var n int
+		if raw, ok := obj["count"]; ok && json.Unmarshal(raw, &n) == nil {
+			return &n
+		}
+		var list []json.RawMessage
+		if raw, ok := obj["entries"]; ok && json.Unmarshal(raw, &list) == nil {
+			n = len(list)
+			return &n
+		}
+		return nil
+	}
+	rv := reflect.Indirect(reflect.ValueOf(v))
+	if rv.Kind() != reflect.Struct {
+		return nil
+	}
+	if f := rv.FieldByName("Count"); f.IsValid() && f.CanInt() {
+		n := int(f.Int())
+		return &n
+	}
+	if f := rv.FieldByName("Entries"); f.IsValid() && f.Kind() == reflect.Slice {
+		n := f.Len()
+		return &n
+	}
+	return nil
+}
+
+// readsView is GET /api/reads and what the human's stream opens with.
+func (s *Server) readsView() wire.Reads {
+	return wire.Reads{Reads: s.reads.Recent(), Evicted: s.reads.Evicted(), AuditReads: s.reads.Audited()}
+}
+
+// handleReads is GET /api/reads (the human's): every read held.
+func (s *Server) handleReads(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, s.readsView())
+}
+
+// handleAuditReads is POST /api/reads/audit (the human's): the audit_reads
+// decision, kept with the human's others and audited.
+func (s *Server) handleAuditReads(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		AuditReads *bool `json:"audit_reads"`
+	}
+	if err := decodeBody(r, &req); err != nil {
+		writeProblem(w, err)
+		return
+	}
+	if req.AuditReads == nil {
+		writeProblem(w, problem.New(problem.InvalidParam, `want {"audit_reads": true|false}`))
+		return
+	}
+	s.setAuditReads(*req.AuditReads, "dashboard")
+	s.writeDecided(w, wire.ReadsAudit{AuditReads: s.reads.Audited()})
+}
+
+// setAuditReads is the human's audit_reads decision: saved, audited and
+// shown to the dashboard when it changes.
+func (s *Server) setAuditReads(on bool, by string) {
+	if !s.reads.SetAudited(on) {
+		return
+	}
+	_ = s.saveDecisions()
+	s.audit(audit.Event{Event: "audit_reads", To: on, Reason: by, Source: "human", Agent: "human"})
+	s.events.publishHuman(wire.EventReadsAudit, wire.ReadsAudit{AuditReads: on})
+}
+
+// replayReads opens a human's stream with the decision and the reads held.
+func (s *Server) replayReads(write func(string, any) error) {
+	v := s.readsView()
+	write(wire.EventReadsAudit, wire.ReadsAudit{AuditReads: v.AuditReads})
+	for _, r := range v.Reads {
+		write(wire.EventRead, r)
+	}
+}
+
+// publishHuman is publish for the streams of token holders only.
+func (h *hub) publishHuman(event string, v any) {
+	if !h.active() {
+		return
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return
+	}
+	frame := sseFrame(event, b)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for sub := range h.subs {
+		if sub.human {
+			sub.offer(frame)
+		}
+	}
+}
