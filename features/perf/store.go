@@ -5,10 +5,13 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/gasoline-dev/gasoline/features/capture"
 )
 
-// Bounds of the store: 20 pages, each holding its newest sample and two
-// baselines (~1 KB), so the whole store stays well under 120 KB.
+// Bounds of the store: 20 pages, each holding its newest sample (its
+// resource rows at most MaxResourceBytes) and two baselines (~1 KB), so
+// the whole store stays under 1.4 MB.
 const (
 	MaxPages = 20
 	// Warmup is how many loads the baseline averages evenly before it
@@ -150,7 +153,11 @@ func (s *Store) Snapshots(urlFilter string, limit int) []Snapshot {
 	}
 	out := make([]Snapshot, len(ps))
 	for i, p := range ps {
-		out[i] = Snapshot{Sample: p.latest.rounded(), BaselineLoads: p.prior.Samples, Regressions: regressed(p.diff)}
+		smp := p.latest.rounded()
+		// The rows are the dashboard's waterfall; the AI has the network
+		// buffer and this sample's totals.
+		smp.Resources, smp.Origin = nil, capture.Time{}
+		out[i] = Snapshot{Sample: smp, BaselineLoads: p.prior.Samples, Regressions: regressed(p.diff)}
 	}
 	return out
 }
