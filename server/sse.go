@@ -189,6 +189,7 @@ func (s *Server) handleEventStream(w http.ResponseWriter, r *http.Request) {
 	}
 	write(wire.EventStatus, s.Health())
 	write(wire.EventOverrides, s.Overrides())
+	s.writePageLoads(write)
 	if backlog > 0 {
 		for _, ev := range s.recent(backlog) {
 			write(wire.EventEntry, ev)

@@ -52,6 +52,8 @@ type Added struct {
 	// BaselineLoad is that baseline's load time (0 on a page's first load),
 	// what a streaming "performance regression" notice quotes.
 	BaselineLoad float64
+	// Load is the sample as stored, its resource rows bounded.
+	Load Sample
 }
 
 // Add sanitises a sample, judges it against its page's baseline, then folds
@@ -83,7 +85,7 @@ func (s *Store) Add(smp Sample) (Added, error) {
 		p.diff = Compare(&base, &cur)
 	}
 	p.base.fold(cur)
-	return Added{URL: key, Regressions: regressed(p.diff), BaselineLoad: p.prior.m[load].v}, nil
+	return Added{URL: key, Regressions: regressed(p.diff), BaselineLoad: p.prior.m[load].v, Load: smp}, nil
 }
 
 func (s *Store) evictOldest() {
