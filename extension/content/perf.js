@@ -14,6 +14,10 @@
   const SETTLE_MS = 1000;
   const LONG_TASK_MS = 50;
   const MAX_TYPES = 16; // features/perf.MaxTypes
+  const MAX_RESOURCES = 300; // features/perf.MaxResources
+  const MAX_RESOURCE_BYTES = 64 << 10; // features/perf.MaxResourceBytes
+  const MAX_URL = 2048; // features/capture.MaxURL
+  const ROW_OVERHEAD = 96; // what the server counts a row beside its strings
 
   let sent = false;
   let timer = 0;
@@ -72,9 +76,60 @@
     return { count, bytes, byType };
   }
 
+  const span = (a, b) => (a > 0 && b >= a ? ms(b - a) : 0);
+
+  // One request of the load as a row: when it started and took, its size, and its phases when the
+  // browser exposes them (a cross-origin resource without Timing-Allow-Origin has none).
+  function row(e, type) {
+    const r = { url: String(e.name).slice(0, MAX_URL), type, start: ms(e.startTime), duration: ms(e.duration) };
+    const put = (k, v) => { if (v > 0) r[k] = v; };
+    put('size', e.transferSize || 0);
+    put('status', e.responseStatus || 0);
+    put('dns', span(e.domainLookupStart, e.domainLookupEnd));
+    put('connect', span(e.connectStart, e.connectEnd));
+    put('tls', span(e.secureConnectionStart, e.connectEnd));
+    put('wait', span(e.requestStart, e.responseStart));
+    put('download', span(e.responseStart, e.responseEnd));
+    return r;
+  }
+
+  // The document and every resource entry, in start order, up to the server's bounds; what does not
+  // fit is counted, not dropped in silence.
+  function rows(nav) {
+    const list = nav ? [row(nav, 'navigation')] : [];
+    const res = entries('resource');
+    let bytes = 0;
+    let dropped = 0;
+    for (const e of res) {
+      const r = row(e, String(e.initiatorType || 'other').slice(0, 32));
+      const b = r.url.length + r.type.length + ROW_OVERHEAD;
+      if (list.length >= MAX_RESOURCES || bytes + b > MAX_RESOURCE_BYTES) {
+        dropped++;
+        continue;
+      }
+      bytes += b;
+      list.push(r);
+    }
+    return { list, dropped };
+  }
+
+  // INP as the web-vitals definition has it: each interaction's longest event, then the worst, or
+  // with 50 interactions and more, the worst but one per 50 (the 98th percentile).
+  function interaction() {
+    const worst = new Map();
+    for (const e of [...entries('first-input'), ...entries('event')]) {
+      if (!e.interactionId) continue;
+      worst.set(e.interactionId, Math.max(worst.get(e.interactionId) || 0, e.duration));
+    }
+    if (!worst.size) return 0;
+    const d = [...worst.values()].sort((a, b) => b - a);
+    return d[Math.min(d.length - 1, Math.floor(d.length / 50))];
+  }
+
   function sample() {
     const nav = performance.getEntriesByType('navigation')[0];
     const res = resources();
+    const load = rows(nav);
     const d = {
       url: location.href,
       ts: Date.now(),
@@ -82,7 +137,12 @@
       transfer_size: res.bytes,
       by_type: res.byType,
       cls: Math.round(layoutShift() * 1e4) / 1e4,
+      origin: Math.round(performance.timeOrigin),
+      resources: load.list,
     };
+    if (load.dropped) d.resources_dropped = load.dropped;
+    const inp = interaction();
+    if (inp) d.inp = ms(inp);
     if (nav) {
       d.ttfb = ms(nav.responseStart);
       d.dom_content_loaded = ms(nav.domContentLoadedEventEnd);
