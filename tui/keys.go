@@ -37,6 +37,11 @@ type KeyMap struct {
 	// again when their file could not be read (f: the kept file, n: none).
 	Recover key.Binding
 
+	// Sort cycles the Network pane's order (time, took, size); PageLoad
+	// opens its page-load view.
+	Sort     key.Binding
+	PageLoad key.Binding
+
 	Pause  key.Binding
 	Clear  key.Binding
 	Filter key.Binding
@@ -72,6 +77,9 @@ func DefaultKeyMap() KeyMap {
 		Approval:   key.NewBinding(key.WithKeys("M"), key.WithHelp("M", "pilot: ask/auto")),
 		AllServers: key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "audit: this server/all")),
 		Recover:    key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "recover decisions")),
+
+		Sort:     key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "network: sort")),
+		PageLoad: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "network: page load")),
 
 		Pause:  key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "pause")),
 		Clear:  key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "clear view")),
@@ -129,5 +137,6 @@ func (h paneHelp) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.Revoke, k.RevokeAll, k.Allow, k.Pilot, k.Approval, k.AllServers},
 		{k.Pause, k.Clear, k.Filter, k.Doctor, k.Recover, k.Help, k.Quit},
+		{k.Sort, k.PageLoad},
 	}
 }
