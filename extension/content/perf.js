@@ -81,7 +81,9 @@
   // One request of the load as a row: when it started and took, its size, and its phases when the
   // browser exposes them (a cross-origin resource without Timing-Allow-Origin has none).
   function row(e, type) {
-    const r = { url: String(e.name).slice(0, MAX_URL), type, start: ms(e.startTime), duration: ms(e.duration) };
+    // The document's entry lasts until its load event; its request ends with its response.
+    const took = type === 'navigation' ? e.responseEnd - e.startTime : e.duration;
+    const r = { url: String(e.name).slice(0, MAX_URL), type, start: ms(e.startTime), duration: ms(took) };
     const put = (k, v) => { if (v > 0) r[k] = v; };
     put('size', e.transferSize || 0);
     put('status', e.responseStatus || 0);

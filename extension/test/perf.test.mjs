@@ -60,7 +60,7 @@ test('a load sends the document and each resource as a row, with its phases', ()
   assert.equal(ev.kind, 'performance');
   assert.equal(d.origin, 1763800000000);
   assert.deepEqual(d.resources.map((r) => r.type), ['navigation', 'script', 'img']);
-  assert.deepEqual(d.resources[0], { url: 'http://app.test/', type: 'navigation', start: 0, duration: 400, size: 3000,
+  assert.deepEqual(d.resources[0], { url: 'http://app.test/', type: 'navigation', start: 0, duration: 70, size: 3000,
     status: 200, dns: 3, connect: 6, tls: 4, wait: 49, download: 10 });
   assert.deepEqual(d.resources[1], { url: 'http://app.test/r1', type: 'script', start: 81, duration: 20, size: 500, wait: 8, download: 10 });
   assert.equal('resources_dropped' in d, false);
