@@ -76,3 +76,23 @@ func TestPageLoadViewOfTwentyResources(t *testing.T) {
 	dash.keys("w")
 	dash.awaitGone(10*time.Second, "21 requests")
 }
+
+// A click right after the load whose handler blocks for 600 ms is the
+// load's INP, rated poor in the page-load view beside LCP and CLS.
+func TestPageLoadViewRatesINP(t *testing.T) {
+	port := freePort(t)
+	dash := startDashboardSized(t, 200, 60, port, "dash-inp")
+	dash.await(10*time.Second, "127.0.0.1:"+strconv.Itoa(port))
+	site := fixtureServer(t)
+	b := launch(t, extensionFor(t, "http://127.0.0.1:"+strconv.Itoa(port)))
+	if err := chromedp.Do(b.ctx, chromedp.Navigate(site+"/waterfall.html"), chromedp.Click(chromedp.CSS("#slow"))); err != nil {
+		t.Fatalf("navigate and click: %v", err)
+	}
+	dash.keys("2")
+	dash.await(30*time.Second, "/waterfall/w5.js")
+	dash.keys("w")
+	dash.await(10*time.Second, "Page load http://127.0.0.1:", "LCP ", "CLS ")
+	if !regexp.MustCompile(`INP \d{3}ms poor`).MatchString(dash.screen()) {
+		t.Fatalf("no poor INP in the page-load view:\n%s", dash.screen())
+	}
+}
