@@ -60,11 +60,11 @@
 
   const ms = (v) => Math.max(0, Math.round(v * 10) / 10);
 
-  function resources() {
+  function resources(list) {
     const byType = {};
     let count = 0;
     let bytes = 0;
-    for (const r of performance.getEntriesByType('resource')) {
+    for (const r of list) {
       count++;
       bytes += r.transferSize || 0;
       const type = String(r.initiatorType || 'other').slice(0, 32);
@@ -95,17 +95,20 @@
     return r;
   }
 
-  // The document and every resource entry, in start order, up to the server's bounds; what does not
-  // fit is counted, not dropped in silence.
-  function rows(nav) {
+  // The document and every resource entry, in the timeline's order, up to the server's bounds; what
+  // does not fit is counted, not dropped in silence.
+  function rows(nav, res) {
     const list = nav ? [row(nav, 'navigation')] : [];
-    const res = entries('resource');
     let bytes = 0;
     let dropped = 0;
     for (const e of res) {
+      if (list.length >= MAX_RESOURCES) {
+        dropped++;
+        continue;
+      }
       const r = row(e, String(e.initiatorType || 'other').slice(0, 32));
       const b = r.url.length + r.type.length + ROW_OVERHEAD;
-      if (list.length >= MAX_RESOURCES || bytes + b > MAX_RESOURCE_BYTES) {
+      if (bytes + b > MAX_RESOURCE_BYTES) {
         dropped++;
         continue;
       }
@@ -130,8 +133,9 @@
 
   function sample() {
     const nav = performance.getEntriesByType('navigation')[0];
-    const res = resources();
-    const load = rows(nav);
+    const all = performance.getEntriesByType('resource');
+    const res = resources(all);
+    const load = rows(nav, all);
     const d = {
       url: location.href,
       ts: Date.now(),
