@@ -45,6 +45,14 @@ func TestVitalsRatedByThePublishedThresholds(t *testing.T) {
 	if got := vitalsText(&l); got != "LCP 3.10s needs improvement · CLS 0.04 good · INP 620ms poor" {
 		t.Errorf("vitals %q", got)
 	}
+	// Coloured by the verdict: yellow, green, red.
+	var got []class
+	for _, v := range vitals(&l) {
+		got = append(got, v.c)
+	}
+	if len(got) != 3 || got[0] != warn || got[1] != ok || got[2] != bad {
+		t.Errorf("classes %v, want warn, ok, bad", got)
+	}
 }
 
 // The page-load view draws one bar per request in start order, whatever
