@@ -41,8 +41,19 @@ type resourceEntry struct {
 	TS   time.Time // when it started
 	Tab  int
 	Page string
-	load *perf.Sample
+	// load names its page load among the pane's loads (a key, not the
+	// load: a row must not keep an evicted load's rows alive).
+	load loadKey
 }
+
+// loadKey tells page loads apart: the page and when its navigation
+// started and was sampled.
+type loadKey struct {
+	url            string
+	origin, sample int64 // Unix ms
+}
+
+func keyOf(l *perf.Sample) loadKey { return loadKey{l.URL, l.Origin.UnixMilli(), l.TS.UnixMilli()} }
 
 // netPane is the Network stream: the page's fetch and XHR calls and the
 // requests of its page loads, in an order o picks, with w's page-load view.
@@ -126,8 +137,9 @@ func (p *netPane) setNote() {
 // those of fetch and XHR, which their own hooks report. A load already
 // kept (the stream's replay on reconnecting) is not added again.
 func (p *netPane) addLoad(l perf.Sample) {
+	key := keyOf(&l)
 	for _, k := range p.loads {
-		if k.URL == l.URL && k.Origin.Equal(l.Origin.Time) && k.TS.Equal(l.TS.Time) {
+		if keyOf(k) == key {
 			return
 		}
 	}
@@ -146,7 +158,7 @@ func (p *netPane) addLoad(l perf.Sample) {
 			continue
 		}
 		at := origin.Add(time.Duration(r.Start * float64(time.Millisecond)))
-		rows = append(rows, resourceRow(resourceEntry{Resource: r, TS: at, Tab: l.TabID, Page: l.URL, load: kept}))
+		rows = append(rows, resourceRow(resourceEntry{Resource: r, TS: at, Tab: l.TabID, Page: l.URL, load: key}))
 	}
 	p.add(rows)
 	// Its rows started before the fetches that came in the meantime: in
@@ -202,8 +214,12 @@ func (p *netPane) Update(msg tea.KeyMsg, k KeyMap) (tea.Cmd, bool) {
 // requests, else the newest load.
 func (p *netPane) pickLoad() *perf.Sample {
 	if r, ok := p.Selected(); ok {
-		if e, ok := r.src.(resourceEntry); ok && e.load != nil {
-			return e.load
+		if e, ok := r.src.(resourceEntry); ok {
+			for _, l := range p.loads {
+				if keyOf(l) == e.load {
+					return l
+				}
+			}
 		}
 	}
 	if len(p.loads) == 0 {

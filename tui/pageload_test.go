@@ -119,3 +119,31 @@ func TestNetworkSortAndResourceRows(t *testing.T) {
 		}
 	}
 }
+
+// w opens the load of the selected row, not only the newest, and toggles
+// back; esc closes it too.
+func TestPageLoadViewOfTheSelectedRowsLoad(t *testing.T) {
+	m := sampleModelAt(120, 40)
+	first := samplePageLoad()
+	m.Update(first)
+	second := samplePageLoad()
+	second.URL, second.TS, second.Origin = "http://localhost:3000/cart", at(-1), at(-2)
+	second.Resources = second.Resources[:1]
+	second.Resources[0].URL = "http://localhost:3000/cart"
+	m.Update(second)
+	m.Update(keyMsg("2"))
+	m.Update(keyMsg("w"))
+	if v := plainView(m.View()); !strings.Contains(v, "Page load http://localhost:3000/cart · 1 requests") {
+		t.Fatalf("w on the newest row should open the newest load:\n%s", v)
+	}
+	m.Update(keyMsg("w"))
+	m.Update(keyMsg("g")) // the oldest row: the checkout's document
+	m.Update(keyMsg("w"))
+	if v := plainView(m.View()); !strings.Contains(v, "Page load http://localhost:3000/checkout · 7 requests") {
+		t.Fatalf("w on a checkout row should open its load:\n%s", v)
+	}
+	m.Update(keyMsg("esc"))
+	if v := plainView(m.View()); strings.Contains(v, "Page load") {
+		t.Fatalf("esc should close the page load:\n%s", v)
+	}
+}
