@@ -36,9 +36,9 @@ func rowSpan(r row) (reqSpan, bool) {
 	s := reqSpan{start: start, took: took, res: res}
 	switch e := r.src.(type) {
 	case resourceEntry:
-		s.kind, s.url = kindOf(e.Resource), e.URL
+		s.kind, s.url = kindOf(e.Resource), shortURL(e.URL, e.Page)
 	case capture.NetworkEntry:
-		s.kind, s.url = netType(e), e.URL
+		s.kind, s.url = netType(e), shortURL(e.URL, e.Page)
 	}
 	return s, true
 }
@@ -105,7 +105,7 @@ func renderWaterfall(spans []reqSpan, sel, w int) string {
 		total = max(total, ms(s.start.Sub(t0))+s.took)
 	}
 	total = max(total, 1)
-	lw := min(36, max(12, w/3))
+	lw := min(60, max(12, w/3))
 	bw := max(10, w-lw-3)
 	cell := func(v float64) int { return min(bw-1, int(v/total*float64(bw-1)+0.5)) }
 	var b strings.Builder
@@ -115,7 +115,7 @@ func renderWaterfall(spans []reqSpan, sel, w int) string {
 		if i == sel {
 			mark = "▶ "
 		}
-		label := fmt.Sprintf("%-6s %s", s.kind, padTo(fitLeft(clean(s.url), lw-7), lw-7))
+		label := fmt.Sprintf("%-6s %s", s.kind, padTo(fitLeft(s.url, lw-7), lw-7))
 		from := cell(ms(s.start.Sub(t0)))
 		to := max(from, cell(ms(s.start.Sub(t0))+s.took))
 		bar := typeStyle(s.kind).Render(strings.Repeat("█", to-from+1))
