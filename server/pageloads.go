@@ -1,6 +1,8 @@
 package server
 
 import (
+	"errors"
+
 	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/perf"
 	"github.com/gasoline-dev/gasoline/features/redact"
@@ -31,6 +33,23 @@ func (s *Server) pageLoaded(a perf.Added) {
 		s.losses.Count(capture.Gap{Tab: l.TabID, Kind: "resource", Lost: int64(l.ResourcesDropped), From: from, To: l.TS.Time})
 	}
 	s.events.publish(wire.EventPageLoad, l)
+}
+
+// addLaterRows adds requests made after a load's sample to that load and
+// shows it again; rows past its bounds, or of a load no longer held, are
+// counted as lost.
+func (s *Server) addLaterRows(smp perf.Sample) error {
+	load, dropped, err := s.perf.AddMore(smp)
+	if err != nil && !errors.Is(err, perf.ErrNoLoad) {
+		return err
+	}
+	if dropped > 0 {
+		s.losses.Count(capture.Gap{Tab: smp.TabID, Kind: "resource", Lost: int64(dropped), From: smp.TS.Time, To: smp.TS.Time})
+	}
+	if err == nil {
+		s.events.publish(wire.EventPageLoad, load)
+	}
+	return nil
 }
 
 // writePageLoads opens an event stream with the newest loads, oldest

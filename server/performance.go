@@ -49,6 +49,14 @@ func (s *Server) addPerformance(samples []perf.Sample) (int, []capture.Rejection
 	for i, smp := range samples {
 		smp.URL = redact.URL(smp.URL)
 		redactResources(&smp)
+		if smp.More {
+			if err := s.addLaterRows(smp); err != nil {
+				rej = append(rej, capture.Rejection{Index: i, Error: err.Error()})
+				continue
+			}
+			n++
+			continue
+		}
 		added, err := s.perf.Add(smp)
 		if err != nil {
 			rej = append(rej, capture.Rejection{Index: i, Error: err.Error()})

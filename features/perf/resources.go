@@ -1,7 +1,9 @@
 package perf
 
 import (
+	"errors"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/gasoline-dev/gasoline/features/capture"
@@ -109,4 +111,42 @@ func (s *Store) Loads(limit int) []Sample {
 		out[i] = p.latest
 	}
 	return out
+}
+
+// ErrNoLoad is a batch of later rows whose page load the store does not
+// hold (evicted, or sampled before the server started).
+var ErrNoLoad = errors.New("the page load these requests belong to is not held")
+
+// AddMore adds a batch of requests made after a load's sample (smp.More)
+// to that load, within its bounds. It returns the load as stored and how
+// many of the batch's rows were left out (those the extension could not
+// send included), which the caller counts as lost; with ErrNoLoad, all of
+// them.
+func (s *Store) AddMore(smp Sample) (Sample, int, error) {
+	if err := smp.Sanitize(); err != nil {
+		return Sample{}, 0, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.pages[Key(smp.URL)]
+	if p == nil || !p.latest.Origin.Equal(smp.Origin.Time) {
+		return Sample{}, len(smp.Resources) + smp.ResourcesDropped, ErrNoLoad
+	}
+	used := 0
+	for _, r := range p.latest.Resources {
+		used += r.bytes()
+	}
+	rows := slices.Clip(p.latest.Resources) // appending copies: a reader's slice stays as it was
+	dropped := smp.ResourcesDropped
+	for i, r := range smp.Resources {
+		if len(rows) == MaxResources || used+r.bytes() > MaxResourceBytes {
+			dropped += len(smp.Resources) - i
+			break
+		}
+		used += r.bytes()
+		rows = append(rows, r)
+	}
+	p.latest.Resources = rows
+	p.latest.ResourcesDropped += dropped
+	return p.latest, dropped, nil
 }

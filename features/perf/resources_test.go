@@ -2,9 +2,13 @@ package perf
 
 import (
 	"encoding/json"
+	"errors"
 	"math"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/gasoline-dev/gasoline/features/capture"
 )
 
 func TestResourcesBoundedByCountAndCounted(t *testing.T) {
@@ -69,5 +73,39 @@ func TestSnapshotsLeaveRowsOut(t *testing.T) {
 	}
 	if len(s.Loads(0)[0].Resources) != 1 {
 		t.Error("Loads lost the rows")
+	}
+}
+
+// Requests after the sample join their load within its bounds; those past
+// them, and a batch whose load is not held, are counted.
+func TestAddMoreJoinsItsLoadWithinTheBounds(t *testing.T) {
+	s, _ := newStore()
+	origin := capture.Time{Time: t0}
+	first := Sample{URL: home, Origin: origin, LoadTime: 900}
+	for range MaxResources - 2 {
+		first.Resources = append(first.Resources, Resource{URL: home + "a.js", Type: "script"})
+	}
+	if _, err := s.Add(first); err != nil {
+		t.Fatal(err)
+	}
+	more := Sample{URL: home + "?q=1", Origin: origin, More: true, ResourcesDropped: 1,
+		Resources: []Resource{{URL: home + "lazy1.png", Type: "img"}, {URL: home + "lazy2.png", Type: "img"}, {URL: home + "lazy3.png", Type: "img"}}}
+	load, dropped, err := s.AddMore(more)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(load.Resources) != MaxResources || dropped != 2 || load.ResourcesDropped != 2 {
+		t.Errorf("%d rows, %d dropped now, %d in all; want %d, 2 (the third and the extension's one), 2", len(load.Resources), dropped, load.ResourcesDropped, MaxResources)
+	}
+	if got := s.Loads(0)[0]; len(got.Resources) != MaxResources || got.Resources[MaxResources-1].URL != home+"lazy2.png" {
+		t.Errorf("the store holds %d rows", len(got.Resources))
+	}
+	if got := s.Snapshots("", 0)[0]; got.LoadTime != 900 || got.BaselineLoads != 0 {
+		t.Errorf("later rows changed the load's metrics or baseline: %+v", got)
+	}
+	other := more
+	other.Origin = capture.Time{Time: t0.Add(time.Minute)} // a later navigation the store never sampled
+	if _, n, err := s.AddMore(other); !errors.Is(err, ErrNoLoad) || n != 4 {
+		t.Errorf("rows of a load not held: %d counted, %v", n, err)
 	}
 }

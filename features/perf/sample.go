@@ -59,6 +59,10 @@ type Sample struct {
 	// the store's).
 	Resources        []Resource `json:"resources,omitempty"`
 	ResourcesDropped int        `json:"resources_dropped,omitempty"`
+	// More marks a batch of requests made after the load's sample (a lazy
+	// image, a script loaded on demand): rows to add to the load of the
+	// same URL and Origin, not a load of its own.
+	More bool `json:"more,omitempty"`
 }
 
 // Resources counts the resources of one type and the bytes they moved.
