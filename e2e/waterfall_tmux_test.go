@@ -96,3 +96,25 @@ func TestPageLoadViewRatesINP(t *testing.T) {
 		t.Fatalf("no poor INP in the page-load view:\n%s", dash.screen())
 	}
 }
+
+// An image and a script loaded 2.5 s after the load, after the
+// extension's sample of it, join the load: rows in the Network pane and
+// bars in its page-load view.
+func TestRequestsAfterTheLoadJoinIt(t *testing.T) {
+	port := freePort(t)
+	dash := startDashboardSized(t, 200, 60, port, "dash-later")
+	dash.await(10*time.Second, "127.0.0.1:"+strconv.Itoa(port))
+	site := fixtureServer(t)
+	b := launch(t, extensionFor(t, "http://127.0.0.1:"+strconv.Itoa(port)))
+	if err := chromedp.Do(b.ctx, chromedp.Navigate(site+"/later.html")); err != nil {
+		t.Fatalf("navigate: %v", err)
+	}
+	dash.keys("2")
+	dash.await(30*time.Second, "/later.html")
+	dash.await(30*time.Second, "/waterfall/i2.svg?late=1", "/waterfall/w2.js?late=1")
+	dash.keys("w")
+	dash.await(10*time.Second, "Page load http://127.0.0.1:", "/later.html · 3 requests")
+	if !regexp.MustCompile(`img .*/waterfall/i2\.svg\?late=1 .*█`).MatchString(dash.screen()) {
+		t.Fatalf("no bar of the later image:\n%s", dash.screen())
+	}
+}

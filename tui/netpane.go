@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"time"
 
@@ -135,25 +136,34 @@ func (p *netPane) setNote() {
 
 // addLoad keeps a page load for w and shows its requests as rows, but
 // those of fetch and XHR, which their own hooks report. A load already
-// kept (the stream's replay on reconnecting) is not added again.
+// kept comes again with the requests made after its sample: only those
+// are added (none when it is the stream's replay on reconnecting).
 func (p *netPane) addLoad(l perf.Sample) {
 	key := keyOf(&l)
-	for _, k := range p.loads {
-		if keyOf(k) == key {
-			return
+	kept, fresh := &l, l.Resources
+	known := slices.IndexFunc(p.loads, func(k *perf.Sample) bool { return keyOf(k) == key })
+	switch {
+	case known >= 0 && len(l.Resources) <= len(p.loads[known].Resources):
+		return
+	case known >= 0:
+		fresh = l.Resources[len(p.loads[known].Resources):]
+		if p.loadView == p.loads[known] {
+			p.loadView = kept
+			p.loadVP.SetContent(renderPageLoad(l, p.width))
 		}
-	}
-	kept := &l
-	p.loads = append(p.loads, kept)
-	if len(p.loads) > maxLoads {
-		p.loads = p.loads[1:]
+		p.loads[known] = kept
+	default:
+		p.loads = append(p.loads, kept)
+		if len(p.loads) > maxLoads {
+			p.loads = p.loads[1:]
+		}
 	}
 	origin := l.Origin.Time
 	if origin.IsZero() {
 		origin = l.TS.Time
 	}
-	rows := make([]row, 0, len(l.Resources))
-	for _, r := range sortedByStart(l.Resources) {
+	rows := make([]row, 0, len(fresh))
+	for _, r := range sortedByStart(fresh) {
 		if r.Type == "fetch" || r.Type == "xmlhttprequest" {
 			continue
 		}
@@ -162,8 +172,10 @@ func (p *netPane) addLoad(l perf.Sample) {
 	}
 	p.add(rows)
 	// Its rows started before the fetches that came in the meantime: in
-	// time order from now on.
-	p.setOrder(p.order)
+	// time order from now on, the selection left where it is.
+	p.streamPane.order = compareBy(p.order)
+	p.dirty = true
+	p.setNote()
 }
 
 // Update takes o (order) and w (page-load view) before the stream's keys;

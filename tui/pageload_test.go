@@ -147,3 +147,23 @@ func TestPageLoadViewOfTheSelectedRowsLoad(t *testing.T) {
 		t.Fatalf("esc should close the page load:\n%s", v)
 	}
 }
+
+// The requests made after a load's sample come as the load again, longer:
+// only the new ones become rows, and the open page-load view shows them.
+func TestLaterRequestsJoinTheirLoad(t *testing.T) {
+	m := sampleModelAt(120, 40)
+	l := samplePageLoad()
+	m.Update(l)
+	m.Update(keyMsg("2"))
+	m.Update(keyMsg("w"))
+	before := m.network.rows.len()
+	more := samplePageLoad()
+	more.Resources = append(more.Resources, perf.Resource{URL: "http://localhost:3000/img/lazy.webp", Type: "img", Start: 4200, Duration: 30})
+	m.Update(more)
+	if n := m.network.rows.len(); n != before+1 {
+		t.Errorf("%d rows, want %d: the later request alone added", n, before+1)
+	}
+	if v := plainView(m.View()); !strings.Contains(v, "/img/lazy.webp") || !strings.Contains(v, "8 requests") {
+		t.Errorf("the open page-load view lacks the later request:\n%s", v)
+	}
+}

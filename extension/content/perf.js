@@ -95,27 +95,76 @@
     return r;
   }
 
-  // The document and every resource entry, in the timeline's order, up to the server's bounds; what
-  // does not fit is counted, not dropped in silence.
-  function rows(nav, res) {
-    const list = nav ? [row(nav, 'navigation')] : [];
-    let bytes = 0;
+  // What this load sent of its rows, against the server's bounds (the sample's and later ones).
+  const kept = { rows: 0, bytes: 0 };
+
+  // Rows of the entries (each [entry, type]) in their order, into list, up to the server's bounds;
+  // returns how many did not fit: counted, not dropped in silence.
+  function take(items, list) {
     let dropped = 0;
-    for (const e of res) {
-      if (list.length >= MAX_RESOURCES) {
+    for (const [e, type] of items) {
+      if (kept.rows >= MAX_RESOURCES) {
         dropped++;
         continue;
       }
-      const r = row(e, String(e.initiatorType || 'other').slice(0, 32));
+      const r = row(e, type);
       const b = r.url.length + r.type.length + ROW_OVERHEAD;
-      if (bytes + b > MAX_RESOURCE_BYTES) {
+      if (kept.bytes + b > MAX_RESOURCE_BYTES) {
         dropped++;
         continue;
       }
-      bytes += b;
+      kept.rows++;
+      kept.bytes += b;
       list.push(r);
     }
+    return dropped;
+  }
+
+  const typeOf = (e) => String(e.initiatorType || 'other').slice(0, 32);
+
+  // The document and every resource entry, in the timeline's order.
+  function rows(nav, res) {
+    const items = nav ? [[nav, 'navigation']] : [];
+    for (const e of res) items.push([e, typeOf(e)]);
+    const list = [];
+    const dropped = take(items, list);
     return { list, dropped };
+  }
+
+  // Requests after the sample (a lazy image, a script loaded on demand) join the load: an observer
+  // from the sample on, its entries sent in batches LATER_MS apart, or at once when the page is hidden.
+  // Fetch and XHR are left to their hooks, which report them as they happen.
+  const LATER_MS = 2000;
+  let later = [];
+  let laterTimer = 0;
+  let watcher = null;
+  let load = null; // {url, origin} of the sample the later rows join
+
+  function watchLater(d) {
+    load = { url: d.url, origin: d.origin };
+    try {
+      watcher = new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) {
+          if (e.initiatorType !== 'fetch' && e.initiatorType !== 'xmlhttprequest') later.push(e);
+        }
+        if (later.length && !laterTimer) laterTimer = setTimeout(sendLater, LATER_MS);
+      });
+      watcher.observe({ type: 'resource' });
+    } catch (_) {
+      watcher = null; // this browser does not report resources
+    }
+  }
+
+  function sendLater() {
+    clearTimeout(laterTimer);
+    laterTimer = 0;
+    if (!later.length || !load || !G.alive()) return;
+    const resources = [];
+    const dropped = take(later.map((e) => [e, typeOf(e)]), resources);
+    later = [];
+    const d = { url: load.url, ts: Date.now(), origin: load.origin, more: true, resources };
+    if (dropped) d.resources_dropped = dropped;
+    G.sendNow({ kind: 'performance', data: d });
   }
 
   // INP as the web-vitals definition has it: each interaction's longest event, then the worst, or
@@ -174,8 +223,12 @@
     const d = sample();
     // With content.js's batch (the page's first navigation waits for it), scrubbed there; nothing of a
     // page load measured (a prerender): the batch goes alone.
-    if (!d.load_time && !d.fcp) G.flush();
-    else G.sendNow({ kind: 'performance', data: d });
+    if (!d.load_time && !d.fcp) {
+      G.flush();
+      return;
+    }
+    G.sendNow({ kind: 'performance', data: d });
+    watchLater(d);
   }
 
   // A sample needs the load event over (loadEventEnd set), so wait one task after it.
@@ -187,6 +240,12 @@
   // Leaving before the settle: send what there is, if the load finished.
   G.listen(document, 'visibilitychange', () => {
     if (document.visibilityState === 'hidden' && document.readyState === 'complete') send();
+    if (document.visibilityState === 'hidden') sendLater();
   });
-  G.onShutdown(() => clearTimeout(timer));
+  G.listen(window, 'pagehide', sendLater);
+  G.onShutdown(() => {
+    clearTimeout(timer);
+    clearTimeout(laterTimer);
+    if (watcher) watcher.disconnect();
+  });
 })();

@@ -10,21 +10,26 @@ import vm from 'node:vm';
 const require = createRequire(import.meta.url);
 const source = readFileSync(new URL('../content/perf.js', import.meta.url), 'utf8');
 
-// A loaded page with the timeline's entries by type; returns the events perf.js sent.
-function run(timeline) {
+// A loaded page with the timeline's entries by type; returns the events perf.js sent. With later,
+// entries (an array of arrays) the timeline reports after the sample, each to the live observers,
+// then the timers due run; hide, the page hidden at the end.
+function run(timeline, later = [], hide = false) {
   const sent = [];
-  const timers = [];
+  let timers = [];
+  const live = [];
+  const listeners = {};
   class PerformanceObserver {
-    observe({ type }) { this.type = type; }
+    constructor(cb) { this.cb = cb; }
+    observe({ type, buffered }) { this.type = type; if (!buffered) live.push(this); }
     takeRecords() { return timeline[this.type] || []; }
-    disconnect() {}
+    disconnect() { live.splice(live.indexOf(this), 1); }
   }
   const G = {
     parts: new Set(),
     alive: () => true,
     flush: () => sent.push('flush'),
-    sendNow: (e) => sent.push(e),
-    listen: () => {},
+    sendNow: (e) => sent.push(JSON.parse(JSON.stringify(e))),
+    listen: (_, type, fn) => { listeners[type] = fn; },
     onShutdown: () => {},
   };
   const ctx = {
@@ -32,13 +37,24 @@ function run(timeline) {
     PerformanceObserver,
     performance: { timeOrigin: 1763800000000.4, getEntriesByType: (t) => timeline[t] || [] },
     document: { readyState: 'complete', visibilityState: 'visible' },
+    window: {},
     location: { href: 'http://app.test/' },
-    setTimeout: (fn) => { timers.push(fn); return timers.length; },
-    clearTimeout: () => {},
+    setTimeout: (fn) => { timers.push(fn); return fn; },
+    clearTimeout: (fn) => { timers = timers.filter((t) => t !== fn); },
     Date,
   };
   vm.runInNewContext(source, ctx);
-  for (const fn of timers.splice(0)) fn();
+  const due = () => { for (const fn of timers.splice(0)) fn(); };
+  due();
+  ctx.location.href = 'http://app.test/#pushed'; // a pushState after the load: the rows still join it
+  for (const entries of later) {
+    for (const o of [...live]) o.cb({ getEntries: () => entries });
+    if (!hide) due();
+  }
+  if (hide) {
+    ctx.document.visibilityState = 'hidden';
+    listeners.visibilitychange();
+  }
   return sent;
 }
 
@@ -56,7 +72,7 @@ function resource(i, type) {
 
 test('a load sends the document and each resource as a row, with its phases', () => {
   const [ev] = run({ navigation: [nav], resource: [resource(1, 'script'), resource(2, 'img')], paint: [{ name: 'first-contentful-paint', startTime: 150 }] });
-  const d = JSON.parse(JSON.stringify(ev.data));
+  const d = ev.data;
   assert.equal(ev.kind, 'performance');
   assert.equal(d.origin, 1763800000000);
   assert.deepEqual(d.resources.map((r) => r.type), ['navigation', 'script', 'img']);
@@ -90,6 +106,32 @@ test('INP is the worst interaction, each interaction by its longest event', () =
   ];
   const [ev] = run({ navigation: [nav], event, paint: [{ name: 'first-contentful-paint', startTime: 150 }] });
   assert.equal(ev.data.inp, 260);
+});
+
+const loaded = { navigation: [nav], paint: [{ name: 'first-contentful-paint', startTime: 150 }] };
+
+test('requests after the sample join the load in batches of their own, fetch and XHR left to their hooks', () => {
+  const sent = run({ ...loaded, resource: [resource(1, 'script')] },
+    [[resource(7, 'img'), resource(8, 'fetch'), resource(9, 'xmlhttprequest')], [resource(10, 'script')]]);
+  assert.equal(sent.length, 3);
+  const [first, a, b] = sent.map((e) => e.data);
+  for (const d of [a, b]) {
+    assert.equal(d.more, true);
+    assert.equal(d.url, 'http://app.test/', 'the sample\'s URL, not the page\'s after a pushState');
+    assert.equal(d.origin, first.origin);
+  }
+  assert.deepEqual(a.resources.map((r) => r.url), ['http://app.test/r7']);
+  assert.deepEqual(b.resources.map((r) => r.url), ['http://app.test/r10']);
+});
+
+test('later rows share the load\'s bounds, and go at once when the page is hidden', () => {
+  const res = Array.from({ length: 298 }, (_, i) => resource(i, 'img'));
+  const sent = run({ ...loaded, resource: res }, [[resource(400, 'img')], [resource(401, 'img'), resource(402, 'img')]], true);
+  assert.equal(sent.length, 2, 'one batch, when hidden');
+  const more = sent[1].data;
+  assert.equal(sent[0].data.resources.length, 299);
+  assert.equal(more.resources.length, 1);
+  assert.equal(more.resources_dropped, 2);
 });
 
 test('the content script scrubs secrets from the rows\' URLs', () => {
