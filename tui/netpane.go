@@ -324,7 +324,7 @@ func kindOf(r perf.Resource) string {
 	return fit(r.Type, 6)
 }
 
-// netNetworkType is a fetch or XHR row's type column.
+// netType is a fetch or XHR row's type column.
 func netType(e capture.NetworkEntry) string {
 	if e.Type == "" {
 		return "-"

@@ -167,3 +167,42 @@ func TestLaterRequestsJoinTheirLoad(t *testing.T) {
 		t.Errorf("the open page-load view lacks the later request:\n%s", v)
 	}
 }
+
+// Page loads wait in the feed apart from the notices a flood of server
+// lines trims; past maxLoads in one batch, the oldest are counted.
+func TestFeedKeepsPageLoads(t *testing.T) {
+	done := make(chan struct{})
+	defer close(done)
+	f := newFeed(0, done)
+	for range 2 * maxNotices {
+		f.Push(LogMsg("gasoline: a server line"))
+	}
+	f.Push(samplePageLoad())
+	for range 2 * maxNotices {
+		f.Push(LogMsg("gasoline: a server line"))
+	}
+	loads := 0
+	for _, m := range f.Next()().(batchMsg) {
+		if _, ok := m.(PageLoadMsg); ok {
+			loads++
+		}
+	}
+	if loads != 1 {
+		t.Fatalf("%d page loads in the batch, want 1", loads)
+	}
+	for range maxLoads + 2 {
+		f.Push(samplePageLoad())
+	}
+	loads, skipped := 0, 0
+	for _, m := range f.Next()().(batchMsg) {
+		switch m := m.(type) {
+		case PageLoadMsg:
+			loads++
+		case EntriesMsg:
+			skipped += m.Skipped
+		}
+	}
+	if loads != maxLoads || skipped != 2 {
+		t.Fatalf("%d loads, %d counted skipped; want %d and 2", loads, skipped, maxLoads)
+	}
+}
