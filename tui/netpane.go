@@ -143,9 +143,10 @@ func (p *netPane) addLoad(l perf.Sample) {
 	kept, fresh := &l, l.Resources
 	known := slices.IndexFunc(p.loads, func(k *perf.Sample) bool { return keyOf(k) == key })
 	switch {
-	case known >= 0 && len(l.Resources) <= len(p.loads[known].Resources):
-		return
+	case known >= 0 && len(l.Resources) < len(p.loads[known].Resources):
+		return // an older copy
 	case known >= 0:
+		// Later requests, or only more of them left out by the bounds.
 		fresh = l.Resources[len(p.loads[known].Resources):]
 		if p.loadView == p.loads[known] {
 			p.loadView = kept
@@ -170,11 +171,13 @@ func (p *netPane) addLoad(l perf.Sample) {
 		at := origin.Add(time.Duration(r.Start * float64(time.Millisecond)))
 		rows = append(rows, resourceRow(resourceEntry{Resource: r, TS: at, Tab: l.TabID, Page: l.URL, load: key}))
 	}
-	p.add(rows)
-	// Its rows started before the fetches that came in the meantime: in
-	// time order from now on, the selection left where it is.
-	p.streamPane.order = compareBy(p.order)
-	p.dirty = true
+	if len(rows) > 0 {
+		p.add(rows)
+		// Its rows started before the fetches that came in the meantime:
+		// in time order from now on, the selection left where it is.
+		p.streamPane.order = compareBy(p.order)
+		p.dirty = true
+	}
 	p.setNote()
 }
 

@@ -147,7 +147,7 @@
         for (const e of list.getEntries()) {
           if (e.initiatorType !== 'fetch' && e.initiatorType !== 'xmlhttprequest') later.push(e);
         }
-        if (later.length && !laterTimer) laterTimer = setTimeout(sendLater, LATER_MS);
+        if (later.length && !laterTimer) laterTimer = setTimeout(() => sendLater(false), LATER_MS);
       });
       watcher.observe({ type: 'resource' });
     } catch (_) {
@@ -155,15 +155,21 @@
     }
   }
 
-  function sendLater() {
+  // Once the load's bounds are reached, what is left out is only counted, and the count goes when the
+  // page is hidden or left: a busy page does not cost a message every LATER_MS for it.
+  let laterDropped = 0;
+
+  function sendLater(leaving) {
     clearTimeout(laterTimer);
     laterTimer = 0;
-    if (!later.length || !load || !G.alive()) return;
+    if (!load || !G.alive()) return;
     const resources = [];
-    const dropped = take(later.map((e) => [e, typeOf(e)]), resources);
+    laterDropped += take(later.map((e) => [e, typeOf(e)]), resources);
     later = [];
+    if (!resources.length && !(leaving && laterDropped)) return;
     const d = { url: load.url, ts: Date.now(), origin: load.origin, more: true, resources };
-    if (dropped) d.resources_dropped = dropped;
+    if (laterDropped) d.resources_dropped = laterDropped;
+    laterDropped = 0;
     G.sendNow({ kind: 'performance', data: d });
   }
 
@@ -240,9 +246,9 @@
   // Leaving before the settle: send what there is, if the load finished.
   G.listen(document, 'visibilitychange', () => {
     if (document.visibilityState === 'hidden' && document.readyState === 'complete') send();
-    if (document.visibilityState === 'hidden') sendLater();
+    if (document.visibilityState === 'hidden') sendLater(true);
   });
-  G.listen(window, 'pagehide', sendLater);
+  G.listen(window, 'pagehide', () => sendLater(true));
   G.onShutdown(() => {
     clearTimeout(timer);
     clearTimeout(laterTimer);

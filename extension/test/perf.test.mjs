@@ -134,6 +134,16 @@ test('later rows share the load\'s bounds, and go at once when the page is hidde
   assert.equal(more.resources_dropped, 2);
 });
 
+test('past the bounds, later rows are only counted, and the count goes when the page is hidden', () => {
+  const res = Array.from({ length: 299 }, (_, i) => resource(i, 'img'));
+  const busy = [[resource(400, 'img')], [resource(401, 'img')], [resource(402, 'img')]];
+  assert.equal(run({ ...loaded, resource: res }, busy).length, 1, 'no message for rows only counted');
+  const sent = run({ ...loaded, resource: res }, busy, true);
+  assert.equal(sent.length, 2);
+  assert.deepEqual(sent[1].data.resources, []);
+  assert.equal(sent[1].data.resources_dropped, 3);
+});
+
 test('the content script scrubs secrets from the rows\' URLs', () => {
   const scrub = require('../content/scrub.js');
   const d = scrub.event('performance', { url: 'http://app.test/', resources: [{ url: 'http://app.test/a.js?token=abc123', type: 'script' }] });
