@@ -20,10 +20,21 @@ func (s *Server) addPerformance(samples []perf.Sample) (int, []capture.Rejection
 	n := 0
 	for i, smp := range samples {
 		smp.URL = redact.URL(smp.URL)
-		if _, err := s.perf.Add(smp); err != nil {
+		redactResources(&smp)
+		if smp.More {
+			if err := s.addLaterRows(smp); err != nil {
+				rej = append(rej, capture.Rejection{Index: i, Error: err.Error()})
+				continue
+			}
+			n++
+			continue
+		}
+		added, err := s.perf.Add(smp)
+		if err != nil {
 			rej = append(rej, capture.Rejection{Index: i, Error: err.Error()})
 			continue
 		}
+		s.pageLoaded(added)
 		n++
 	}
 	return n, rej

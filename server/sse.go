@@ -193,6 +193,7 @@ func (s *Server) handleEventStream(w http.ResponseWriter, r *http.Request) {
 	if human {
 		s.replayReads(write)
 	}
+	s.writePageLoads(write)
 	if backlog > 0 {
 		for _, ev := range s.recent(backlog) {
 			write(wire.EventEntry, ev)

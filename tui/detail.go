@@ -25,6 +25,9 @@ type detail struct {
 	title string
 	text  string // plain, as copied
 	vp    viewport.Model
+	// pic, when set, draws a picture above the text at a width (a
+	// request's waterfall); copying takes the text alone.
+	pic func(w int) string
 }
 
 func newDetail(title, text string, w, h int) *detail {
@@ -36,7 +39,19 @@ func newDetail(title, text string, w, h int) *detail {
 // resize wraps the text again for a new width.
 func (d *detail) resize(w, h int) {
 	d.vp.Width, d.vp.Height = w, max(1, h-1)
-	d.vp.SetContent(ansi.Wrap(d.text, max(10, w), " /,&?="))
+	text := ansi.Wrap(d.text, max(10, w), " /,&?=")
+	if d.pic != nil {
+		text = d.pic(w) + "\n\n" + text
+	}
+	d.vp.SetContent(text)
+}
+
+// setPicture draws pic above the text.
+func (d *detail) setPicture(pic func(w int) string) {
+	if pic != nil {
+		d.pic = pic
+		d.resize(d.vp.Width, d.vp.Height+1)
+	}
 }
 
 // view is the detail's title line and its text.
@@ -74,6 +89,8 @@ func describe(src any, bodies []capture.NetworkBody) (title, text string) {
 			b.section(fmt.Sprintf("argument %d", i+2), pretty(a))
 		}
 		b.section("stack", e.Stack)
+	case resourceEntry:
+		title = describeResource(&b, e)
 	case capture.NetworkEntry:
 		title = "Request " + e.Method + " " + e.URL
 		b.field("time", stampFull(e.TS.Time))

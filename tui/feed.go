@@ -46,6 +46,7 @@ type feed struct {
 	conn      *ConnMsg
 	dropped   int
 	notices   []tea.Msg
+	loads     []PageLoadMsg // page loads, newest maxLoads (netpane.go)
 }
 
 // newFeed returns a feed delivering at most every `every` until done closes.
@@ -128,6 +129,8 @@ func (f *feed) Push(msg tea.Msg) {
 		f.conn = &m
 	case DroppedMsg:
 		f.dropped += m.Count
+	case PageLoadMsg:
+		f.loads = keepNewest(f.loads, []PageLoadMsg{m}, maxLoads, &f.skipped)
 	default:
 		var ignored int
 		f.notices = keepNewest(f.notices, []tea.Msg{msg}, maxNotices, &ignored)
@@ -152,6 +155,7 @@ func (f *feed) take() batchMsg {
 	f.bodies = trimTo(f.bodies, capture.BodyCap, &ignored)
 	f.audit = trimAudit(f.audit, PaneLines)
 	f.notices = trimTo(f.notices, maxNotices, &ignored)
+	f.loads = trimTo(f.loads, maxLoads, &f.skipped)
 	var b batchMsg
 	if f.conn != nil {
 		b = append(b, *f.conn)
@@ -175,9 +179,12 @@ func (f *feed) take() batchMsg {
 		b = append(b, DroppedMsg{Count: f.dropped})
 	}
 	b = append(b, f.notices...)
+	for _, l := range f.loads {
+		b = append(b, l)
+	}
 	f.conn, f.status, f.overrides, f.pilot = nil, nil, nil, nil
 	f.logs, f.network, f.ws, f.audit, f.notices = nil, nil, nil, nil, nil
-	f.actions, f.bodies = nil, nil
+	f.actions, f.bodies, f.loads = nil, nil, nil
 	f.skipped, f.dropped = 0, 0
 	f.last = time.Now()
 	return b

@@ -187,6 +187,11 @@ func TestGoldenPanes(t *testing.T) {
 		{"doctor", []string{"doctor"}},
 		{"doctor_detail", []string{"doctor", "D"}},
 		{"extension_gone", []string{"gone"}},
+		{"network_loads", []string{"load", "2"}},
+		{"network_sorted", []string{"load", "2", "o"}},
+		{"pageload", []string{"load", "2", "w"}},
+		{"detail_waterfall", []string{"load", "2", "o", "o", "up", "up", "enter"}},
+		{"detail_waterfall_phases", []string{"load", "2", "up", "up", "up", "enter"}},
 	} {
 		for _, size := range goldenSizes {
 			w, h := size[0], size[1]
@@ -202,6 +207,8 @@ func TestGoldenPanes(t *testing.T) {
 						m.Update(sampleDoctor())
 					case "gone":
 						m.Update(sampleExtensionGone())
+					case "load":
+						m.Update(samplePageLoad())
 					default:
 						m.Update(keyMsg(k))
 					}

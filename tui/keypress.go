@@ -149,6 +149,7 @@ func (m *Model) escape() tea.Cmd {
 	case m.help.ShowAll:
 		m.help.ShowAll = false
 		m.layout()
+	case m.active == paneNetwork && m.network.closeLoad():
 	case m.panes[m.active].Filter() != "":
 		m.panes[m.active].SetFilter("")
 		m.input.Reset()

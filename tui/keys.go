@@ -41,6 +41,11 @@ type KeyMap struct {
 	// again when their file could not be read (f: the kept file, n: none).
 	Recover key.Binding
 
+	// Sort cycles the Network pane's order (time, took, size); PageLoad
+	// opens its page-load view.
+	Sort     key.Binding
+	PageLoad key.Binding
+
 	Pause  key.Binding
 	Clear  key.Binding
 	Filter key.Binding
@@ -78,6 +83,9 @@ func DefaultKeyMap() KeyMap {
 		AllServers: key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "audit: this server/all")),
 		AuditReads: key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "AI reads in audit file")),
 		Recover:    key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "recover decisions")),
+
+		Sort:     key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "network: sort")),
+		PageLoad: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "network: page load")),
 
 		Pause:  key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "pause")),
 		Clear:  key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "clear view")),
@@ -135,5 +143,6 @@ func (h paneHelp) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.Revoke, k.RevokeAll, k.Allow, k.Pilot, k.Approval, k.AllServers, k.AuditReads},
 		{k.Pause, k.Clear, k.Filter, k.Doctor, k.Recover, k.Help, k.Quit},
+		{k.Sort, k.PageLoad},
 	}
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/doctor"
+	"github.com/gasoline-dev/gasoline/features/perf"
 )
 
 // noteFor is how long a note stays on the status line.
@@ -58,7 +59,7 @@ type Model struct {
 	pilot         *Pilot
 
 	console   *streamPane
-	network   *streamPane
+	network   *netPane
 	ws        *wsPane
 	actions   *streamPane
 	overrides *overridesPane
@@ -242,6 +243,8 @@ func (m *Model) apply(msg tea.Msg) {
 		m.pilot = &p
 	case EntriesMsg:
 		m.addEntries(msg)
+	case PageLoadMsg:
+		m.network.addLoad(perf.Sample(msg))
 	case AuditMsg:
 		if msg.Path != m.auditPath {
 			m.auditPath = msg.Path

@@ -29,6 +29,9 @@ func (m *Model) open() tea.Cmd {
 	}
 	title, text := describe(src, m.bodyList())
 	m.detail = newDetail(title, text, m.width, m.bodyHeight())
+	if m.active == paneNetwork {
+		m.detail.setPicture(m.network.waterfall())
+	}
 	return nil
 }
 

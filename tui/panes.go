@@ -47,11 +47,6 @@ func newConsolePane() *streamPane {
 		"No console output yet. Errors and warnings appear here as the page logs them.")
 }
 
-func newNetworkPane() *streamPane {
-	return newStreamPane("Network", fmt.Sprintf(netFormat, "TIME", " ", "METHOD", "STATUS", "TOOK", "URL"),
-		"No requests yet. The page's fetch and XHR calls appear here.")
-}
-
 func newActionsPane() *streamPane {
 	return newStreamPane("Actions", fmt.Sprintf(actionFormat, "TIME", "ACTION", "TARGET"),
 		"No user actions yet. Clicks, typing, submits and navigations in the page appear here.")

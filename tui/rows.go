@@ -17,7 +17,7 @@ const maxRowText = 400
 // Row layouts, shared by the rows and their panes' column titles.
 const (
 	consoleFormat = "%-12s %s %-9s %s"
-	netFormat     = "%-12s %s %-7s %6s %7s  %s"
+	netFormat     = "%-12s %s %-7s %6s %-6s %6s %7s  %s"
 	wsFormat      = "%-12s %-7s %-13s %s"
 	auditFormat   = "%-12s  %-20s %s"
 	actionFormat  = "%-12s %-10s %s"
@@ -118,7 +118,7 @@ func networkRow(e capture.NetworkEntry) row {
 	if e.DurationMS == 0 && status == "fail" {
 		took = "-"
 	}
-	line := fmt.Sprintf(netFormat, stamp(e.TS.Time), mark, clean(e.Method), status, took, clean(e.URL))
+	line := fmt.Sprintf(netFormat, stamp(e.TS.Time), mark, clean(e.Method), status, netType(e), sizeText(e.Size), took, clean(e.URL))
 	if e.Error != "" {
 		line += "  (" + clean(e.Error) + ")"
 	}

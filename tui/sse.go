@@ -99,6 +99,11 @@ func decodeEvent(event string, data []byte) tea.Msg {
 		}
 	case wire.EventEntry:
 		return decodeEntry(data)
+	case wire.EventPageLoad:
+		var l PageLoadMsg
+		if json.Unmarshal(data, &l) == nil {
+			return l
+		}
 	}
 	return decodeRead(event, data)
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -60,6 +61,8 @@ type streamPane struct {
 	// pinned, older than every row in rows, so the order holds.
 	pin    func(row) bool
 	pinned ring[row]
+	// order, when set, sorts the shown rows (the Network pane's o).
+	order func(a, b row) int
 }
 
 func newStreamPane(name, colHead, empty string) *streamPane {
@@ -211,6 +214,9 @@ func (p *streamPane) sync() {
 	}
 	p.pinned.each(keep)
 	p.rows.each(keep)
+	if p.order != nil {
+		slices.SortStableFunc(p.shown, p.order)
+	}
 	p.matched = len(p.shown)
 	p.cursor = len(p.shown) - 1
 	if !p.follow {

@@ -14,6 +14,10 @@
   const SETTLE_MS = 1000;
   const LONG_TASK_MS = 50;
   const MAX_TYPES = 16; // features/perf.MaxTypes
+  const MAX_RESOURCES = 300; // features/perf.MaxResources
+  const MAX_RESOURCE_BYTES = 64 << 10; // features/perf.MaxResourceBytes
+  const MAX_URL = 2048; // features/capture.MaxURL
+  const ROW_OVERHEAD = 96; // what the server counts a row beside its strings
 
   let sent = false;
   let timer = 0;
@@ -56,11 +60,11 @@
 
   const ms = (v) => Math.max(0, Math.round(v * 10) / 10);
 
-  function resources() {
+  function resources(list) {
     const byType = {};
     let count = 0;
     let bytes = 0;
-    for (const r of performance.getEntriesByType('resource')) {
+    for (const r of list) {
       count++;
       bytes += r.transferSize || 0;
       const type = String(r.initiatorType || 'other').slice(0, 32);
@@ -72,9 +76,121 @@
     return { count, bytes, byType };
   }
 
+  const span = (a, b) => (a > 0 && b >= a ? ms(b - a) : 0);
+
+  // One request of the load as a row: when it started and took, its size, and its phases when the
+  // browser exposes them (a cross-origin resource without Timing-Allow-Origin has none).
+  function row(e, type) {
+    // The document's entry lasts until its load event; its request ends with its response.
+    const took = type === 'navigation' ? e.responseEnd - e.startTime : e.duration;
+    const r = { url: String(e.name).slice(0, MAX_URL), type, start: ms(e.startTime), duration: ms(took) };
+    const put = (k, v) => { if (v > 0) r[k] = v; };
+    put('size', e.transferSize || 0);
+    put('status', e.responseStatus || 0);
+    put('dns', span(e.domainLookupStart, e.domainLookupEnd));
+    put('connect', span(e.connectStart, e.connectEnd));
+    put('tls', span(e.secureConnectionStart, e.connectEnd));
+    put('wait', span(e.requestStart, e.responseStart));
+    put('download', span(e.responseStart, e.responseEnd));
+    return r;
+  }
+
+  // What this load sent of its rows, against the server's bounds (the sample's and later ones).
+  const kept = { rows: 0, bytes: 0 };
+
+  // Rows of the entries (each [entry, type]) in their order, into list, up to the server's bounds;
+  // returns how many did not fit: counted, not dropped in silence.
+  function take(items, list) {
+    let dropped = 0;
+    for (const [e, type] of items) {
+      if (kept.rows >= MAX_RESOURCES) {
+        dropped++;
+        continue;
+      }
+      const r = row(e, type);
+      const b = r.url.length + r.type.length + ROW_OVERHEAD;
+      if (kept.bytes + b > MAX_RESOURCE_BYTES) {
+        dropped++;
+        continue;
+      }
+      kept.rows++;
+      kept.bytes += b;
+      list.push(r);
+    }
+    return dropped;
+  }
+
+  const typeOf = (e) => String(e.initiatorType || 'other').slice(0, 32);
+
+  // The document and every resource entry, in the timeline's order.
+  function rows(nav, res) {
+    const items = nav ? [[nav, 'navigation']] : [];
+    for (const e of res) items.push([e, typeOf(e)]);
+    const list = [];
+    const dropped = take(items, list);
+    return { list, dropped };
+  }
+
+  // Requests after the sample (a lazy image, a script loaded on demand) join the load: an observer
+  // from the sample on, its entries sent in batches LATER_MS apart, or at once when the page is hidden.
+  // Fetch and XHR are left to their hooks, which report them as they happen.
+  const LATER_MS = 2000;
+  let later = [];
+  let laterTimer = 0;
+  let watcher = null;
+  let load = null; // {url, origin} of the sample the later rows join
+
+  function watchLater(d) {
+    load = { url: d.url, origin: d.origin };
+    try {
+      watcher = new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) {
+          if (e.initiatorType !== 'fetch' && e.initiatorType !== 'xmlhttprequest') later.push(e);
+        }
+        if (later.length && !laterTimer) laterTimer = setTimeout(() => sendLater(false), LATER_MS);
+      });
+      watcher.observe({ type: 'resource' });
+    } catch (_) {
+      watcher = null; // this browser does not report resources
+    }
+  }
+
+  // Once the load's bounds are reached, what is left out is only counted, and the count goes when the
+  // page is hidden or left: a busy page does not cost a message every LATER_MS for it.
+  let laterDropped = 0;
+
+  function sendLater(leaving) {
+    clearTimeout(laterTimer);
+    laterTimer = 0;
+    if (!load || !G.alive()) return;
+    const resources = [];
+    laterDropped += take(later.map((e) => [e, typeOf(e)]), resources);
+    later = [];
+    if (!resources.length && !(leaving && laterDropped)) return;
+    const d = { url: load.url, ts: Date.now(), origin: load.origin, more: true, resources };
+    if (laterDropped) d.resources_dropped = laterDropped;
+    laterDropped = 0;
+    G.sendNow({ kind: 'performance', data: d });
+  }
+
+  // INP as the web-vitals definition has it: each interaction's longest event, then the worst, or
+  // with 50 interactions and more, the worst but one per 50 (the 98th percentile).
+  function interaction() {
+    const worst = new Map();
+    for (const e of [...entries('first-input'), ...entries('event')]) {
+      if (!e.interactionId) continue;
+      worst.set(e.interactionId, Math.max(worst.get(e.interactionId) || 0, e.duration));
+    }
+    if (!worst.size) return 0;
+    const d = [...worst.values()].sort((a, b) => b - a);
+    return d[Math.min(d.length - 1, Math.floor(d.length / 50))];
+  }
+
   function sample() {
     const nav = performance.getEntriesByType('navigation')[0];
-    const res = resources();
+    const all = performance.getEntriesByType('resource');
+    const res = resources(all);
+    const load = rows(nav, all);
     const d = {
       url: location.href,
       ts: Date.now(),
@@ -82,7 +198,12 @@
       transfer_size: res.bytes,
       by_type: res.byType,
       cls: Math.round(layoutShift() * 1e4) / 1e4,
+      origin: Math.round(performance.timeOrigin),
+      resources: load.list,
     };
+    if (load.dropped) d.resources_dropped = load.dropped;
+    const inp = interaction();
+    if (inp) d.inp = ms(inp);
     if (nav) {
       d.ttfb = ms(nav.responseStart);
       d.dom_content_loaded = ms(nav.domContentLoadedEventEnd);
@@ -108,8 +229,12 @@
     const d = sample();
     // With content.js's batch (the page's first navigation waits for it), scrubbed there; nothing of a
     // page load measured (a prerender): the batch goes alone.
-    if (!d.load_time && !d.fcp) G.flush();
-    else G.sendNow({ kind: 'performance', data: d });
+    if (!d.load_time && !d.fcp) {
+      G.flush();
+      return;
+    }
+    G.sendNow({ kind: 'performance', data: d });
+    watchLater(d);
   }
 
   // A sample needs the load event over (loadEventEnd set), so wait one task after it.
@@ -121,6 +246,12 @@
   // Leaving before the settle: send what there is, if the load finished.
   G.listen(document, 'visibilitychange', () => {
     if (document.visibilityState === 'hidden' && document.readyState === 'complete') send();
+    if (document.visibilityState === 'hidden') sendLater(true);
   });
-  G.onShutdown(() => clearTimeout(timer));
+  G.listen(window, 'pagehide', () => sendLater(true));
+  G.onShutdown(() => {
+    clearTimeout(timer);
+    clearTimeout(laterTimer);
+    if (watcher) watcher.disconnect();
+  });
 })();

@@ -342,6 +342,9 @@
       case 'action':
         if ('value' in d && isSecretField(d.input_type, d.selector)) delete d.value;
         break;
+      case 'performance':
+        if (Array.isArray(d.resources)) for (const r of d.resources) if (r && typeof r.url === 'string') r.url = url(r.url);
+        break;
       default:
     }
     return d;

@@ -103,6 +103,26 @@ func (l *Losses) Note(kind string, tab int, ts time.Time, doc string, n int64) {
 	l.docs[k] = seqAt{n, ts}
 }
 
+// Count takes a loss known as a number rather than a skipped sequence
+// number: what a bound left out of one entry's rows.
+func (l *Losses) Count(g Gap) {
+	if g.Lost <= 0 {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.gaps = append(l.gaps, g)
+	if len(l.gaps) > maxGaps {
+		l.gaps = l.gaps[len(l.gaps)-maxGaps:]
+	}
+	tk := tabKind{g.Tab, g.Kind}
+	if _, known := l.totals[tk]; !known && len(l.totals) >= maxTotals {
+		tk.tab = 0
+	}
+	l.totals[tk] += g.Lost
+	l.total += g.Lost
+}
+
 // Total is how many entries were lost since the server started.
 func (l *Losses) Total() int64 {
 	l.mu.Lock()
@@ -157,6 +177,8 @@ var lossNouns = map[string][2]string{
 	"body":    {"network body", "network bodies"},
 	"ws":      {"WebSocket event", "WebSocket events"},
 	"action":  {"action", "actions"},
+	// A page load's resource timing rows past the bounds (features/perf).
+	"resource": {"resource timing entry", "resource timing entries"},
 }
 
 // String says the gap as a person reads it: "12 console entries lost on

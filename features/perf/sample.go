@@ -38,6 +38,9 @@ type Sample struct {
 	FCP float64  `json:"fcp,omitempty"`
 	LCP float64  `json:"lcp,omitempty"`
 	CLS *float64 `json:"cls,omitempty"`
+	// INP: the slowest interaction (of the 98th percentile past 50) from
+	// the navigation to the sample, when the user did something by then.
+	INP float64 `json:"inp,omitempty"`
 	// Long tasks (> 50 ms): count, blocking time (the sum of each task's
 	// part over 50 ms) and the longest.
 	LongTasks     int     `json:"long_tasks,omitempty"`
@@ -48,6 +51,18 @@ type Sample struct {
 	RequestCount int                  `json:"request_count,omitempty"`
 	TransferSize int64                `json:"transfer_size,omitempty"`
 	ByType       map[string]Resources `json:"by_type,omitempty"`
+	// Origin is when the navigation started (the page's time origin), what
+	// the resources' times count from.
+	Origin capture.Time `json:"origin,omitzero"`
+	// Resources are the load's requests, for the dashboard's waterfall;
+	// ResourcesDropped counts those a bound left out (the extension's or
+	// the store's).
+	Resources        []Resource `json:"resources,omitempty"`
+	ResourcesDropped int        `json:"resources_dropped,omitempty"`
+	// More marks a batch of requests made after the load's sample (a lazy
+	// image, a script loaded on demand): rows to add to the load of the
+	// same URL and Origin, not a load of its own.
+	More bool `json:"more,omitempty"`
 }
 
 // Resources counts the resources of one type and the bytes they moved.
@@ -64,7 +79,7 @@ func (s *Sample) Sanitize() error {
 		return errors.New("url is required")
 	}
 	for name, v := range map[string]float64{"ttfb": s.TTFB, "dom_content_loaded": s.DOMContentLoaded, "load_time": s.LoadTime,
-		"fcp": s.FCP, "lcp": s.LCP, "total_blocking_time": s.TotalBlocking, "longest_task": s.LongestTask} {
+		"fcp": s.FCP, "lcp": s.LCP, "inp": s.INP, "total_blocking_time": s.TotalBlocking, "longest_task": s.LongestTask} {
 		if v < 0 || v > float64(time.Hour/time.Millisecond) || math.IsNaN(v) {
 			return fmt.Errorf("%s: %v is not a time in milliseconds under an hour", name, v)
 		}
@@ -88,6 +103,7 @@ func (s *Sample) Sanitize() error {
 		}
 		s.ByType = by
 	}
+	s.sanitizeResources()
 	return nil
 }
 
@@ -101,7 +117,7 @@ func (s *Sample) Performance() Performance {
 // rounded returns s with times in whole milliseconds and CLS to three
 // decimals: finer digits are noise that costs the AI tokens.
 func (s Sample) rounded() Sample {
-	for _, v := range []*float64{&s.TTFB, &s.DOMContentLoaded, &s.LoadTime, &s.FCP, &s.LCP, &s.TotalBlocking, &s.LongestTask} {
+	for _, v := range []*float64{&s.TTFB, &s.DOMContentLoaded, &s.LoadTime, &s.FCP, &s.LCP, &s.INP, &s.TotalBlocking, &s.LongestTask} {
 		*v = math.Round(*v)
 	}
 	if s.CLS != nil {

@@ -5,10 +5,13 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/gasoline-dev/gasoline/features/capture"
 )
 
-// Bounds of the store: 20 pages, each holding its newest sample and two
-// baselines (~1 KB), so the whole store stays well under 120 KB.
+// Bounds of the store: 20 pages, each holding its newest sample (its
+// resource rows at most MaxResourceBytes) and two baselines (~1 KB), so
+// the whole store stays under 1.4 MB.
 const (
 	MaxPages = 20
 	// Warmup is how many loads the baseline averages evenly before it
@@ -49,6 +52,8 @@ type Added struct {
 	// BaselineLoad is that baseline's load time (0 on a page's first load),
 	// what a streaming "performance regression" notice quotes.
 	BaselineLoad float64
+	// Load is the sample as stored, its resource rows bounded.
+	Load Sample
 }
 
 // Add sanitises a sample, judges it against its page's baseline, then folds
@@ -80,7 +85,7 @@ func (s *Store) Add(smp Sample) (Added, error) {
 		p.diff = Compare(&base, &cur)
 	}
 	p.base.fold(cur)
-	return Added{URL: key, Regressions: regressed(p.diff), BaselineLoad: p.prior.m[load].v}, nil
+	return Added{URL: key, Regressions: regressed(p.diff), BaselineLoad: p.prior.m[load].v, Load: smp}, nil
 }
 
 func (s *Store) evictOldest() {
@@ -150,7 +155,11 @@ func (s *Store) Snapshots(urlFilter string, limit int) []Snapshot {
 	}
 	out := make([]Snapshot, len(ps))
 	for i, p := range ps {
-		out[i] = Snapshot{Sample: p.latest.rounded(), BaselineLoads: p.prior.Samples, Regressions: regressed(p.diff)}
+		smp := p.latest.rounded()
+		// The rows are the dashboard's waterfall; the AI has the network
+		// buffer and this sample's totals.
+		smp.Resources, smp.Origin = nil, capture.Time{}
+		out[i] = Snapshot{Sample: smp, BaselineLoads: p.prior.Samples, Regressions: regressed(p.diff)}
 	}
 	return out
 }

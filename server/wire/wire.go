@@ -30,6 +30,11 @@ const (
 	EventStreamed = "streamed"
 )
 
+// EventPageLoad is the stream event of a page load measured (a
+// perf.Sample with its resource rows), on connect for the newest loads and
+// as each arrives.
+const EventPageLoad = "pageload"
+
 // EventApprovals is the stream event of the pilot actions waiting for
 // the human (an Approvals).
 const EventApprovals = "approvals"

@@ -1,0 +1,62 @@
+package server
+
+import (
+	"errors"
+
+	"github.com/gasoline-dev/gasoline/features/capture"
+	"github.com/gasoline-dev/gasoline/features/perf"
+	"github.com/gasoline-dev/gasoline/features/redact"
+	"github.com/gasoline-dev/gasoline/server/wire"
+)
+
+// streamedLoads is how many of the newest page loads a new event stream
+// opens with: the dashboard's page-load view draws one at a time.
+const streamedLoads = 5
+
+// redactResources scrubs secrets from each resource row's URL, as from
+// the sample's own.
+func redactResources(smp *perf.Sample) {
+	for i := range smp.Resources {
+		smp.Resources[i].URL = redact.URL(smp.Resources[i].URL)
+	}
+}
+
+// pageLoaded counts the resource rows a bound left out as lost, and shows
+// the load to the dashboard.
+func (s *Server) pageLoaded(a perf.Added) {
+	l := a.Load
+	if l.ResourcesDropped > 0 {
+		from := l.Origin.Time
+		if from.IsZero() {
+			from = l.TS.Time
+		}
+		s.losses.Count(capture.Gap{Tab: l.TabID, Kind: "resource", Lost: int64(l.ResourcesDropped), From: from, To: l.TS.Time})
+	}
+	s.events.publish(wire.EventPageLoad, l)
+}
+
+// addLaterRows adds requests made after a load's sample to that load and
+// shows it again; rows past its bounds, or of a load no longer held, are
+// counted as lost.
+func (s *Server) addLaterRows(smp perf.Sample) error {
+	load, dropped, err := s.perf.AddMore(smp)
+	if err != nil && !errors.Is(err, perf.ErrNoLoad) {
+		return err
+	}
+	if dropped > 0 {
+		s.losses.Count(capture.Gap{Tab: smp.TabID, Kind: "resource", Lost: int64(dropped), From: smp.TS.Time, To: smp.TS.Time})
+	}
+	if err == nil {
+		s.events.publish(wire.EventPageLoad, load)
+	}
+	return nil
+}
+
+// writePageLoads opens an event stream with the newest loads, oldest
+// first.
+func (s *Server) writePageLoads(write func(event string, v any) error) {
+	loads := s.perf.Loads(streamedLoads)
+	for i := len(loads) - 1; i >= 0; i-- {
+		write(wire.EventPageLoad, loads[i])
+	}
+}

@@ -1,0 +1,81 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A page load's resource rows reach the dashboard's stream (the newest
+// loads on connect, each new one as it comes) with their URLs scrubbed,
+// and the rows a bound left out are a loss health counts.
+func TestPageLoadRowsStreamedAndLossCounted(t *testing.T) {
+	_, base := startServer(t)
+	row := `{"url":"http://app.test/a.js?token=SECRET1","type":"script","start":12,"duration":30,"size":900,"wait":8}`
+	body := fmt.Sprintf(`{"entries":[{"ts":1763800000000,"origin":1763799999000,"url":"http://app.test/","tab":3,"load_time":300,
+		"resources":[%s,{"url":"http://app.test/","type":"navigation","start":0,"duration":50}],"resources_dropped":4}]}`, row)
+	if code, out := do(t, base, call{method: "POST", path: "/performance", body: body}); code != 200 || out["accepted"] != float64(1) {
+		t.Fatalf("%d %v", code, out)
+	}
+	_, out := do(t, base, call{method: "GET", path: "/health"})
+	if !strings.Contains(mustJSON(out["lost"]), `"kind":"resource","lost":4`) {
+		t.Errorf("health lost: %s, want the 4 rows left out", mustJSON(out["lost"]))
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", base+"/events/stream?backlog=0", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(nil, 1<<20)
+	r := sseReader{sc}
+	data := r.until(t, "pageload", `"type":"script"`)
+	if strings.Contains(data, "SECRET1") || !strings.Contains(data, `"resources_dropped":4`) {
+		t.Errorf("page load on connect: %s", data)
+	}
+	do(t, base, call{method: "POST", path: "/performance", body: `{"entries":[{"url":"http://app.test/next","load_time":200,
+		"resources":[{"url":"http://app.test/b.css","type":"link","start":5,"duration":9}]}]}`})
+	r.until(t, "pageload", "b.css")
+}
+
+// Requests made after the sample join their load on the dashboard's
+// stream; those of a load the server does not hold are counted as lost.
+func TestLaterRowsJoinTheirLoad(t *testing.T) {
+	_, base := startServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", base+"/events/stream?backlog=0", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(nil, 1<<20)
+	r := sseReader{sc}
+	do(t, base, call{method: "POST", path: "/performance", body: `{"entries":[{"ts":1763800000000,"origin":1763799999000,"url":"http://app.test/","tab":3,"load_time":300,
+		"resources":[{"url":"http://app.test/","type":"navigation","start":0,"duration":50}]}]}`})
+	r.until(t, "pageload", `"type":"navigation"`)
+	code, out := do(t, base, call{method: "POST", path: "/performance", body: `{"entries":[{"ts":1763800005000,"origin":1763799999000,"url":"http://app.test/","tab":3,"more":true,
+		"resources":[{"url":"http://app.test/lazy.png?token=SECRET2","type":"img","start":5000,"duration":20}]},
+		{"ts":1763800005000,"origin":1763700000000,"url":"http://app.test/","tab":3,"more":true,"resources":[{"url":"http://app.test/gone.png","type":"img","start":1}]}]}`})
+	if code != 200 || out["accepted"] != float64(2) {
+		t.Fatalf("%d %v", code, out)
+	}
+	data := r.until(t, "pageload", "lazy.png")
+	if !strings.Contains(data, `"type":"navigation"`) || strings.Contains(data, "SECRET2") || strings.Contains(data, `"more"`) {
+		t.Errorf("the load with its later row: %s", data)
+	}
+	_, h := do(t, base, call{method: "GET", path: "/health"})
+	if !strings.Contains(mustJSON(h["lost"]), `"kind":"resource","lost":1`) {
+		t.Errorf("health lost: %s, want the row of the load not held", mustJSON(h["lost"]))
+	}
+}

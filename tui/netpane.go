@@ -1,0 +1,349 @@
+package tui
+
+import (
+	"cmp"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/gasoline-dev/gasoline/features/capture"
+	"github.com/gasoline-dev/gasoline/features/perf"
+)
+
+// PageLoadMsg is one page load measured: its timing marks, vitals and
+// requests (the stream's pageload event).
+type PageLoadMsg perf.Sample
+
+// maxLoads bounds the page loads the Network pane keeps for its page-load
+// view; each holds at most perf.MaxResourceBytes of rows.
+const maxLoads = 8
+
+// The Network pane's orders, cycled by o.
+const (
+	byTime = iota
+	byDuration
+	bySize
+	orderCount
+)
+
+var orderNames = [orderCount]string{"time", "took", "size"}
+
+// resourceEntry is a resource row's source: one request of a page load
+// from the performance timeline (the document, a script, a stylesheet, an
+// image, a font…), which no hook saw.
+type resourceEntry struct {
+	perf.Resource
+	TS   time.Time // when it started
+	Tab  int
+	Page string
+	// load names its page load among the pane's loads (a key, not the
+	// load: a row must not keep an evicted load's rows alive).
+	load loadKey
+}
+
+// loadKey tells page loads apart: the page and when its navigation
+// started and was sampled.
+type loadKey struct {
+	url            string
+	origin, sample int64 // Unix ms
+}
+
+func keyOf(l *perf.Sample) loadKey { return loadKey{l.URL, l.Origin.UnixMilli(), l.TS.UnixMilli()} }
+
+// netPane is the Network stream: the page's fetch and XHR calls and the
+// requests of its page loads, in an order o picks, with w's page-load view.
+type netPane struct {
+	*streamPane
+	order    int
+	loads    []*perf.Sample // newest last
+	loadView *perf.Sample   // the load w shows, nil when closed
+	loadVP   viewport.Model
+}
+
+func newNetworkPane() *netPane {
+	p := &netPane{streamPane: newStreamPane("Network", fmt.Sprintf(netFormat, "TIME", " ", "METHOD", "STATUS", "TYPE", "SIZE", "TOOK", "URL"),
+		"No requests yet. The page's loads, fetch and XHR calls appear here."), loadVP: viewport.New(0, 0)}
+	p.setNote()
+	return p
+}
+
+// spanOf is a Network row's request: when it started, how long it took,
+// its size and its phases, when the row is a request.
+func spanOf(r row) (start time.Time, took float64, size int64, res *perf.Resource, ok bool) {
+	switch e := r.src.(type) {
+	case capture.NetworkEntry:
+		return e.TS.Time, e.DurationMS, e.Size, nil, true
+	case resourceEntry:
+		return e.TS, e.Duration, e.Size, &e.Resource, true
+	}
+	return time.Time{}, 0, 0, nil, false
+}
+
+// compareBy orders rows by the pane's order, ascending, so the longest and
+// largest sit next to the newest, where the selection follows. Time is the
+// arrival order until a page load's rows, which started before the calls
+// that came meanwhile, need sorting.
+func compareBy(order int) func(a, b row) int {
+	return func(a, b row) int {
+		sa, ta, za, _, _ := spanOf(a)
+		sb, tb, zb, _, _ := spanOf(b)
+		c := 0
+		switch order {
+		case byDuration:
+			c = cmp.Compare(ta, tb)
+		case bySize:
+			c = cmp.Compare(za, zb)
+		}
+		if c == 0 {
+			c = sa.Compare(sb)
+		}
+		return c
+	}
+}
+
+// setOrder sorts the rows by order.
+func (p *netPane) setOrder(order int) {
+	p.order = order
+	p.streamPane.order = nil
+	if order != byTime || len(p.loads) > 0 {
+		p.streamPane.order = compareBy(order)
+	}
+	p.follow, p.sel, p.dirty = true, 0, true
+	p.setNote()
+}
+
+// setNote says the order and the newest load's vitals on the column
+// titles' line.
+func (p *netPane) setNote() {
+	n := "o sort: " + orderNames[p.order]
+	if p.order != byTime {
+		n += " ↑"
+	}
+	if len(p.loads) > 0 {
+		n = "w page load · " + n
+		if v := vitalsText(p.loads[len(p.loads)-1]); v != "" {
+			n = v + " · " + n
+		}
+	}
+	p.note = n
+}
+
+// addLoad keeps a page load for w and shows its requests as rows, but
+// those of fetch and XHR, which their own hooks report. A load already
+// kept comes again with the requests made after its sample: only those
+// are added (none when it is the stream's replay on reconnecting).
+func (p *netPane) addLoad(l perf.Sample) {
+	key := keyOf(&l)
+	kept, fresh := &l, l.Resources
+	known := slices.IndexFunc(p.loads, func(k *perf.Sample) bool { return keyOf(k) == key })
+	switch {
+	case known >= 0 && len(l.Resources) < len(p.loads[known].Resources):
+		return // an older copy
+	case known >= 0:
+		// Later requests, or only more of them left out by the bounds.
+		fresh = l.Resources[len(p.loads[known].Resources):]
+		if p.loadView == p.loads[known] {
+			p.loadView = kept
+			p.loadVP.SetContent(renderPageLoad(l, p.width))
+		}
+		p.loads[known] = kept
+	default:
+		p.loads = append(p.loads, kept)
+		if len(p.loads) > maxLoads {
+			p.loads = p.loads[1:]
+		}
+	}
+	origin := l.Origin.Time
+	if origin.IsZero() {
+		origin = l.TS.Time
+	}
+	rows := make([]row, 0, len(fresh))
+	for _, r := range sortedByStart(fresh) {
+		if r.Type == "fetch" || r.Type == "xmlhttprequest" {
+			continue
+		}
+		at := origin.Add(time.Duration(r.Start * float64(time.Millisecond)))
+		rows = append(rows, resourceRow(resourceEntry{Resource: r, TS: at, Tab: l.TabID, Page: l.URL, load: key}))
+	}
+	if len(rows) > 0 {
+		p.add(rows)
+		// Its rows started before the fetches that came in the meantime:
+		// in time order from now on, the selection left where it is.
+		p.streamPane.order = compareBy(p.order)
+		p.dirty = true
+	}
+	p.setNote()
+}
+
+// Update takes o (order) and w (page-load view) before the stream's keys;
+// while the page-load view is open, the arrows scroll it.
+func (p *netPane) Update(msg tea.KeyMsg, k KeyMap) (tea.Cmd, bool) {
+	switch {
+	case key.Matches(msg, k.Sort) && p.loadView == nil:
+		p.setOrder((p.order + 1) % orderCount)
+		return notice("Network sorted by " + orderNames[p.order]), true
+	case key.Matches(msg, k.PageLoad):
+		if p.loadView != nil {
+			p.loadView = nil
+			return nil, true
+		}
+		l := p.pickLoad()
+		if l == nil {
+			return notice("no page load measured yet: the extension sends one about a second after a page's load event"), true
+		}
+		p.loadView = l
+		p.loadVP.SetContent(renderPageLoad(*l, p.width))
+		p.loadVP.GotoTop()
+		return nil, true
+	}
+	if p.loadView != nil {
+		vp := &p.loadVP
+		switch {
+		case key.Matches(msg, k.Up):
+			vp.ScrollUp(1)
+		case key.Matches(msg, k.Down):
+			vp.ScrollDown(1)
+		case key.Matches(msg, k.PageUp):
+			vp.PageUp()
+		case key.Matches(msg, k.PageDown):
+			vp.PageDown()
+		case key.Matches(msg, k.Top):
+			vp.GotoTop()
+		case key.Matches(msg, k.Bottom):
+			vp.GotoBottom()
+		default:
+			return notice(msg.String() + " works on the rows: w closes the page load first"), true
+		}
+		return nil, true
+	}
+	return p.streamPane.Update(msg, k)
+}
+
+// pickLoad is the load of the selected row when it is one of a load's
+// requests, else the newest load.
+func (p *netPane) pickLoad() *perf.Sample {
+	if r, ok := p.Selected(); ok {
+		if e, ok := r.src.(resourceEntry); ok {
+			for _, l := range p.loads {
+				if keyOf(l) == e.load {
+					return l
+				}
+			}
+		}
+	}
+	if len(p.loads) == 0 {
+		return nil
+	}
+	return p.loads[len(p.loads)-1]
+}
+
+// closeLoad closes the page-load view; false when it was not open.
+func (p *netPane) closeLoad() bool {
+	if p.loadView == nil {
+		return false
+	}
+	p.loadView = nil
+	return true
+}
+
+// SetSize sizes the rows and the page-load view alike.
+func (p *netPane) SetSize(w, h int) {
+	p.streamPane.SetSize(w, h)
+	p.loadVP.Width, p.loadVP.Height = w, max(1, h)
+	if p.loadView != nil {
+		p.loadVP.SetContent(renderPageLoad(*p.loadView, w))
+	}
+}
+
+// View is the page-load view when w opened it, else the rows.
+func (p *netPane) View() string {
+	if p.loadView != nil {
+		return p.loadVP.View()
+	}
+	return p.streamPane.View()
+}
+
+// Status says the page-load view is open, or the stream's state.
+func (p *netPane) Status() string {
+	if p.loadView != nil {
+		return "page load · w or esc back"
+	}
+	return p.streamPane.Status()
+}
+
+// resourceRow renders one request of a page load as the Network pane
+// lists fetch and XHR: the same columns, its type by what it is.
+func resourceRow(e resourceEntry) row {
+	c, mark := plain, " "
+	status := "-"
+	if e.Status > 0 {
+		status = fmt.Sprint(e.Status)
+	}
+	if e.Status >= 400 {
+		c, mark = bad, "✖"
+	}
+	line := fmt.Sprintf(netFormat, stamp(e.TS), mark, "", status, kindOf(e.Resource), sizeText(e.Size), duration(e.Duration), clean(e.URL))
+	r := newRow(c, line)
+	r.src = e
+	return r
+}
+
+// kindOf names a request's type as DevTools does, short: what its
+// initiator says, or for a link or a CSS url() its file's extension.
+func kindOf(r perf.Resource) string {
+	ext := strings.ToLower(path.Ext(strings.SplitN(strings.SplitN(r.URL, "?", 2)[0], "#", 2)[0]))
+	switch ext {
+	case ".woff", ".woff2", ".ttf", ".otf", ".eot":
+		return "font"
+	case ".css":
+		return "css"
+	case ".js", ".mjs":
+		if r.Type == "script" || r.Type == "link" || r.Type == "other" {
+			return "script"
+		}
+	case ".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".avif", ".ico", ".bmp":
+		if r.Type != "fetch" && r.Type != "xmlhttprequest" {
+			return "img"
+		}
+	}
+	switch r.Type {
+	case "navigation":
+		return "doc"
+	case "img", "image", "input":
+		return "img"
+	case "xmlhttprequest":
+		return "xhr"
+	case "link", "css":
+		return "css"
+	case "iframe", "frame":
+		return "frame"
+	}
+	return fit(r.Type, 6)
+}
+
+// netType is a fetch or XHR row's type column.
+func netType(e capture.NetworkEntry) string {
+	if e.Type == "" {
+		return "-"
+	}
+	return fit(e.Type, 6)
+}
+
+// sizeText is a size in few cells: 812B, 12.3k, 1.2M.
+func sizeText(n int64) string {
+	switch {
+	case n <= 0:
+		return "-"
+	case n < 1000:
+		return fmt.Sprintf("%dB", n)
+	case n < 1000*1000:
+		return fmt.Sprintf("%.1fk", float64(n)/1000)
+	}
+	return fmt.Sprintf("%.1fM", float64(n)/1e6)
+}
