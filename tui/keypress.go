@@ -143,7 +143,7 @@ func (m *Model) escape() tea.Cmd {
 		m.help.ShowAll = false
 		m.layout()
 	case m.panes[m.active].Filter() != "":
-		m.panes[m.active].SetFilter("")
+		_ = m.panes[m.active].SetFilter("") // the empty filter always parses
 		m.input.Reset()
 		return notice("dropped the filter")
 	default:
@@ -153,20 +153,25 @@ func (m *Model) escape() tea.Cmd {
 }
 
 // filterKey edits the active pane's filter, applying it as it is typed.
+// While what is typed does not parse, the pane keeps the last filter that
+// did and the prompt says what is wrong; enter keeps the prompt open.
 func (m *Model) filterKey(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, m.keys.Apply):
+		if m.filterErr != nil {
+			return nil
+		}
 		m.filtering = false
 		m.input.Blur()
 	case key.Matches(msg, m.keys.Cancel):
-		m.filtering = false
+		m.filtering, m.filterErr = false, nil
 		m.input.Blur()
 		m.input.Reset()
-		m.panes[m.active].SetFilter("")
+		_ = m.panes[m.active].SetFilter("")
 	default:
 		var cmd tea.Cmd
 		m.input, cmd = m.input.Update(msg)
-		m.panes[m.active].SetFilter(m.input.Value())
+		m.filterErr = m.panes[m.active].SetFilter(m.input.Value())
 		return cmd
 	}
 	m.layout()

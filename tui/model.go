@@ -75,6 +75,7 @@ type Model struct {
 	recovery recovering
 
 	filtering bool
+	filterErr error // what is wrong with the filter as typed
 	note      string
 	noteErr   bool
 	noteAt    time.Time
@@ -85,6 +86,10 @@ type Model struct {
 	// bodies are the newest request and response payloads, for the
 	// detail of a request.
 	bodies ring[capture.NetworkBody]
+	// bodyCache is bodies as a list, for the filter; nil when stale.
+	bodyCache []capture.NetworkBody
+	// consoleNav and networkNav put a line where the page navigated.
+	consoleNav, networkNav navMarks
 	out    io.Writer
 	inTmux bool
 	doc    doctorState
@@ -107,7 +112,7 @@ func New(cfg Config) *Model {
 	}
 	in := textinput.New()
 	in.Prompt = "/ filter: "
-	in.Placeholder = "text to match, enter keeps, esc drops"
+	in.Placeholder = "status>=400 method:POST level:error url:/api type:img or text; enter keeps, esc drops"
 	// A steady cursor: a blinking one would redraw the screen twice a
 	// second for nothing.
 	in.Cursor.SetMode(cursor.CursorStatic)
@@ -115,6 +120,8 @@ func New(cfg Config) *Model {
 		console: newConsolePane(), network: newNetworkPane(), ws: newWSPane(), actions: newActionsPane(),
 		overrides: newOverridesPane(cfg.Client, cfg.Now), audit: newAuditPane(),
 		bodies: newRing[capture.NetworkBody](capture.BodyCap), out: cfg.Out, inTmux: cfg.InTmux, doc: doctorState{run: cfg.Doctor}}
+	m.network.more = m.bodyText
+	m.consoleNav, m.networkNav = navMarks{}, navMarks{}
 	m.panes = [paneCount]pane{m.console, m.network, m.ws, m.actions, m.overrides, m.audit}
 	// The first frame is drawn before the terminal's size is known: it
 	// shows the dashboard connecting, at the smallest size it is made for.
@@ -260,16 +267,22 @@ func (m *Model) apply(msg tea.Msg) {
 
 func (m *Model) addEntries(e EntriesMsg) {
 	if len(e.Logs) > 0 {
-		rows := make([]row, len(e.Logs))
-		for i, l := range e.Logs {
-			rows[i] = consoleRow(l)
+		rows := make([]row, 0, len(e.Logs))
+		for _, l := range e.Logs {
+			if r, ok := m.consoleNav.next(l.TS, l.TabID, l.Page); ok {
+				rows = append(rows, r)
+			}
+			rows = append(rows, consoleRow(l))
 		}
 		m.console.add(rows)
 	}
 	if len(e.Network) > 0 {
-		rows := make([]row, len(e.Network))
-		for i, n := range e.Network {
-			rows[i] = networkRow(n)
+		rows := make([]row, 0, len(e.Network))
+		for _, n := range e.Network {
+			if r, ok := m.networkNav.next(n.TS, n.TabID, n.Page); ok {
+				rows = append(rows, r)
+			}
+			rows = append(rows, networkRow(n))
 		}
 		m.network.add(rows)
 	}
@@ -285,6 +298,9 @@ func (m *Model) addEntries(e EntriesMsg) {
 	}
 	for _, b := range e.Bodies {
 		m.bodies.push(b)
+	}
+	if len(e.Bodies) > 0 {
+		m.bodiesArrived()
 	}
 	m.lost += e.Skipped
 }

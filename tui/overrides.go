@@ -19,6 +19,7 @@ type overridesPane struct {
 	settings []Setting
 	cursor   int // index into the shown (filtered) settings
 	filter   string
+	q        query
 	width    int
 	height   int
 }
@@ -61,12 +62,12 @@ func (p *overridesPane) set(o Overrides) {
 }
 
 func (p *overridesPane) shown() []Setting {
-	if p.filter == "" {
+	if p.q.empty() {
 		return p.settings
 	}
 	var out []Setting
 	for _, s := range p.settings {
-		if strings.Contains(strings.ToLower(s.Name+" "+s.Agent+" "+show(s.Value)), strings.ToLower(p.filter)) {
+		if p.q.match(row{text: s.Name + " " + s.Agent + " " + show(s.Value), src: s}, nil) {
 			out = append(out, s)
 		}
 	}
@@ -84,11 +85,16 @@ func (p *overridesPane) selected() (Setting, bool) {
 // SetSize gives the pane its share of the screen.
 func (p *overridesPane) SetSize(w, h int) { p.width, p.height = w, h }
 
-// SetFilter shows the settings whose name, agent or value contain s,
-// ignoring case.
-func (p *overridesPane) SetFilter(s string) {
-	p.filter = s
+// SetFilter shows the settings that pass the filter s: their name, agent
+// or value contain its words, ignoring case.
+func (p *overridesPane) SetFilter(s string) error {
+	q, err := parseQuery(s)
+	if err != nil {
+		return err
+	}
+	p.filter, p.q = strings.TrimSpace(s), q
 	p.cursor = 0
+	return nil
 }
 
 // Pick is the selected setting.

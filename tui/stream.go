@@ -38,7 +38,10 @@ type streamPane struct {
 	rows    ring[row]
 	held    ring[row] // arrived while paused
 	filter  string    // as typed
-	lower   string    // filter in lower case, for matching
+	q       query     // filter, parsed
+	// more is further text a row stands for (a request's bodies), for the
+	// filter's free text; nil when there is none.
+	more    func(any) string
 	paused  bool
 	follow  bool
 	vp      viewport.Model
@@ -53,8 +56,9 @@ type streamPane struct {
 	seq, sel uint64
 	shown    []row // the rows that match, oldest first, as of the last sync
 	cursor   int   // index of the selected row in shown; -1 when none
-	// cleared counts the rows c hid, for the empty pane to say so.
-	cleared int
+	// hidden is the newest row c hid: rows up to it stay in the pane,
+	// unseen, until c again brings them back.
+	hidden uint64
 	// pin, when set, names the rows that stay when they would scroll away
 	// (the human's audit lines under a flood of the AI's); they wait in
 	// pinned, older than every row in rows, so the order holds.
@@ -94,10 +98,10 @@ func (p *streamPane) add(rows []row) {
 }
 
 func (p *streamPane) match(r row) bool {
-	if p.port != 0 && r.port != p.port {
+	if (p.port != 0 && r.port != p.port) || r.seq <= p.hidden {
 		return false
 	}
-	return p.lower == "" || strings.Contains(strings.ToLower(r.text), p.lower)
+	return p.q.empty() || p.q.match(r, p.more)
 }
 
 // ShowPort shows only the rows of the server on port (0: every row).
@@ -114,24 +118,55 @@ func (p *streamPane) SetSize(w, h int) {
 	p.dirty = true
 }
 
-// SetFilter shows only rows containing s, ignoring case.
-func (p *streamPane) SetFilter(s string) {
-	p.filter, p.lower = s, strings.ToLower(s)
+// SetFilter shows only the rows that pass the filter s (filter.go); a
+// filter that does not parse changes nothing and says what is wrong.
+func (p *streamPane) SetFilter(s string) error {
+	q, err := parseQuery(s)
+	if err != nil {
+		return err
+	}
+	p.filter, p.q = strings.TrimSpace(s), q
 	p.follow, p.sel = true, 0
 	p.dirty = true
+	return nil
 }
 
 // Filter is the pane's filter, as typed.
 func (p *streamPane) Filter() string { return p.filter }
 
-// Clear empties the view; the server's buffers are untouched.
+// Clear hides every row the pane has; a second Clear, before anything is
+// hidden anew, brings them back. The server's buffers are untouched.
 func (p *streamPane) Clear() {
-	p.cleared += p.rows.len() + p.held.len() + p.pinned.len()
-	p.rows.reset()
-	p.held.reset()
-	p.pinned.reset()
+	if p.hidden != 0 {
+		p.hidden = 0
+	} else {
+		if p.held.len() > 0 { // held rows are the pane's too
+			paused := p.paused
+			p.paused = false
+			p.held.each(func(r row) { p.add([]row{r}) })
+			p.held.reset()
+			p.paused = paused
+		}
+		p.hidden = p.seq
+	}
 	p.follow, p.sel = true, 0
 	p.dirty = true
+}
+
+// cleared counts the rows c hides that the pane still has.
+func (p *streamPane) cleared() int {
+	if p.hidden == 0 {
+		return 0
+	}
+	n := 0
+	count := func(r row) {
+		if r.seq <= p.hidden {
+			n++
+		}
+	}
+	p.pinned.each(count)
+	p.rows.each(count)
+	return n
 }
 
 // Paused says whether the pane holds new rows back.
@@ -280,8 +315,8 @@ func (p *streamPane) View() string {
 		switch {
 		case p.filter != "":
 			msg = fmt.Sprintf("nothing matches %q (esc drops the filter)", p.filter)
-		case p.cleared > 0:
-			msg = fmt.Sprintf("Cleared this view: %d earlier entries hidden (the server keeps them). New ones appear here.", p.cleared)
+		case p.hidden != 0:
+			msg = fmt.Sprintf("Cleared this view: %d earlier entries hidden (c brings them back). New ones appear here.", p.cleared())
 		}
 		return lipgloss.JoinVertical(lipgloss.Left, head,
 			lipgloss.NewStyle().Width(p.vp.Width).Height(p.vp.Height).Render(styleDim.Render(fit(msg, p.width))))

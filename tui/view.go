@@ -123,6 +123,11 @@ func (m *Model) tabStatus() string {
 
 func (m *Model) statusLine() string {
 	switch {
+	case m.filtering && m.filterErr != nil:
+		short := m.input // as wide as what is typed, the error after it
+		short.Width = lipgloss.Width(m.input.Value()) + 1
+		in := short.View()
+		return in + styleErr.Render(fit("  ✖ "+clean(m.filterErr.Error()), max(0, m.width-lipgloss.Width(in))))
 	case m.filtering:
 		return m.input.View()
 	case m.note != "" && m.now().Sub(m.noteAt) < noteFor:

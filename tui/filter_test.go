@@ -1,0 +1,160 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/gasoline-dev/gasoline/features/capture"
+)
+
+func TestParseQuery(t *testing.T) {
+	for _, tc := range []struct {
+		in    string
+		terms []term
+		words []string
+		err   string
+	}{
+		{in: "status>=400", terms: []term{{field: "status", op: ">=", val: "400", num: 400}}},
+		{in: "status<500 status>399", terms: []term{{field: "status", op: "<", val: "500", num: 500}, {field: "status", op: ">", val: "399", num: 399}}},
+		{in: "status<=204 status=200", terms: []term{{field: "status", op: "<=", val: "204", num: 204}, {field: "status", op: "=", val: "200", num: 200}}},
+		{in: "method:POST url:/api", terms: []term{{field: "method", op: ":", val: "post"}, {field: "url", op: ":", val: "/api"}}},
+		{in: "LEVEL:Error gateway", terms: []term{{field: "level", op: ":", val: "error"}}, words: []string{"gateway"}},
+		{in: `type:img "bad gateway"  TypeError: http://x/y`, terms: []term{{field: "type", op: ":", val: "img"}},
+			words: []string{"bad gateway", "typeerror:", "http://x/y"}},
+		{in: "  "},
+		{in: "status>=", err: "status>= needs a value, as in status>=400"},
+		{in: "status>=abc", err: "status>=abc: a status is a number"},
+		{in: "method>=3", err: "only status compares with < and >"},
+		{in: "size>10", err: `no field "size": filter by status, method, level, url, type`},
+		{in: `"open`, err: "a quote is not closed"},
+	} {
+		q, err := parseQuery(tc.in)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%q: error %v, want %q", tc.in, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%q: %v", tc.in, err)
+			continue
+		}
+		if !equalTerms(q.terms, tc.terms) || strings.Join(q.words, "|") != strings.Join(tc.words, "|") {
+			t.Errorf("%q: %+v %q, want %+v %q", tc.in, q.terms, q.words, tc.terms, tc.words)
+		}
+	}
+}
+
+func equalTerms(a, b []term) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func TestQueryMatch(t *testing.T) {
+	ok := networkRow(capture.NetworkEntry{Method: "GET", URL: "http://shop/api/cart", Status: 200, Type: "fetch"})
+	fail := networkRow(capture.NetworkEntry{Method: "POST", URL: "http://shop/api/checkout", Status: 500, Type: "xhr"})
+	gone := networkRow(capture.NetworkEntry{Method: "GET", URL: "http://shop/logo.png", Failed: true, Type: "img"})
+	redirect := networkRow(capture.NetworkEntry{Method: "GET", URL: "http://shop/old", Status: 301})
+	logErr := consoleRow(capture.LogEntry{Level: "error", Message: "boom", Stack: "at deepFrameAlpha (app.js:1)", Source: "http://shop/app.js"})
+	exc := consoleRow(capture.LogEntry{Level: "error", Kind: "exception", Message: "TypeError: x"})
+	info := consoleRow(capture.LogEntry{Level: "info", Message: "hello"})
+	rows := map[string]row{"ok": ok, "fail": fail, "gone": gone, "redirect": redirect, "logErr": logErr, "exc": exc, "info": info}
+	bodies := func(src any) string {
+		if e, ok := src.(capture.NetworkEntry); ok && e.Status == 500 {
+			return `{"error":"upstream gateway timed out"}`
+		}
+		return ""
+	}
+	for _, tc := range []struct {
+		q    string
+		want string // names of the rows kept, in the order of names
+	}{
+		{"status>=400", "fail"},
+		{"status>=500", "fail"},
+		{"status<=200", "ok gone"},
+		{"status>300", "fail redirect"},
+		{"status<300", "ok gone"},
+		{"status<=301 status>=300", "redirect"},
+		{"status=500", "fail"},
+		{"method:post", "fail"},
+		{"method=GET url:/api", "ok"},
+		{"level:error", "fail gone logErr exc"},
+		{"level:error url:app.js", "logErr"},
+		{"type:img", "gone"},
+		{"type:exception", "exc"},
+		{"gateway", "fail"},
+		{"deepframealpha", "logErr"},
+		{"gateway method:GET", ""},
+		{`"upstream gateway"`, "fail"},
+		{"", "ok fail gone redirect logErr exc info"},
+	} {
+		q, err := parseQuery(tc.q)
+		if err != nil {
+			t.Fatalf("%q: %v", tc.q, err)
+		}
+		var got []string
+		for _, name := range []string{"ok", "fail", "gone", "redirect", "logErr", "exc", "info"} {
+			if q.match(rows[name], bodies) {
+				got = append(got, name)
+			}
+		}
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("%q keeps %q, want %q", tc.q, got, tc.want)
+		}
+	}
+}
+
+// A filter typed in the prompt: the Network pane keeps the failing rows;
+// a word of a response body finds its request; a filter that does not
+// parse says why in the prompt and keeps the last one that did, and what
+// was typed.
+func TestFilterInThePane(t *testing.T) {
+	m := sampleModelAt(120, 40)
+	m.Update(batchMsg{EntriesMsg{
+		Network: []capture.NetworkEntry{
+			{TS: at(1), Method: "GET", URL: "http://shop/api/cart", Status: 200},
+			{TS: at(2), Method: "POST", URL: "http://shop/api/checkout", Status: 502},
+		},
+		Bodies: []capture.NetworkBody{{TS: at(2), Method: "POST", URL: "http://shop/api/checkout", Status: 502,
+			ResponseBody: `{"error":"bad gateway from upstream"}`}},
+	}})
+	m.Update(keyMsg("2"))
+	typeKeys(m, "/status>=400")
+	v := plainView(m.View())
+	if strings.Contains(v, "/api/cart") || !strings.Contains(v, "/api/checkout") || !strings.Contains(v, `filter "status>=400"`) {
+		t.Fatalf("status>=400 in the Network pane:\n%s", v)
+	}
+	m.Update(keyMsg("enter"))
+	m.Update(keyMsg("esc"))
+	typeKeys(m, "/upstream")
+	if v := plainView(m.View()); strings.Contains(v, "/api/cart") || !strings.Contains(v, "/api/checkout") {
+		t.Fatalf("a word of the response body does not find the request:\n%s", v)
+	}
+	m.Update(keyMsg("esc"))
+	m.Update(keyMsg("/"))
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("status>=x")}) // in one read
+	v = plainView(m.View())
+	if !strings.Contains(v, "a status is a number") || !strings.Contains(v, "status>=x") || !strings.Contains(v, "/api/cart") {
+		t.Fatalf("a bad filter:\n%s", v)
+	}
+	m.Update(keyMsg("enter")) // refused: the prompt stays
+	if !m.filtering {
+		t.Fatal("enter took a filter that does not parse")
+	}
+}
+
+// typeKeys sends each rune as a key.
+func typeKeys(m *Model, s string) {
+	for _, r := range s {
+		m.Update(keyMsg(string(r)))
+	}
+}
