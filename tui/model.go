@@ -90,9 +90,9 @@ type Model struct {
 	bodyCache []capture.NetworkBody
 	// consoleNav and networkNav put a line where the page navigated.
 	consoleNav, networkNav navMarks
-	out    io.Writer
-	inTmux bool
-	doc    doctorState
+	out                    io.Writer
+	inTmux                 bool
+	doc                    doctorState
 	// since is when the dashboard first reached the server, for the hint
 	// to point the extension at a non-default port.
 	since time.Time
