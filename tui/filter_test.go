@@ -158,3 +158,62 @@ func typeKeys(m *Model, s string) {
 		m.Update(keyMsg(string(r)))
 	}
 }
+
+// cURL of a captured request: its method, URL, headers and body as the
+// server kept them; a secret header's value stays the redaction
+// placeholder, and an Authorization header capture never keeps is named
+// with it.
+func TestCopyMenuCURL(t *testing.T) {
+	yes := true
+	e := capture.NetworkEntry{TS: at(1), Method: "POST", URL: "http://shop/api/checkout?x='1'", Status: 500}
+	b := capture.NetworkBody{TS: at(1), Method: "POST", URL: e.URL, Status: 500, HasAuthHeader: &yes,
+		RequestHeaders: map[string]string{"content-type": "application/json", "cookie": "[redacted]", "content-length": "12"},
+		RequestBody:    `{"it's":1}`, ResponseBody: `{"error":"bad gateway"}`}
+	items := copyChoices(e, "the line", []capture.NetworkBody{b})
+	got := map[string]string{}
+	var keys []string
+	for _, it := range items {
+		got[it.key] = it.text
+		keys = append(keys, it.key)
+	}
+	want := `curl -X 'POST' 'http://shop/api/checkout?x='\''1'\''' -H 'content-type: application/json' -H 'cookie: [redacted]' -H 'Authorization: [redacted]' --data-raw '{"it'\''s":1}'`
+	if got["c"] != want {
+		t.Errorf("cURL:\n%s\nwant\n%s", got["c"], want)
+	}
+	if strings.Join(keys, "") != "cubrjl" || got["u"] != e.URL || got["b"] != b.ResponseBody || got["r"] != b.RequestBody || got["l"] != "the line" {
+		t.Errorf("choices %q: %q", keys, got)
+	}
+	if !strings.Contains(got["j"], `"status": 500`) {
+		t.Errorf("JSON: %s", got["j"])
+	}
+	// A GET without a captured body is the URL alone.
+	if it := copyChoices(capture.NetworkEntry{Method: "GET", URL: "http://a/b"}, "", nil); it[0].text != "curl 'http://a/b'" {
+		t.Errorf("GET: %q", it[0].text)
+	}
+}
+
+// Y opens the menu on the selected row; its key copies that text over
+// OSC 52, and esc closes it without copying.
+func TestCopyMenuKeys(t *testing.T) {
+	var out strings.Builder
+	m := sampleModel()
+	m.out = &out
+	m.Update(keyMsg("2"))
+	m.Update(keyMsg("Y"))
+	if m.copyMenu == nil || !strings.Contains(plainView(m.View()), "cURL") {
+		t.Fatalf("Y opened no menu:\n%s", plainView(m.View()))
+	}
+	m.Update(keyMsg("esc"))
+	if m.copyMenu != nil {
+		t.Fatal("esc left the menu open")
+	}
+	m.Update(keyMsg("Y"))
+	_, cmd := m.Update(keyMsg("u"))
+	if cmd == nil {
+		t.Fatal("u copied nothing")
+	}
+	cmd()
+	if want := clipboardSeq("http://localhost:3000/api/checkout", false); out.String() != want || m.copyMenu != nil {
+		t.Fatalf("wrote %q, want %q", out.String(), want)
+	}
+}

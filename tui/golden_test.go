@@ -186,6 +186,9 @@ func TestGoldenPanes(t *testing.T) {
 		{"doctor", []string{"doctor"}},
 		{"doctor_detail", []string{"doctor", "D"}},
 		{"extension_gone", []string{"gone"}},
+		{"copy_network", []string{"2", "up", "up", "up", "Y"}},
+		{"copy_console", []string{"up", "up", "Y"}},
+		{"filter_fields", append([]string{"2", "/"}, strings.Split("status>=400 method:POST", "")...)},
 	} {
 		for _, size := range goldenSizes {
 			w, h := size[0], size[1]

@@ -54,6 +54,9 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	if m.filtering {
 		return m.filterKey(msg)
 	}
+	if m.copyMenu != nil {
+		return m.copyKey(msg)
+	}
 	if cmd, ok := m.askKey(msg); ok {
 		return cmd
 	}

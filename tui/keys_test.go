@@ -245,7 +245,7 @@ func TestCopyWritesTheRowAndTheDetail(t *testing.T) {
 	m := sampleModel()
 	m.out = &out
 	d := newDriver(t, m)
-	d.press("Y")
+	d.press("Y", "l") // the copy menu's line as shown
 	d.await("the copy", func() bool { return strings.Contains(d.screen(), "copied 51 bytes") })
 	r, _ := m.console.Selected()
 	if want := clipboardSeq(r.text, false); out.String() != want {

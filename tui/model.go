@@ -76,6 +76,10 @@ type Model struct {
 
 	filtering bool
 	filterErr error // what is wrong with the filter as typed
+	// copyMenu is the open copy menu's choices (copymenu.go), nil when
+	// closed; copyTitle names its row.
+	copyMenu  []copyItem
+	copyTitle string
 	note      string
 	noteErr   bool
 	noteAt    time.Time

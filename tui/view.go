@@ -100,6 +100,9 @@ func (m *Model) View() string {
 	if m.detail != nil {
 		body = m.detail.view()
 	}
+	if m.copyMenu != nil {
+		body = copyMenuView(m.copyMenu, m.copyTitle, m.width, lipgloss.Height(body))
+	}
 	status := m.tabStatus()
 	hd := header{conn: m.conn, health: m.health, pilot: m.pilot, aiNote: m.overrides.headline(), problems: m.doc.problems()}
 	frame := strings.Join([]string{
