@@ -244,7 +244,7 @@ func sampleExtensionGone() StatusMsg {
 func sampleDoctor() DoctorMsg {
 	return DoctorMsg{Problems: 2, Checks: []doctor.Check{
 		{Name: "port", Status: doctor.OK, Detail: "127.0.0.1:7890 is held by Gasoline"},
-		{Name: "clients", Status: doctor.Warn, Detail: "no MCP client found", Fix: "gasoline setup --client NAME"},
+		{Name: "client:zed", Status: doctor.Warn, Detail: "~/.config/zed/settings.json could not be read", Fix: "gasoline setup --client zed"},
 		{Name: "extension", Status: doctor.Fail, Detail: "connected, but version 0.0.9 is loaded and this gasoline ships 0.1.0",
 			Fix: "gasoline setup, then click Reload on Gasoline in chrome://extensions"},
 		{Name: "audit_log", Status: doctor.Fail, Detail: "/home/dev/.gasoline/audit.jsonl is not writable: permission denied",

@@ -306,7 +306,7 @@ func TestHeaderShowsTheDoctorsProblems(t *testing.T) {
 	d.await("the doctor's report", func() bool {
 		return strings.Contains(strings.Split(d.screen(), "\n")[2], "✗ extension: connected, but versi… +2 more (D)")
 	})
-	if got := problemsOf(*m.doc.report); len(got) != 3 || got[0].Name != "extension" || got[1].Name != "audit_log" || got[2].Name != "clients" {
+	if got := problemsOf(*m.doc.report); len(got) != 3 || got[0].Name != "extension" || got[1].Name != "audit_log" || got[2].Name != "client:zed" {
 		t.Fatalf("problems in order: %+v", got)
 	}
 	if len(calls) != 1 {
