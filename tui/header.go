@@ -45,6 +45,19 @@ type header struct {
 	aiNote string
 	// problems are the doctor's failures and warnings, most severe first.
 	problems []doctor.Check
+	// notice is a warning that lasts while its cause does (the dashboard
+	// passing events over under load); "" when there is none.
+	notice part
+	// segments are the fields other features add (segments.go).
+	segments []segment
+}
+
+// segment is one field a feature adds to the header: its forms, longest
+// first (an empty form drops it), on line 1, 2 or 3. On a narrow terminal
+// segments give up room before the header's own fields.
+type segment struct {
+	line  int
+	forms part
 }
 
 // headerView renders the three header lines: where the server is and who
@@ -69,7 +82,8 @@ func headerView(hd header, width int) string {
 		styleTitle.Render(title) + " " + connView(c, true),
 		styleTitle.Render("GASOLINE") + " " + connView(c, true),
 	}
-	l1 := squeeze(width, sep, []part{where, clients}, []int{1, 0, 0})
+	p1, o1 := withSegments(hd.segments, 1, []part{where, clients}, []int{1, 0, 0})
+	l1 := squeeze(width, sep, p1, o1)
 	pilot := part{"pilot: " + pilotView(hd.pilot, h)}
 	if hd.pilot != nil {
 		pilot = append(pilot, "pilot: "+pilotShort(hd.pilot))
@@ -88,11 +102,17 @@ func headerView(hd header, width int) string {
 		}
 		tab = part{fmt.Sprintf("tab %d: %s", h.Page.TabID, u), fmt.Sprintf("tab %d: %s", h.Page.TabID, bare)}
 	}
-	ext := part{extensionView(h, false), extensionView(h, true), extensionTiny(h)}
-	l2 := squeeze(width, sep, []part{ext, pilot, tab}, []int{0, 1, 2, 0})
+	ext := part{extensionView(h, 0), extensionView(h, 1), extensionView(h, 2), extensionTiny(h)}
+	// The extension's state outlasts the pilot's reason and the tab's
+	// scheme: "connected" goes only after both.
+	p2, o2 := withSegments(hd.segments, 2, []part{ext, pilot, tab}, []int{0, 1, 2, 0, 0})
+	l2 := squeeze(width, sep, p2, o2)
 	var p3 []part
 	if d := decisionsPart(h); d != nil {
 		p3 = append(p3, d)
+	}
+	if len(hd.notice) > 0 {
+		p3 = append(p3, hd.notice)
 	}
 	if hd.aiNote != "" {
 		p3 = append(p3, part{styleWarn.Render(clean(hd.aiNote))})
@@ -121,10 +141,29 @@ func headerView(hd header, width int) string {
 	// Buffers go first, then the long forms, from the end of the line.
 	var order []int
 	for i := len(p3) - 1; i >= 0; i-- {
-		order = append(order, i)
+		for range p3[i] {
+			order = append(order, i)
+		}
 	}
+	p3, order = withSegments(hd.segments, 3, p3, order)
 	l3 := squeeze(width, sep, p3, order)
 	return strings.Join([]string{l1, l2, l3}, "\n")
+}
+
+// withSegments adds the segments of line to its parts; each gives up its
+// room, one form at a time, before the parts named in order.
+func withSegments(segs []segment, line int, parts []part, order []int) ([]part, []int) {
+	var first []int
+	for _, sg := range segs {
+		if sg.line != line || len(sg.forms) == 0 {
+			continue
+		}
+		for range sg.forms {
+			first = append(first, len(parts))
+		}
+		parts = append(parts, sg.forms)
+	}
+	return parts, append(first, order...)
 }
 
 // part is one field of a header line: its forms, longest first; an empty
@@ -132,8 +171,10 @@ func headerView(hd header, width int) string {
 type part []string
 
 // squeeze joins the first form of each part with sep and, while the line
-// is wider than width, moves the parts named in order, one step each in
-// turn, to their next shorter form. What is still too wide is cut with ….
+// is wider than width, takes the steps of order in turn, each moving the
+// part it names to its next shorter form, and starts the steps over while
+// a part can still move: a part named twice gives up room twice as soon.
+// What is still too wide is cut with ….
 func squeeze(width int, sep string, parts []part, order []int) string {
 	form := make([]int, len(parts))
 	join := func() string {
@@ -146,21 +187,29 @@ func squeeze(width int, sep string, parts []part, order []int) string {
 		return strings.Join(fs, sep)
 	}
 	line := join()
-	for width > 0 && lipgloss.Width(line) > width {
-		moved := false
-		for _, i := range order {
-			if form[i] < len(parts[i])-1 {
-				form[i]++
-				moved = true
+	for step := 0; width > 0 && lipgloss.Width(line) > width; step++ {
+		if step == len(order) {
+			if !movable(parts, form) {
 				break
 			}
+			step = 0
 		}
-		if !moved {
-			break
+		if i := order[step]; form[i] < len(parts[i])-1 {
+			form[i]++
+			line = join()
 		}
-		line = join()
 	}
 	return fit(line, width)
+}
+
+// movable says whether a part has a shorter form left.
+func movable(parts []part, form []int) bool {
+	for i, p := range parts {
+		if form[i] < len(p)-1 {
+			return true
+		}
+	}
+	return false
 }
 
 // problemsCount is the doctor's problems in a few words.
@@ -233,9 +282,16 @@ func connView(c ConnState, short bool) string {
 	return styleWarn.Render("connecting to " + c.Addr + "…")
 }
 
-func extensionView(h *Health, short bool) string {
+// extensionView is the extension's state: whole (0), without when it
+// was seen (1), or in a mark and the words that matter (2).
+func extensionView(h *Health, form int) string {
 	s := extensionState(h)
-	if short {
+	switch {
+	case form == 1 && h != nil && h.Extension.Connected:
+		s = "extension: " + styleOK.Render("● connected")
+	case form == 1 && h != nil:
+		s = "extension: " + styleErr.Render("○ not connected")
+	case form == 2:
 		s = extensionShort(h)
 	}
 	if h != nil && h.Extension.Sockets > 1 {
@@ -394,12 +450,14 @@ func tabsView(titles []string, active int, status string, width int) string {
 		}
 	}
 	left := strings.Join(tabs, " ")
-	right := styleDim.Render(status)
-	gap := width - lipgloss.Width(left) - lipgloss.Width(right)
-	if gap < 1 {
-		return fit(left+" "+right, width)
+	// The state's words before its first " · " are its fact (row 18/20,
+	// a filter's count); a number is never cut: what does not fit goes.
+	for _, form := range []string{status, strings.Split(status, " · ")[0], ""} {
+		if gap := width - lipgloss.Width(left) - lipgloss.Width(form); gap >= 1 {
+			return left + strings.Repeat(" ", gap) + styleDim.Render(form)
+		}
 	}
-	return left + strings.Repeat(" ", gap) + right
+	return fit(left, width)
 }
 
 // historyView says what the server took over of its predecessor's

@@ -84,6 +84,7 @@ type Model struct {
 	noteErr   bool
 	noteAt    time.Time
 	lost      int
+	lostAt    time.Time // when the dashboard last passed events over
 
 	// detail is the open detail view, over the active pane.
 	detail *detail
@@ -168,6 +169,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseMsg:
 		cmd = m.mouse(msg)
 	case batchMsg:
+		lostAt := m.lostAt
 		for _, sub := range msg {
 			m.apply(sub)
 		}
@@ -176,6 +178,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			cmd = tea.Quit
 		case m.feed != nil:
 			cmd = m.feed.Next()
+		}
+		if m.lostAt != lostAt {
+			cmd = tea.Batch(cmd, lostExpiry())
 		}
 	case copiedMsg:
 		if msg.err != nil {
@@ -260,8 +265,7 @@ func (m *Model) apply(msg tea.Msg) {
 	case StreamedMsg:
 		m.console.add([]row{streamedRow(msg, m.now())})
 	case DroppedMsg:
-		m.lost += msg.Count
-		m.setNote(fmt.Sprintf("the server dropped %d events: the dashboard fell behind (%d in all)", msg.Count, m.lost), true)
+		m.passedOver(msg.Count) // the server's, for a dashboard that fell behind
 	case LogMsg:
 		m.setNote(strings.TrimPrefix(strings.TrimSpace(string(msg)), "gasoline: "), false)
 	case ErrMsg:
@@ -306,7 +310,7 @@ func (m *Model) addEntries(e EntriesMsg) {
 	if len(e.Bodies) > 0 {
 		m.bodiesArrived()
 	}
-	m.lost += e.Skipped
+	m.passedOver(e.Skipped)
 }
 
 func (m *Model) setNote(s string, isErr bool) {

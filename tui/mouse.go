@@ -13,23 +13,48 @@ import (
 // width, the other tabs shorten their titles to three letters, then the
 // active one too.
 func tabLabels(titles []string, active, statusCells, width int) []string {
+	// Stages, each giving up a little more: whole names; WebSocket as WS;
+	// the pane's state cut to nine cells; three letters for the
+	// inactive tabs; then for every tab.
+	stages := []struct {
+		short  func(i int, t string) string
+		status int
+	}{
+		{func(_ int, t string) string { return t }, statusCells},
+		{func(_ int, t string) string { return readableTitle(t) }, statusCells},
+		{func(_ int, t string) string { return readableTitle(t) }, min(statusCells, 9)},
+		{func(i int, t string) string {
+			if i == active {
+				return readableTitle(t)
+			}
+			return shortTitle(t)
+		}, min(statusCells, 9)},
+		{func(_ int, t string) string { return shortTitle(t) }, 0},
+	}
 	var out []string
-	for stage := range 3 {
+	for _, st := range stages {
 		out = make([]string, len(titles))
 		for i, t := range titles {
-			if (i != active && stage > 0) || stage > 1 {
-				t = shortTitle(t)
-			}
+			t = st.short(i, t)
 			out[i] = fmt.Sprintf(" %d %s ", i+1, t)
 			if i == active {
 				out[i] = fmt.Sprintf("[%d %s]", i+1, t)
 			}
 		}
-		if lipgloss.Width(strings.Join(out, " "))+1+statusCells <= width {
+		if lipgloss.Width(strings.Join(out, " "))+1+st.status <= width {
 			break
 		}
 	}
 	return out
+}
+
+// readableTitle is a tab's title in the fewest letters that still read
+// as a word: WebSocket is WS; the others stay whole.
+func readableTitle(t string) string {
+	if rest, ok := strings.CutPrefix(t, "WebSocket"); ok {
+		return "WS" + rest
+	}
+	return t
 }
 
 // shortTitle is a tab's title cut to three letters, a count kept.

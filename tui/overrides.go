@@ -227,16 +227,6 @@ func (p *overridesPane) focusNewest() {
 	}
 }
 
-// headline is the newest AI override as the header shows it, from any
-// pane: who set what, and the key that takes it back.
-func (p *overridesPane) headline() string {
-	s, ok := p.newest()
-	if !ok {
-		return ""
-	}
-	return fmt.Sprintf("AI %s set %s → %s · x revoke", s.Agent, s.Name, show(s.Value))
-}
-
 func (p *overridesPane) call(fn func(context.Context) actionMsg) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

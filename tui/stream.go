@@ -2,12 +2,15 @@ package tui
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // row is one line of a stream pane.
@@ -19,6 +22,9 @@ type row struct {
 	// entry, an audit line, a notification sent to an AI.
 	src any
 	seq uint64 // the row's place in its pane: the selection's key
+	// cut counts the characters of the entry the row's text left out
+	// (clean's bound), for the length a cut row shows.
+	cut int
 }
 
 func newRow(c class, text string) row {
@@ -258,11 +264,11 @@ func (p *streamPane) sync() {
 		}
 		switch {
 		case i == p.cursor:
-			b.WriteString(styleSelected.Render(fitRow(r.text, p.width)))
+			b.WriteString(cutRow(r, p.width, true))
 		case len(r.text) > p.width && p.width > 0:
 			// Cut with a mark; a row that fits (bytes bound cells) is
 			// written as it is, so a flood costs no measuring.
-			b.WriteString(fitRow(r.styled, p.width))
+			b.WriteString(cutRow(r, p.width, false))
 		default:
 			b.WriteString(r.styled)
 		}
@@ -295,6 +301,47 @@ func (p *streamPane) find(seq uint64) int {
 	return len(p.shown) - 1
 }
 
+// cutRow is a row in w cells: whole when it fits, or cut with how much
+// of it is left out ("… (+4,312 chars, Enter)": Enter shows it whole).
+func cutRow(r row, w int, selected bool) string {
+	text := r.styled
+	if selected {
+		text = r.text
+	}
+	if w <= 0 || (r.cut == 0 && lipgloss.Width(r.text) <= w) {
+		if selected {
+			return styleSelected.Render(text)
+		}
+		return text
+	}
+	total := utf8.RuneCountInString(r.text) + r.cut
+	room := w - len(cutMark(total)) - 1
+	if room < 10 { // too narrow for the length
+		if selected {
+			return styleSelected.Render(fitRow(r.text, w))
+		}
+		return fitRow(r.styled, w)
+	}
+	shown := ansi.Truncate(r.text, room, "")
+	mark := cutMark(total - utf8.RuneCountInString(shown))
+	if selected {
+		return styleSelected.Render(shown + "…" + mark)
+	}
+	return ansi.Truncate(r.styled, room, "") + "…" + styleDim.Render(mark)
+}
+
+// cutMark says how much of a cut row is left out.
+func cutMark(n int) string { return " (+" + thousands(n) + " chars, Enter)" }
+
+// thousands writes n with commas: 4,312.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
 // fitRow cuts a row to w cells, marking the cut.
 func fitRow(s string, w int) string {
 	if w <= 0 || len(s) <= w {
@@ -306,7 +353,13 @@ func fitRow(s string, w int) string {
 // View renders the pane: column titles, then rows.
 func (p *streamPane) View() string {
 	head := styleColHead.Render(fit(p.colHead, p.width))
-	if room := p.width - lipgloss.Width(p.colHead) - 2; p.note != "" && room > 10 {
+	room := p.width - lipgloss.Width(p.colHead) - 2
+	switch {
+	case p.filter != "" && room > 10:
+		// The filter in the pane's title, as long as it is on.
+		f := fit(fmt.Sprintf("/%s · %d shown", clean(p.filter), p.matched), room)
+		head += strings.Repeat(" ", p.width-lipgloss.Width(p.colHead)-lipgloss.Width(f)) + styleWarn.Render(f)
+	case p.note != "" && room > 10:
 		note := fitLeft(p.note, room)
 		head += strings.Repeat(" ", p.width-lipgloss.Width(p.colHead)-lipgloss.Width(note)) + styleDim.Render(note)
 	}

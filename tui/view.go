@@ -104,7 +104,8 @@ func (m *Model) View() string {
 		body = copyMenuView(m.copyMenu, m.copyTitle, m.width, lipgloss.Height(body))
 	}
 	status := m.tabStatus()
-	hd := header{conn: m.conn, health: m.health, pilot: m.pilot, aiNote: m.overrides.headline(), problems: m.doc.problems()}
+	hd := header{conn: m.conn, health: m.health, pilot: m.pilot, aiNote: m.aiNote(), problems: m.doc.problems(),
+		notice: m.lostNotice(), segments: m.headerSegments()}
 	frame := strings.Join([]string{
 		headerView(hd, m.width),
 		tabsView(m.titles(), m.active, status, m.width),
@@ -142,8 +143,6 @@ func (m *Model) statusLine() string {
 		return styleWarn.Render(fit("connecting to "+m.conn.Addr+"…", m.width))
 	case m.portHint() != "":
 		return styleWarn.Render(m.portHint())
-	case m.lost > 0:
-		return styleWarn.Render(fit(fmt.Sprintf("%d events passed over under load; the panes keep the newest %d", m.lost, PaneLines), m.width))
 	}
 	return ""
 }
