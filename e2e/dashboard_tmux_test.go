@@ -67,7 +67,7 @@ func TestDashboardSmallTerminalDetailAndFastKeys(t *testing.T) {
 	if len(lines) != 24 || !strings.Contains(lines[23], "? help") || !strings.Contains(lines[23], "q quit") {
 		t.Fatalf("the key line lost help or quit at 80×24:\n%s", screen)
 	}
-	if !regexp.MustCompile(`tab \d+: http://127\.0\.0\.1:\d+/capture\.html`).MatchString(lines[1]) {
+	if !regexp.MustCompile(`tab \d+: (http://)?127\.0\.0\.1:\d+/capture\.html`).MatchString(lines[1]) {
 		t.Fatalf("the header lost the tracked tab at 80×24:\n%s", screen)
 	}
 

@@ -1,0 +1,151 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/gasoline-dev/gasoline/features/capture"
+	"github.com/gasoline-dev/gasoline/features/doctor"
+)
+
+// healthOf is a doctor.Server that answers with the dashboard's own
+// status: the header and the doctor read one source.
+type healthOf StatusMsg
+
+func (h healthOf) Health(context.Context) (doctor.Health, error) {
+	var d doctor.Health
+	d.Service, d.Version, d.Clients = "gasoline", h.Version, h.Clients
+	d.Extension.Connected = h.Extension.Connected
+	if h.Pilot != nil {
+		d.Pilot.Enabled = h.Pilot.Enabled
+	}
+	return d, nil
+}
+
+// truthDoctor runs the real doctor against the sample's status, with no
+// client configured by gasoline setup.
+func truthDoctor(m *Model) DoctorMsg {
+	in := doctor.Inputs{Port: 7890, DefaultPort: 7890, Version: "0.1.0", Server: healthOf(*m.health),
+		Writable: func(string) error { return nil }}
+	return DoctorMsg(doctor.Run(context.Background(), in))
+}
+
+// Each state of the table at the three sizes: what each line
+// says is true beside the others (goldens truth_*), and the words that
+// matter are there at every width.
+func TestGoldenTruths(t *testing.T) {
+	long := "checkout payload " + strings.Repeat("x", 4700)
+	for _, tc := range []struct {
+		name string
+		do   func(m *Model)
+		want []string // at every size
+		not  []string
+	}{
+		{"clients_agree", func(m *Model) {
+			m.Update(truthDoctor(m))
+			m.Update(keyMsg("D"))
+		}, []string{"claude-code, cursor", "clients: connected: claude-code, cursor", "pilot: on", "No problems found."}, []string{"no MCP client", "!"}},
+		{"pilot_off", func(m *Model) {
+			m.Update(PilotMsg{Source: "extension_poll", State: "off", ExtensionConnected: true})
+		}, []string{"extension: ● connected", "pilot: off"}, nil},
+		{"override_in_pane", func(m *Model) {
+			m.Update(keyMsg("5"))
+			m.Update(keyMsg("down"))
+		}, []string{"AI claude-code set log_level → all · x here revokes the selected row"}, []string{"· x revoke "}},
+		{"notice_under_load", func(m *Model) {
+			m.Update(batchMsg{EntriesMsg{Skipped: 484}})
+		}, []string{"484"}, nil},
+		{"notice_after_load", func(m *Model) {
+			m.Update(batchMsg{EntriesMsg{Skipped: 484}})
+			m.now = func() time.Time { return sampleNow.Add(time.Second) }
+		}, []string{"484 passed over"}, []string{"passing events over"}},
+		{"cleared", func(m *Model) { m.Update(keyMsg("c")) }, []string{"Cleared this view: 20 earlier entries hidden (c brings them back)"}, nil},
+		{"restored", func(m *Model) { m.Update(keyMsg("c")); m.Update(keyMsg("c")) }, []string{"retrying in 2s"}, []string{"Cleared"}},
+		{"navigation", func(m *Model) {
+			m.Update(batchMsg{EntriesMsg{Network: []capture.NetworkEntry{
+				{TS: at(1), Method: "GET", URL: "http://localhost:3000/api/cart", Status: 200, TabID: 412, Page: "http://localhost:3000/cart"},
+				{TS: at(2), Method: "GET", URL: "http://localhost:3000/api/pay", Status: 200, TabID: 412, Page: "http://localhost:3000/pay"},
+			}}})
+			m.Update(keyMsg("2"))
+		}, []string{"── navigated to http://localhost:3000/pay (tab 412) ──"}, nil},
+		{"cut_message", func(m *Model) {
+			m.Update(batchMsg{EntriesMsg{Logs: []capture.LogEntry{{TS: at(1), Level: "error", Message: long}}}})
+			m.Update(keyMsg("up"))
+		}, []string{" chars, Enter)", "checkout payload xxx"}, nil},
+	} {
+		for _, size := range goldenSizes {
+			w, h := size[0], size[1]
+			t.Run(fmt.Sprintf("%s_%dx%d", tc.name, w, h), func(t *testing.T) {
+				m := sampleModelAt(w, h)
+				tc.do(m)
+				got := plainView(m.View())
+				if n := strings.Count(got, "\n") + 1; n != h {
+					t.Errorf("%d lines, want %d", n, h)
+				}
+				for i, l := range strings.Split(got, "\n") {
+					if lw := lipgloss.Width(l); lw > w {
+						t.Errorf("line %d is %d cells wide, past %d: %q", i+1, lw, w, l)
+					}
+				}
+				for _, s := range tc.want {
+					if !strings.Contains(got, s) {
+						t.Errorf("no %q:\n%s", s, got)
+					}
+				}
+				for _, s := range tc.not {
+					if strings.Contains(got, s) {
+						t.Errorf("%q:\n%s", s, got)
+					}
+				}
+				golden(t, fmt.Sprintf("truth_%s_%dx%d", tc.name, w, h), got)
+			})
+		}
+	}
+}
+
+// The cut row's length is what the row leaves out of the entry.
+func TestCutRowSaysHowMuchIsLeftOut(t *testing.T) {
+	msg := strings.Repeat("y", 5000)
+	r := consoleRow(capture.LogEntry{Level: "log", Message: msg})
+	got := cutRow(r, 100, false)
+	shown := strings.Count(got, "y")
+	want := fmt.Sprintf("… (+%s chars, Enter)", thousands(5000-shown))
+	if !strings.HasSuffix(got, want) || lipgloss.Width(got) > 100 {
+		t.Fatalf("%q (%d cells), want it to end %q", got, lipgloss.Width(got), want)
+	}
+	if thousands(4312) != "4,312" || thousands(1234567) != "1,234,567" || thousands(12) != "12" {
+		t.Fatal(thousands(4312), thousands(1234567))
+	}
+	// A row that fits is written as it is.
+	if r := consoleRow(capture.LogEntry{Level: "log", Message: "short"}); cutRow(r, 100, false) != r.styled {
+		t.Fatal("a short row was changed")
+	}
+}
+
+// The notice of events passed over goes when they stop being passed over:
+// a redraw is due when it expires, and the count stays, dim.
+func TestPassedOverNoticeExpires(t *testing.T) {
+	m := sampleModelAt(200, 60)
+	now := sampleNow
+	m.now = func() time.Time { return now }
+	_, cmd := m.Update(batchMsg{EntriesMsg{Skipped: 484}})
+	if cmd == nil {
+		t.Fatal("no redraw is due when the notice expires")
+	}
+	if v := plainView(m.View()); !strings.Contains(v, "passing events over under load: 484 so far") {
+		t.Fatalf("no notice under load:\n%s", v)
+	}
+	now = now.Add(lostFor - time.Millisecond)
+	if v := plainView(m.View()); !strings.Contains(v, "passing events over") {
+		t.Fatalf("the notice went while its cause may go on:\n%s", v)
+	}
+	now = now.Add(2 * time.Millisecond)
+	if v := plainView(m.View()); strings.Contains(v, "passing events over") || !strings.Contains(v, "484 passed over under load") {
+		t.Fatalf("the notice outlived its cause, or the count went:\n%s", v)
+	}
+}
