@@ -68,15 +68,16 @@ func TestDashboardFilterByFieldAndCopyCURL(t *testing.T) {
 	dash.keys("/")
 	dash.keys("-l", `"db down"`)
 	dash.keys("Enter")
-	waitFor(t, 30*time.Second, "the body search to find the 500", func() bool {
+	dash.await(10*time.Second, `/"db down" · `) // the filter, in the pane's title
+	waitFor(t, 30*time.Second, "the body search to find the 500 alone", func() bool {
 		rows := paneRows(dash.screen())
-		return len(rows) > 0 && strings.Contains(rows[len(rows)-1], "/api/fail") && strings.Contains(rows[len(rows)-1], " 500 ")
-	})
-	for _, r := range paneRows(dash.screen()) {
-		if !strings.Contains(r, "/api/fail") {
-			t.Fatalf("the body search kept %q:\n%s", r, dash.screen())
+		for _, r := range rows {
+			if !strings.Contains(r, "/api/fail") || !strings.Contains(r, " 500 ") {
+				return false
+			}
 		}
-	}
+		return len(rows) > 0
+	})
 
 	dash.keys("Y")
 	dash.await(5*time.Second, "cURL", "whole entry as JSON")
