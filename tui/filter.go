@@ -147,31 +147,48 @@ func example(field string) string {
 }
 
 // match says whether a row passes the query. more, when set, is further
-// text the row stands for (a request's bodies), read only for free text.
-func (q query) match(r row, more func(any) string) bool {
+// text the row stands for (a request's bodies), read only for free text
+// its line does not have.
+func (q query) match(r row, more func(any) []string) bool {
 	for _, t := range q.terms {
 		v, ok := fieldOf(r.src, t.field)
 		if !ok || !t.test(v) {
 			return false
 		}
 	}
-	if len(q.words) == 0 {
-		return true
-	}
-	text := strings.ToLower(r.text)
-	var whole string // read once, when the row's line does not have a word
+	var whole []string // read once, when the row's line lacks a word
 	for _, w := range q.words {
-		if strings.Contains(text, w) {
+		if containsFold(r.text, w) {
 			continue
 		}
-		if whole == "" {
-			whole = strings.ToLower(fullText(r.src, more)) + " "
+		if whole == nil {
+			whole = fullText(r.src, more)
 		}
-		if !strings.Contains(whole, w) {
+		found := false
+		for _, s := range whole {
+			if found = containsFold(s, w); found {
+				break
+			}
+		}
+		if !found {
 			return false
 		}
 	}
 	return true
+}
+
+// containsFold says whether s contains the lower-case word w, ignoring
+// case, without copying s: a filter runs over every row of a flood.
+func containsFold(s, w string) bool {
+	if w == "" {
+		return true
+	}
+	for i := 0; i+len(w) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(w)], w) {
+			return true
+		}
+	}
+	return false
 }
 
 func (t term) test(v string) bool {
@@ -277,26 +294,29 @@ func fieldOf(src any, field string) (string, bool) {
 
 // fullText is everything a row stands for, for free text: the whole
 // message, its arguments and stack, a request's headers and bodies.
-func fullText(src any, more func(any) string) string {
-	var b strings.Builder
+func fullText(src any, more func(any) []string) []string {
+	var out []string
 	switch e := src.(type) {
 	case capture.LogEntry:
-		b.WriteString(e.Message + " " + strings.Join(e.Args, " ") + " " + e.Stack + " " + e.Source + " " + e.Page)
+		out = append(append(out, e.Message, e.Stack, e.Source, e.Page), e.Args...)
 	case capture.NetworkEntry:
-		b.WriteString(e.URL + " " + e.Error + " " + e.Page)
+		out = append(out, e.URL, e.Error, e.Page)
 	case capture.WSEvent:
-		b.WriteString(e.Data + " " + e.URL + " " + e.Reason)
+		out = append(out, e.Data, e.URL, e.Reason)
 	case capture.Action:
-		b.WriteString(e.Selector + " " + e.Text + " " + e.Value + " " + e.URL)
+		out = append(out, e.Selector, e.Text, e.Value, e.URL)
 	case audit.Line:
-		b.WriteString(e.Raw)
+		out = append(out, e.Raw)
 	case StreamedMsg:
-		b.WriteString(e.Message)
+		out = append(out, e.Message)
 	case Setting:
-		b.WriteString(e.Name + " " + e.Agent + " " + show(e.Value))
+		out = append(out, e.Name, e.Agent, show(e.Value))
 	}
 	if more != nil {
-		b.WriteString(" " + more(src))
+		out = append(out, more(src)...)
 	}
-	return b.String()
+	if out == nil {
+		out = []string{}
+	}
+	return out
 }

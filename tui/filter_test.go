@@ -68,11 +68,11 @@ func TestQueryMatch(t *testing.T) {
 	exc := consoleRow(capture.LogEntry{Level: "error", Kind: "exception", Message: "TypeError: x"})
 	info := consoleRow(capture.LogEntry{Level: "info", Message: "hello"})
 	rows := map[string]row{"ok": ok, "fail": fail, "gone": gone, "redirect": redirect, "logErr": logErr, "exc": exc, "info": info}
-	bodies := func(src any) string {
+	bodies := func(src any) []string {
 		if e, ok := src.(capture.NetworkEntry); ok && e.Status == 500 {
-			return `{"error":"upstream gateway timed out"}`
+			return []string{`{"error":"upstream gateway timed out"}`}
 		}
-		return ""
+		return nil
 	}
 	for _, tc := range []struct {
 		q    string

@@ -1,36 +1,33 @@
 package tui
 
 import (
-	"strings"
-
 	"github.com/gasoline-dev/gasoline/features/capture"
 )
 
 // bodyText is the captured headers and bodies of a request, for the
 // Network pane's free-text filter: a word in a 500's response body finds
 // it. The bodies' list is built once per change of the bodies, not per row.
-func (m *Model) bodyText(src any) string {
+func (m *Model) bodyText(src any) []string {
 	e, ok := src.(capture.NetworkEntry)
 	if !ok || m.bodies.len() == 0 {
-		return ""
+		return nil
 	}
 	if m.bodyCache == nil {
 		m.bodyCache = m.bodyList()
 	}
 	i := capture.BodyFor(e, m.bodyCache, nil)
 	if i < 0 {
-		return ""
+		return nil
 	}
 	b := m.bodyCache[i]
-	var s strings.Builder
-	s.WriteString(b.RequestBody + " " + b.ResponseBody + " " + b.ContentType)
+	out := []string{b.RequestBody, b.ResponseBody, b.ContentType}
 	for k, v := range b.RequestHeaders {
-		s.WriteString(" " + k + ": " + v)
+		out = append(out, k+": "+v)
 	}
 	for k, v := range b.ResponseHeaders {
-		s.WriteString(" " + k + ": " + v)
+		out = append(out, k+": "+v)
 	}
-	return s.String()
+	return out
 }
 
 // bodiesArrived forgets the bodies' list and, when the Network pane's

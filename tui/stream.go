@@ -47,7 +47,7 @@ type streamPane struct {
 	q       query     // filter, parsed
 	// more is further text a row stands for (a request's bodies), for the
 	// filter's free text; nil when there is none.
-	more    func(any) string
+	more    func(any) []string
 	paused  bool
 	follow  bool
 	vp      viewport.Model
