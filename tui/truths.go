@@ -59,10 +59,3 @@ type lostTick struct{}
 func lostExpiry() tea.Cmd {
 	return tea.Tick(lostFor, func(time.Time) tea.Msg { return lostTick{} })
 }
-
-// headerSegments are the fields other features add to the header, one
-// call each (see segment in header.go).
-func (m *Model) headerSegments() []segment {
-	var out []segment
-	return out
-}
