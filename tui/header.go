@@ -53,8 +53,8 @@ type header struct {
 }
 
 // segment is one field a feature adds to the header: its forms, longest
-// first (an empty form drops it), on line 1, 2 or 3. On a narrow terminal
-// segments give up room before the header's own fields.
+// first, on line 1, 2 or 3. On a narrow terminal segments give up room,
+// and at last go, before the header's own fields.
 type segment struct {
 	line  int
 	forms part
@@ -151,17 +151,22 @@ func headerView(hd header, width int) string {
 }
 
 // withSegments adds the segments of line to its parts; each gives up its
-// room, one form at a time, before the parts named in order.
+// room, one form at a time and at last whole, before the parts named in
+// order.
 func withSegments(segs []segment, line int, parts []part, order []int) ([]part, []int) {
 	var first []int
 	for _, sg := range segs {
 		if sg.line != line || len(sg.forms) == 0 {
 			continue
 		}
-		for range sg.forms {
+		forms := sg.forms
+		if forms[len(forms)-1] != "" {
+			forms = append(forms[:len(forms):len(forms)], "") // dropped last
+		}
+		for range forms {
 			first = append(first, len(parts))
 		}
-		parts = append(parts, sg.forms)
+		parts = append(parts, forms)
 	}
 	return parts, append(first, order...)
 }

@@ -149,3 +149,23 @@ func TestPassedOverNoticeExpires(t *testing.T) {
 		t.Fatalf("the notice outlived its cause, or the count went:\n%s", v)
 	}
 }
+
+// A segment another feature adds shows on its line and gives up its room
+// before the header's own fields.
+func TestHeaderSegmentsGiveWayFirst(t *testing.T) {
+	m := sampleModelAt(200, 60)
+	hd := header{conn: m.conn, health: m.health, pilot: m.pilot, aiNote: m.aiNote(),
+		segments: []segment{{line: 3, forms: part{"AI read errors (3 entries) 2s ago", "AI read 2s ago", ""}},
+			{line: 2, forms: part{"pointed: button#pay"}}}}
+	wide := plainView(headerView(hd, 200))
+	if !strings.Contains(wide, "AI read errors (3 entries) 2s ago") || !strings.Contains(strings.Split(wide, "\n")[1], "pointed: button#pay") {
+		t.Fatalf("the segments are not shown:\n%s", wide)
+	}
+	narrow := strings.Split(plainView(headerView(hd, 80)), "\n")
+	if strings.Contains(narrow[2], "AI read errors") || !strings.Contains(narrow[2], "AI claude-code set log_level → all · x revoke") {
+		t.Fatalf("at 80 the segment kept its room before the override line:\n%s", strings.Join(narrow, "\n"))
+	}
+	if !strings.Contains(narrow[1], "extension: ● connected") {
+		t.Fatalf("at 80 a segment took the extension's state:\n%s", strings.Join(narrow, "\n"))
+	}
+}
