@@ -97,3 +97,39 @@ func TestDashboardFilterByFieldAndCopyCURL(t *testing.T) {
 		t.Fatalf("%s\ngot %q (%v), want the 500 the page got", curl, out, err)
 	}
 }
+
+// Where the page navigated, the Console and Network panes draw a line
+// naming the new page, between the old page's entries and the new one's.
+func TestDashboardMarksNavigation(t *testing.T) {
+	dash, b := dashboardWithPage(t, 120, 40, "dash-nav")
+	dash.keys("2")
+	dash.await(30*time.Second, "/api/fail")
+	second := "/capture.html?visit=2"
+	if err := chromedp.Do(b.ctx, chromedp.Navigate(strings.TrimSuffix(pageURL(t, b), "/capture.html")+second)); err != nil {
+		t.Fatalf("navigate: %v", err)
+	}
+	mark := "── navigated to "
+	dash.await(30*time.Second, mark, second+" (tab ")
+	rows := paneRows(dash.screen())
+	at := -1
+	for i, r := range rows {
+		if strings.Contains(r, mark) {
+			at = i
+		}
+	}
+	if at <= 0 || at == len(rows)-1 {
+		t.Fatalf("the navigation line is not between the two pages' requests:\n%s", dash.screen())
+	}
+	dash.keys("1")
+	dash.await(10*time.Second, mark, second+" (tab ")
+}
+
+// pageURL is the tab's address.
+func pageURL(t *testing.T, b *browser) string {
+	t.Helper()
+	u, err := chromedp.Run(b.ctx, chromedp.Evaluate[string]("location.href"))
+	if err != nil {
+		t.Fatalf("location: %v", err)
+	}
+	return u
+}
