@@ -98,8 +98,9 @@ func TestDashboardFilterByFieldAndCopyCURL(t *testing.T) {
 	}
 }
 
-// Where the page navigated, the Console and Network panes draw a line
-// naming the new page, between the old page's entries and the new one's.
+// Where the page navigated or reloaded, the Console and Network panes draw
+// a line naming the page, between the old document's entries and the new
+// one's.
 func TestDashboardMarksNavigation(t *testing.T) {
 	dash, b := dashboardWithPage(t, 120, 40, "dash-nav")
 	dash.keys("2")
@@ -122,6 +123,12 @@ func TestDashboardMarksNavigation(t *testing.T) {
 	}
 	dash.keys("1")
 	dash.await(10*time.Second, mark, second+" (tab ")
+
+	// A reload keeps the address: the server's page_left says it.
+	if err := chromedp.Do(b.ctx, chromedp.Reload()); err != nil {
+		t.Fatalf("reload: %v", err)
+	}
+	dash.await(30*time.Second, "── reloaded ", second+" (tab ")
 }
 
 // pageURL is the tab's address.

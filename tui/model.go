@@ -17,6 +17,7 @@ import (
 
 	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/doctor"
+	"github.com/gasoline-dev/gasoline/server/wire"
 )
 
 // noteFor is how long a note stays on the status line.
@@ -170,6 +171,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.mouse(msg)
 	case batchMsg:
 		lostAt := m.lostAt
+		// A page that went away is taken first: its new document's
+		// entries may be in the same batch, after it by time.
+		for _, sub := range msg {
+			if p, ok := sub.(PageLeftMsg); ok {
+				m.consoleNav.leave(wire.PageLeft(p))
+				m.networkNav.leave(wire.PageLeft(p))
+			}
+		}
 		for _, sub := range msg {
 			m.apply(sub)
 		}

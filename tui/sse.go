@@ -94,6 +94,11 @@ func decodeEvent(event string, data []byte) tea.Msg {
 		}
 	case wire.EventEntry:
 		return decodeEntry(data)
+	case wire.EventPageLeft:
+		var p wire.PageLeft
+		if json.Unmarshal(data, &p) == nil && p.Tab > 0 {
+			return PageLeftMsg(p)
+		}
 	}
 	return nil
 }

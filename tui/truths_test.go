@@ -11,6 +11,7 @@ import (
 
 	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/doctor"
+	"github.com/gasoline-dev/gasoline/server/wire"
 )
 
 // healthOf is a doctor.Server that answers with the dashboard's own
@@ -167,5 +168,31 @@ func TestHeaderSegmentsGiveWayFirst(t *testing.T) {
 	}
 	if !strings.Contains(narrow[1], "extension: ● connected") {
 		t.Fatalf("at 80 a segment took the extension's state:\n%s", strings.Join(narrow, "\n"))
+	}
+}
+
+// The line where the page changed: a reload (the server's page_left) marks
+// the new document's first entry; a late entry of the old one gets none;
+// another page is one line, whether or not page_left came first.
+func TestNavigationMarks(t *testing.T) {
+	n := navMarks{}
+	var got []string
+	entry := func(sec float64, page string) {
+		if r, ok := n.next(at(sec), 7, page); ok {
+			got = append(got, fmt.Sprintf("%g %s", sec, r.text[13:]))
+		}
+	}
+	entry(1, "http://a/cart")
+	entry(2, "http://a/cart")
+	n.leave(wire.PageLeft{Tab: 7, Reason: "reload", TS: at(5)})
+	entry(4, "http://a/cart") // the old document's, late
+	entry(6, "http://a/cart")
+	entry(7, "http://a/cart")
+	entry(8, "http://a/pay") // a route change, no page_left
+	n.leave(wire.PageLeft{Tab: 7, Reason: "navigation", TS: at(10)})
+	entry(11, "http://b/")
+	want := []string{"6 ── reloaded http://a/cart (tab 7) ──", "8 ── navigated to http://a/pay (tab 7) ──", "11 ── navigated to http://b/ (tab 7) ──"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("marks %q, want %q", got, want)
 	}
 }
