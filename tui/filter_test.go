@@ -217,3 +217,18 @@ func TestCopyMenuKeys(t *testing.T) {
 		t.Fatalf("wrote %q, want %q", out.String(), want)
 	}
 }
+
+// The Overrides pane takes the same filter, and says so on the tab bar
+// at every width.
+func TestFilterInTheOverridesPane(t *testing.T) {
+	for _, w := range []int{80, 120} {
+		m := sampleModelAt(w, 30)
+		m.Update(keyMsg("5"))
+		typeKeys(m, "/ws_")
+		m.Update(keyMsg("enter"))
+		v := plainView(m.View())
+		if !strings.Contains(v, `filter "ws_": 1`) || !strings.Contains(v, "ws_mode") || strings.Contains(v, "log_level  ") {
+			t.Fatalf("at %d:\n%s", w, v)
+		}
+	}
+}

@@ -447,7 +447,7 @@ func fill(label string, f capture.Fill, caps bool) string {
 // tabHits knows where each tab is drawn.
 func tabsView(titles []string, active int, status string, width int) string {
 	var tabs []string
-	for i, label := range tabLabels(titles, active, lipgloss.Width(status), width) {
+	for i, label := range tabLabels(titles, active, status, width) {
 		if i == active {
 			tabs = append(tabs, styleTabOn.Render(label))
 		} else {

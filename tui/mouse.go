@@ -12,23 +12,30 @@ import (
 // When the bar and the pane's status (statusCells wide) do not fit in
 // width, the other tabs shorten their titles to three letters, then the
 // active one too.
-func tabLabels(titles []string, active, statusCells, width int) []string {
+func tabLabels(titles []string, active int, status string, width int) []string {
 	// Stages, each giving up a little more: whole names; WebSocket as WS;
-	// the pane's state cut to nine cells; three letters for the
-	// inactive tabs; then for every tab.
+	// the pane's state cut to nine cells (tabsView keeps its words before
+	// " · " when they fit, or none), unless those words are a filter or
+	// where an open detail is scrolled, which stay whole; three letters
+	// for the inactive tabs; then for every tab.
+	statusCells := lipgloss.Width(status)
+	fact := min(statusCells, 9)
+	if first := strings.Split(status, " · ")[0]; strings.HasPrefix(first, "filter ") || strings.HasPrefix(first, "lines ") {
+		fact = lipgloss.Width(first)
+	}
 	stages := []struct {
 		short  func(i int, t string) string
 		status int
 	}{
 		{func(_ int, t string) string { return t }, statusCells},
 		{func(_ int, t string) string { return readableTitle(t) }, statusCells},
-		{func(_ int, t string) string { return readableTitle(t) }, min(statusCells, 9)},
+		{func(_ int, t string) string { return readableTitle(t) }, fact},
 		{func(i int, t string) string {
 			if i == active {
 				return readableTitle(t)
 			}
 			return shortTitle(t)
-		}, min(statusCells, 9)},
+		}, fact},
 		{func(_ int, t string) string { return shortTitle(t) }, 0},
 	}
 	var out []string
@@ -74,7 +81,7 @@ type span struct{ from, to int }
 func tabHits(titles []string, active int, status string, width int) []span {
 	var out []span
 	x := 0
-	for _, l := range tabLabels(titles, active, lipgloss.Width(status), width) {
+	for _, l := range tabLabels(titles, active, status, width) {
 		w := lipgloss.Width(l)
 		out = append(out, span{x, min(x+w, width)})
 		x += w + 1

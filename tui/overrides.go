@@ -131,7 +131,11 @@ func (p *overridesPane) Status() string {
 			rev++
 		}
 	}
-	return fmt.Sprintf("%d AI override(s) · %d revoked", p.active(), rev)
+	st := fmt.Sprintf("%d AI override(s) · %d revoked", p.active(), rev)
+	if p.filter != "" { // first: a narrow tab bar keeps what is before " · "
+		st = fmt.Sprintf("filter %q: %d · %s", p.filter, len(p.shown()), st)
+	}
+	return st
 }
 
 // Update moves the selection, revokes and allows. Revoking asks nothing:

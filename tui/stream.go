@@ -388,8 +388,8 @@ func (p *streamPane) Status() string {
 	default:
 		s = "following"
 	}
-	if p.filter != "" {
-		s = fmt.Sprintf("filter %q: %d · %s", p.filter, p.matched, s)
+	if p.filter != "" { // after the state: the pane's title shows it too
+		s = fmt.Sprintf("%s · filter %q: %d", s, p.filter, p.matched)
 	}
 	return s
 }
