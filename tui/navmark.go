@@ -61,6 +61,7 @@ func (n navMarks) next(ts capture.Time, tab int, page string) (row, bool) {
 	newDoc := left != nil && !ts.Before(left.TS.Time)
 	if newDoc {
 		st.left = nil
+		newDoc = prev != "" // a mark goes between entries, not before a tab's first
 	}
 	n[tab] = st
 	moved := prev != "" && page != "" && page != prev

@@ -182,6 +182,7 @@ func TestNavigationMarks(t *testing.T) {
 			got = append(got, fmt.Sprintf("%g %s", sec, r.text[13:]))
 		}
 	}
+	n.leave(wire.PageLeft{Tab: 7, Reason: "navigation", TS: at(0)}) // from about:blank
 	entry(1, "http://a/cart")
 	entry(2, "http://a/cart")
 	n.leave(wire.PageLeft{Tab: 7, Reason: "reload", TS: at(5)})
