@@ -78,6 +78,7 @@ func (s *Server) pageLeft(p PageLeft) (int, error) {
 	if !ok || p.TabID <= 0 {
 		return 0, problem.New(problem.InvalidParam, `want {"tab": a tab id, "reason": "reload"|"navigation"|"tab_closed", "ts": ms}`)
 	}
+	s.publishPageLeft(p)
 	n := s.store.PageLeft(p.TabID, p.TS, reason)
 	if n > 0 {
 		s.hist.settle()

@@ -117,7 +117,9 @@ func activityView(t *traffic, rs readsState, now time.Time, width int) string {
 		sparks = append(sparks, styleInfo.Render(fmt.Sprintf("req/s %s %d", sparkline(req, cells), req[rateWindow-2]))+sep+
 			styleErrSpark(errs).Render(fmt.Sprintf("err/s %s %d", sparkline(errs, cells), errs[rateWindow-2])))
 	}
-	return squeeze(width, sep, []part{sparks, readLine(rs, now)}, []int{0, 1})
+	// The sparklines narrow to their least before the read loses its size.
+	order := make([]int, len(sparks), len(sparks)+1)
+	return squeeze(width, sep, []part{sparks, readLine(rs, now)}, append(order, 1))
 }
 
 // readLine is the AI's newest read, in words, long form first.

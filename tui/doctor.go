@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"time"
 
@@ -105,11 +104,6 @@ func doctorText(r doctor.Report) string {
 			b.line("    fix: " + cleanBlock(c.Fix))
 		}
 	}
-	switch r.Problems {
-	case 0:
-		b.line("No problems found.")
-	default:
-		b.line(fmt.Sprintf("%d problem(s).", r.Problems))
-	}
+	b.line(r.Summary())
 	return b.String()
 }

@@ -192,6 +192,9 @@ func TestGoldenPanes(t *testing.T) {
 		{"pageload", []string{"load", "2", "w"}},
 		{"detail_waterfall", []string{"load", "2", "o", "o", "up", "up", "enter"}},
 		{"detail_waterfall_phases", []string{"load", "2", "up", "up", "up", "enter"}},
+		{"copy_network", []string{"2", "up", "up", "up", "Y"}},
+		{"copy_console", []string{"up", "up", "Y"}},
+		{"filter_fields", append([]string{"2", "/"}, strings.Split("status>=400 method:POST", "")...)},
 	} {
 		for _, size := range goldenSizes {
 			w, h := size[0], size[1]
@@ -251,7 +254,7 @@ func sampleExtensionGone() StatusMsg {
 func sampleDoctor() DoctorMsg {
 	return DoctorMsg{Problems: 2, Checks: []doctor.Check{
 		{Name: "port", Status: doctor.OK, Detail: "127.0.0.1:7890 is held by Gasoline"},
-		{Name: "clients", Status: doctor.Warn, Detail: "no MCP client found", Fix: "gasoline setup --client NAME"},
+		{Name: "client:zed", Status: doctor.Warn, Detail: "~/.config/zed/settings.json could not be read", Fix: "gasoline setup --client zed"},
 		{Name: "extension", Status: doctor.Fail, Detail: "connected, but version 0.0.9 is loaded and this gasoline ships 0.1.0",
 			Fix: "gasoline setup, then click Reload on Gasoline in chrome://extensions"},
 		{Name: "audit_log", Status: doctor.Fail, Detail: "/home/dev/.gasoline/audit.jsonl is not writable: permission denied",

@@ -11,7 +11,6 @@ import (
 
 	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/doctor"
-	"github.com/gasoline-dev/gasoline/server/wire"
 )
 
 // fit cuts s to w cells, marking the cut.
@@ -46,8 +45,22 @@ type header struct {
 	aiNote string
 	// problems are the doctor's failures and warnings, most severe first.
 	problems []doctor.Check
-	// sent is what the human last sent the AI (point.go).
-	sent *wire.Pointed
+	// notice is a warning that lasts while its cause does (the dashboard
+	// passing events over under load); "" when there is none.
+	notice part
+	// segments are the fields other features add (segments.go).
+	segments []segment
+}
+
+// segment is one field a feature adds to the header: its forms, longest
+// first, on line 1, 2 or 3. On a narrow terminal segments give up room,
+// and at last go, before the header's own fields.
+type segment struct {
+	line  int
+	forms part
+	// late: the segment is the answer to something the human just did
+	// (what they sent the AI), so it gives way after the line's own fields.
+	late bool
 }
 
 // headerView renders the three header lines: where the server is and who
@@ -72,7 +85,8 @@ func headerView(hd header, width int) string {
 		styleTitle.Render(title) + " " + connView(c, true),
 		styleTitle.Render("GASOLINE") + " " + connView(c, true),
 	}
-	l1 := squeeze(width, sep, []part{where, clients}, []int{1, 0, 0})
+	p1, o1 := withSegments(hd.segments, 1, []part{where, clients}, []int{1, 0, 0})
+	l1 := squeeze(width, sep, p1, o1)
 	pilot := part{"pilot: " + pilotView(hd.pilot, h)}
 	if hd.pilot != nil {
 		pilot = append(pilot, "pilot: "+pilotShort(hd.pilot))
@@ -91,17 +105,20 @@ func headerView(hd header, width int) string {
 		}
 		tab = part{fmt.Sprintf("tab %d: %s", h.Page.TabID, u), fmt.Sprintf("tab %d: %s", h.Page.TabID, bare)}
 	}
-	ext := part{extensionView(h, false), extensionView(h, true), extensionTiny(h)}
-	l2 := squeeze(width, sep, []part{ext, pilot, tab}, []int{0, 1, 2, 0})
+	ext := part{extensionView(h, 0), extensionView(h, 1), extensionView(h, 2), extensionTiny(h)}
+	// The extension's state outlasts the pilot's reason and the tab's
+	// scheme: "connected" goes only after both.
+	p2, o2 := withSegments(hd.segments, 2, []part{ext, pilot, tab}, []int{0, 1, 2, 0, 0})
+	l2 := squeeze(width, sep, p2, o2)
 	var p3 []part
 	if d := decisionsPart(h); d != nil {
 		p3 = append(p3, d)
 	}
+	if len(hd.notice) > 0 {
+		p3 = append(p3, hd.notice)
+	}
 	if hd.aiNote != "" {
 		p3 = append(p3, part{styleWarn.Render(clean(hd.aiNote))})
-	}
-	if p := pointedPart(hd.sent); p != nil {
-		p3 = append(p3, p)
 	}
 	if len(hd.problems) > 0 {
 		p3 = append(p3, part{problemsView(hd.problems, false), problemsView(hd.problems, true), problemsCount(hd.problems)})
@@ -127,46 +144,13 @@ func headerView(hd header, width int) string {
 	// Buffers go first, then the long forms, from the end of the line.
 	var order []int
 	for i := len(p3) - 1; i >= 0; i-- {
-		order = append(order, i)
+		for range p3[i] {
+			order = append(order, i)
+		}
 	}
+	p3, order = withSegments(hd.segments, 3, p3, order)
 	l3 := squeeze(width, sep, p3, order)
 	return strings.Join([]string{l1, l2, l3}, "\n")
-}
-
-// part is one field of a header line: its forms, longest first; an empty
-// form drops the field.
-type part []string
-
-// squeeze joins the first form of each part with sep and, while the line
-// is wider than width, moves the parts named in order, one step each in
-// turn, to their next shorter form. What is still too wide is cut with ….
-func squeeze(width int, sep string, parts []part, order []int) string {
-	form := make([]int, len(parts))
-	join := func() string {
-		var fs []string
-		for i, p := range parts {
-			if len(p) > 0 && p[form[i]] != "" {
-				fs = append(fs, p[form[i]])
-			}
-		}
-		return strings.Join(fs, sep)
-	}
-	line := join()
-	for width > 0 && lipgloss.Width(line) > width {
-		moved := false
-		for _, i := range order {
-			if form[i] < len(parts[i])-1 {
-				form[i]++
-				moved = true
-				break
-			}
-		}
-		if !moved {
-			break
-		}
-		line = join()
-	}
-	return fit(line, width)
 }
 
 // problemsCount is the doctor's problems in a few words.
@@ -239,9 +223,16 @@ func connView(c ConnState, short bool) string {
 	return styleWarn.Render("connecting to " + c.Addr + "…")
 }
 
-func extensionView(h *Health, short bool) string {
+// extensionView is the extension's state: whole (0), without when it
+// was seen (1), or in a mark and the words that matter (2).
+func extensionView(h *Health, form int) string {
 	s := extensionState(h)
-	if short {
+	switch {
+	case form == 1 && h != nil && h.Extension.Connected:
+		s = "extension: " + styleOK.Render("● connected")
+	case form == 1 && h != nil:
+		s = "extension: " + styleErr.Render("○ not connected")
+	case form == 2:
 		s = extensionShort(h)
 	}
 	if h != nil && h.Extension.Sockets > 1 {
@@ -386,26 +377,6 @@ func fill(label string, f capture.Fill, caps bool) string {
 		return fmt.Sprintf("%s %d/%d", label, f.Count, f.Cap)
 	}
 	return fmt.Sprintf("%s %d", label, f.Count)
-}
-
-// tabsView renders the tab bar with the active pane's state on the right;
-// tabHits knows where each tab is drawn.
-func tabsView(titles []string, active int, status string, width int) string {
-	var tabs []string
-	for i, label := range tabLabels(titles, active, lipgloss.Width(status), width) {
-		if i == active {
-			tabs = append(tabs, styleTabOn.Render(label))
-		} else {
-			tabs = append(tabs, styleTabOff.Render(label))
-		}
-	}
-	left := strings.Join(tabs, " ")
-	right := styleDim.Render(status)
-	gap := width - lipgloss.Width(left) - lipgloss.Width(right)
-	if gap < 1 {
-		return fit(left+" "+right, width)
-	}
-	return left + strings.Repeat(" ", gap) + right
 }
 
 // historyView says what the server took over of its predecessor's

@@ -57,6 +57,9 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	if m.pt.open {
 		return m.pointKey(msg)
 	}
+	if m.copyMenu != nil {
+		return m.copyKey(msg)
+	}
 	if cmd, ok := m.askKey(msg); ok {
 		return cmd
 	}
@@ -151,7 +154,7 @@ func (m *Model) escape() tea.Cmd {
 		m.layout()
 	case m.active == paneNetwork && m.network.closeLoad():
 	case m.panes[m.active].Filter() != "":
-		m.panes[m.active].SetFilter("")
+		_ = m.panes[m.active].SetFilter("") // the empty filter always parses
 		m.input.Reset()
 		return notice("dropped the filter")
 	default:
@@ -161,20 +164,25 @@ func (m *Model) escape() tea.Cmd {
 }
 
 // filterKey edits the active pane's filter, applying it as it is typed.
+// While what is typed does not parse, the pane keeps the last filter that
+// did and the prompt says what is wrong; enter keeps the prompt open.
 func (m *Model) filterKey(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, m.keys.Apply):
+		if m.filterErr != nil {
+			return nil
+		}
 		m.filtering = false
 		m.input.Blur()
 	case key.Matches(msg, m.keys.Cancel):
-		m.filtering = false
+		m.filtering, m.filterErr = false, nil
 		m.input.Blur()
 		m.input.Reset()
-		m.panes[m.active].SetFilter("")
+		_ = m.panes[m.active].SetFilter("")
 	default:
 		var cmd tea.Cmd
 		m.input, cmd = m.input.Update(msg)
-		m.panes[m.active].SetFilter(m.input.Value())
+		m.filterErr = m.panes[m.active].SetFilter(m.input.Value())
 		return cmd
 	}
 	m.layout()

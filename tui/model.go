@@ -18,6 +18,7 @@ import (
 	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/doctor"
 	"github.com/gasoline-dev/gasoline/features/perf"
+	"github.com/gasoline-dev/gasoline/server/wire"
 )
 
 // noteFor is how long a note stays on the status line.
@@ -81,19 +82,29 @@ type Model struct {
 	recovery recovering
 
 	filtering bool
+	filterErr error // what is wrong with the filter as typed
+	// copyMenu is the open copy menu's choices (copymenu.go), nil when
+	// closed; copyTitle names its row.
+	copyMenu  []copyItem
+	copyTitle string
 	note      string
 	noteErr   bool
 	noteAt    time.Time
 	lost      int
+	lostAt    time.Time // when the dashboard last passed events over
 
 	// detail is the open detail view, over the active pane.
 	detail *detail
 	// bodies are the newest request and response payloads, for the
 	// detail of a request.
 	bodies ring[capture.NetworkBody]
-	out    io.Writer
-	inTmux bool
-	doc    doctorState
+	// bodyCache is bodies as a list, for the filter; nil when stale.
+	bodyCache []capture.NetworkBody
+	// consoleNav and networkNav put a line where the page navigated.
+	consoleNav, networkNav navMarks
+	out                    io.Writer
+	inTmux                 bool
+	doc                    doctorState
 	// since is when the dashboard first reached the server, for the hint
 	// to point the extension at a non-default port.
 	since time.Time
@@ -113,7 +124,7 @@ func New(cfg Config) *Model {
 	}
 	in := textinput.New()
 	in.Prompt = "/ filter: "
-	in.Placeholder = "text to match, enter keeps, esc drops"
+	in.Placeholder = "status>=400 method:POST level:error url:/api type:img or text; enter keeps, esc drops"
 	// A steady cursor: a blinking one would redraw the screen twice a
 	// second for nothing.
 	in.Cursor.SetMode(cursor.CursorStatic)
@@ -121,6 +132,8 @@ func New(cfg Config) *Model {
 		console: newConsolePane(), network: newNetworkPane(), ws: newWSPane(), actions: newActionsPane(),
 		overrides: newOverridesPane(cfg.Client, cfg.Now), audit: newAuditPane(),
 		bodies: newRing[capture.NetworkBody](capture.BodyCap), pt: newPointing(), out: cfg.Out, inTmux: cfg.InTmux, doc: doctorState{run: cfg.Doctor}}
+	m.network.more = m.bodyText
+	m.consoleNav, m.networkNav = navMarks{}, navMarks{}
 	m.panes = [paneCount]pane{m.console, m.network, m.ws, m.actions, m.overrides, m.audit}
 	// The first frame is drawn before the terminal's size is known: it
 	// shows the dashboard connecting, at the smallest size it is made for.
@@ -163,6 +176,15 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseMsg:
 		cmd = m.mouse(msg)
 	case batchMsg:
+		lostAt := m.lostAt
+		// A page that went away is taken first: its new document's
+		// entries may be in the same batch, after it by time.
+		for _, sub := range msg {
+			if p, ok := sub.(PageLeftMsg); ok {
+				m.consoleNav.leave(wire.PageLeft(p))
+				m.networkNav.leave(wire.PageLeft(p))
+			}
+		}
 		for _, sub := range msg {
 			m.apply(sub)
 		}
@@ -171,6 +193,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			cmd = tea.Quit
 		case m.feed != nil:
 			cmd = m.feed.Next()
+		}
+		if m.lostAt != lostAt {
+			cmd = tea.Batch(cmd, lostExpiry())
 		}
 	case copiedMsg:
 		if msg.err != nil {
@@ -261,8 +286,7 @@ func (m *Model) apply(msg tea.Msg) {
 	case StreamedMsg:
 		m.console.add([]row{streamedRow(msg, m.now())})
 	case DroppedMsg:
-		m.lost += msg.Count
-		m.setNote(fmt.Sprintf("the server dropped %d events: the dashboard fell behind (%d in all)", msg.Count, m.lost), true)
+		m.passedOver(msg.Count) // the server's, for a dashboard that fell behind
 	case LogMsg:
 		m.setNote(strings.TrimPrefix(strings.TrimSpace(string(msg)), "gasoline: "), false)
 	case ErrMsg:
@@ -272,16 +296,22 @@ func (m *Model) apply(msg tea.Msg) {
 
 func (m *Model) addEntries(e EntriesMsg) {
 	if len(e.Logs) > 0 {
-		rows := make([]row, len(e.Logs))
-		for i, l := range e.Logs {
-			rows[i] = consoleRow(l)
+		rows := make([]row, 0, len(e.Logs))
+		for _, l := range e.Logs {
+			if r, ok := m.consoleNav.next(l.TS, l.TabID, l.Page); ok {
+				rows = append(rows, r)
+			}
+			rows = append(rows, consoleRow(l))
 		}
 		m.console.add(rows)
 	}
 	if len(e.Network) > 0 {
-		rows := make([]row, len(e.Network))
-		for i, n := range e.Network {
-			rows[i] = networkRow(n)
+		rows := make([]row, 0, len(e.Network))
+		for _, n := range e.Network {
+			if r, ok := m.networkNav.next(n.TS, n.TabID, n.Page); ok {
+				rows = append(rows, r)
+			}
+			rows = append(rows, networkRow(n))
 		}
 		m.network.add(rows)
 	}
@@ -298,7 +328,10 @@ func (m *Model) addEntries(e EntriesMsg) {
 	for _, b := range e.Bodies {
 		m.bodies.push(b)
 	}
-	m.lost += e.Skipped
+	if len(e.Bodies) > 0 {
+		m.bodiesArrived()
+	}
+	m.passedOver(e.Skipped)
 }
 
 func (m *Model) setNote(s string, isErr bool) {

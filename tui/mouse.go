@@ -12,24 +12,56 @@ import (
 // When the bar and the pane's status (statusCells wide) do not fit in
 // width, the other tabs shorten their titles to three letters, then the
 // active one too.
-func tabLabels(titles []string, active, statusCells, width int) []string {
+func tabLabels(titles []string, active int, status string, width int) []string {
+	// Stages, each giving up a little more: whole names; WebSocket as WS;
+	// the pane's state cut to nine cells (tabsView keeps its words before
+	// " · " when they fit, or none), unless those words are a filter or
+	// where an open detail is scrolled, which stay whole; three letters
+	// for the inactive tabs; then for every tab.
+	statusCells := lipgloss.Width(status)
+	fact := min(statusCells, 9)
+	if first := strings.Split(status, " · ")[0]; strings.HasPrefix(first, "filter ") || strings.HasPrefix(first, "lines ") {
+		fact = lipgloss.Width(first)
+	}
+	stages := []struct {
+		short  func(i int, t string) string
+		status int
+	}{
+		{func(_ int, t string) string { return t }, statusCells},
+		{func(_ int, t string) string { return readableTitle(t) }, statusCells},
+		{func(_ int, t string) string { return readableTitle(t) }, fact},
+		{func(i int, t string) string {
+			if i == active {
+				return readableTitle(t)
+			}
+			return shortTitle(t)
+		}, fact},
+		{func(_ int, t string) string { return shortTitle(t) }, 0},
+	}
 	var out []string
-	for stage := range 3 {
+	for _, st := range stages {
 		out = make([]string, len(titles))
 		for i, t := range titles {
-			if (i != active && stage > 0) || stage > 1 {
-				t = shortTitle(t)
-			}
+			t = st.short(i, t)
 			out[i] = fmt.Sprintf(" %d %s ", i+1, t)
 			if i == active {
 				out[i] = fmt.Sprintf("[%d %s]", i+1, t)
 			}
 		}
-		if lipgloss.Width(strings.Join(out, " "))+1+statusCells <= width {
+		if lipgloss.Width(strings.Join(out, " "))+1+st.status <= width {
 			break
 		}
 	}
 	return out
+}
+
+// readableTitle is a tab's title in the fewest letters that still read
+// as a word: WebSocket is WS; the others stay whole.
+func readableTitle(t string) string {
+	if rest, ok := strings.CutPrefix(t, "WebSocket"); ok {
+		return "WS" + rest
+	}
+	return t
 }
 
 // shortTitle is a tab's title cut to three letters, a count kept.
@@ -49,7 +81,7 @@ type span struct{ from, to int }
 func tabHits(titles []string, active int, status string, width int) []span {
 	var out []span
 	x := 0
-	for _, l := range tabLabels(titles, active, lipgloss.Width(status), width) {
+	for _, l := range tabLabels(titles, active, status, width) {
 		w := lipgloss.Width(l)
 		out = append(out, span{x, min(x+w, width)})
 		x += w + 1

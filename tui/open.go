@@ -41,16 +41,13 @@ func (m *Model) bodyList() []capture.NetworkBody {
 	return out
 }
 
-// copy puts the open detail, or the selected row, on the clipboard.
+// copy puts the open detail on the clipboard, or opens the copy menu on
+// the selected row.
 func (m *Model) copy() tea.Cmd {
 	if m.detail != nil {
 		return copyCmd(m.out, m.detail.title+"\n\n"+m.detail.text, m.inTmux)
 	}
-	_, line, ok := m.pick()
-	if !ok {
-		return notice("nothing to copy: no row is selected")
-	}
-	return copyCmd(m.out, line, m.inTmux)
+	return m.openCopy()
 }
 
 // detailKey handles a key while the detail is open: it scrolls, esc

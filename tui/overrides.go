@@ -20,6 +20,7 @@ type overridesPane struct {
 	rules    []Rule // the human's approval rules, listed after the settings
 	cursor   int    // index into the shown (filtered) settings, then rules
 	filter   string
+	q        query
 	width    int
 	height   int
 }
@@ -65,12 +66,12 @@ func (p *overridesPane) set(o Overrides) {
 }
 
 func (p *overridesPane) shown() []Setting {
-	if p.filter == "" {
+	if p.q.empty() {
 		return p.settings
 	}
 	var out []Setting
 	for _, s := range p.settings {
-		if strings.Contains(strings.ToLower(s.Name+" "+s.Agent+" "+show(s.Value)), strings.ToLower(p.filter)) {
+		if p.q.match(row{text: s.Name + " " + s.Agent + " " + show(s.Value), src: s}, nil) {
 			out = append(out, s)
 		}
 	}
@@ -88,11 +89,16 @@ func (p *overridesPane) selected() (Setting, bool) {
 // SetSize gives the pane its share of the screen.
 func (p *overridesPane) SetSize(w, h int) { p.width, p.height = w, h }
 
-// SetFilter shows the settings whose name, agent or value contain s,
-// ignoring case.
-func (p *overridesPane) SetFilter(s string) {
-	p.filter = s
+// SetFilter shows the settings that pass the filter s: their name, agent
+// or value contain its words, ignoring case.
+func (p *overridesPane) SetFilter(s string) error {
+	q, err := parseQuery(s)
+	if err != nil {
+		return err
+	}
+	p.filter, p.q = strings.TrimSpace(s), q
 	p.cursor = 0
+	return nil
 }
 
 // Pick is the selected setting.
@@ -132,7 +138,11 @@ func (p *overridesPane) Status() string {
 			rev++
 		}
 	}
-	return fmt.Sprintf("%d AI override(s) · %d revoked", p.active()-len(p.rules), rev)
+	st := fmt.Sprintf("%d AI override(s) · %d revoked", p.active()-len(p.rules), rev)
+	if p.filter != "" { // first: a narrow tab bar keeps what is before " · "
+		st = fmt.Sprintf("filter %q: %d · %s", p.filter, len(p.shown()), st)
+	}
+	return st
 }
 
 // Update moves the selection, revokes and allows. Revoking asks nothing:
@@ -243,16 +253,6 @@ func (p *overridesPane) focusNewest() {
 			p.cursor = i
 		}
 	}
-}
-
-// headline is the newest AI override as the header shows it, from any
-// pane: who set what, and the key that takes it back.
-func (p *overridesPane) headline() string {
-	s, ok := p.newest()
-	if !ok {
-		return ""
-	}
-	return fmt.Sprintf("AI %s set %s → %s · x revoke", s.Agent, s.Name, show(s.Value))
 }
 
 func (p *overridesPane) call(fn func(context.Context) actionMsg) tea.Cmd {

@@ -22,7 +22,9 @@ type pane interface {
 	// Scroll moves the selection by n rows (the mouse wheel).
 	Scroll(n int)
 	SetSize(w, h int)
-	SetFilter(s string)
+	// SetFilter applies a filter (filter.go); one that does not parse
+	// changes nothing and says what is wrong.
+	SetFilter(s string) error
 	Filter() string
 	Clear()
 	// Status is the pane's state for the right of the tab bar.

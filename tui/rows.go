@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/gasoline-dev/gasoline/features/audit"
 	"github.com/gasoline-dev/gasoline/features/capture"
@@ -48,6 +49,18 @@ func clean(s string) string {
 	return s
 }
 
+// cleanCut is clean for the end of a row: the text without clean's mark,
+// and how many characters clean left out, for the row to say.
+func cleanCut(s string) (string, int) {
+	c := clean(s)
+	n := utf8.RuneCountInString(s)
+	if n <= maxRowText && len(s) <= maxRowText*4 {
+		return c, 0
+	}
+	c = strings.TrimSuffix(c, "…")
+	return c, n - utf8.RuneCountInString(c)
+}
+
 // stamp is an entry's wall-clock time, to the millisecond.
 func stamp(t time.Time) string {
 	if t.IsZero() {
@@ -78,15 +91,16 @@ func consoleRow(e capture.LogEntry) row {
 	if len(e.Args) > 0 {
 		text += " " + strings.Join(e.Args, " ")
 	}
-	line := fmt.Sprintf(consoleFormat, stamp(e.TS.Time), mark, level, clean(text))
-	if e.Source != "" {
+	msg, cut := cleanCut(text)
+	line := fmt.Sprintf(consoleFormat, stamp(e.TS.Time), mark, level, msg)
+	if cut == 0 && e.Source != "" {
 		line += "  @ " + clean(e.Source)
 	}
-	if e.Screenshot != "" {
+	if cut == 0 && e.Screenshot != "" {
 		line += "  [screenshot " + clean(e.Screenshot) + "]"
 	}
 	r := newRow(c, line)
-	r.src = e
+	r.src, r.cut = e, cut
 	return r
 }
 

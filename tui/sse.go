@@ -104,6 +104,11 @@ func decodeEvent(event string, data []byte) tea.Msg {
 		if json.Unmarshal(data, &l) == nil {
 			return l
 		}
+	case wire.EventPageLeft:
+		var p wire.PageLeft
+		if json.Unmarshal(data, &p) == nil && p.Tab > 0 {
+			return PageLeftMsg(p)
+		}
 	}
 	return decodeRead(event, data)
 }

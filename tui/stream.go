@@ -3,12 +3,15 @@ package tui
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // row is one line of a stream pane.
@@ -20,6 +23,9 @@ type row struct {
 	// entry, an audit line, a notification sent to an AI.
 	src any
 	seq uint64 // the row's place in its pane: the selection's key
+	// cut counts the characters of the entry the row's text left out
+	// (clean's bound), for the length a cut row shows.
+	cut int
 }
 
 func newRow(c class, text string) row {
@@ -39,7 +45,10 @@ type streamPane struct {
 	rows    ring[row]
 	held    ring[row] // arrived while paused
 	filter  string    // as typed
-	lower   string    // filter in lower case, for matching
+	q       query     // filter, parsed
+	// more is further text a row stands for (a request's bodies), for the
+	// filter's free text; nil when there is none.
+	more    func(any) []string
 	paused  bool
 	follow  bool
 	vp      viewport.Model
@@ -54,8 +63,9 @@ type streamPane struct {
 	seq, sel uint64
 	shown    []row // the rows that match, oldest first, as of the last sync
 	cursor   int   // index of the selected row in shown; -1 when none
-	// cleared counts the rows c hid, for the empty pane to say so.
-	cleared int
+	// hidden is the newest row c hid: rows up to it stay in the pane,
+	// unseen, until c again brings them back.
+	hidden uint64
 	// pin, when set, names the rows that stay when they would scroll away
 	// (the human's audit lines under a flood of the AI's); they wait in
 	// pinned, older than every row in rows, so the order holds.
@@ -97,10 +107,10 @@ func (p *streamPane) add(rows []row) {
 }
 
 func (p *streamPane) match(r row) bool {
-	if p.port != 0 && r.port != p.port {
+	if (p.port != 0 && r.port != p.port) || r.seq <= p.hidden {
 		return false
 	}
-	return p.lower == "" || strings.Contains(strings.ToLower(r.text), p.lower)
+	return p.q.empty() || p.q.match(r, p.more)
 }
 
 // ShowPort shows only the rows of the server on port (0: every row).
@@ -117,24 +127,55 @@ func (p *streamPane) SetSize(w, h int) {
 	p.dirty = true
 }
 
-// SetFilter shows only rows containing s, ignoring case.
-func (p *streamPane) SetFilter(s string) {
-	p.filter, p.lower = s, strings.ToLower(s)
+// SetFilter shows only the rows that pass the filter s (filter.go); a
+// filter that does not parse changes nothing and says what is wrong.
+func (p *streamPane) SetFilter(s string) error {
+	q, err := parseQuery(s)
+	if err != nil {
+		return err
+	}
+	p.filter, p.q = strings.TrimSpace(s), q
 	p.follow, p.sel = true, 0
 	p.dirty = true
+	return nil
 }
 
 // Filter is the pane's filter, as typed.
 func (p *streamPane) Filter() string { return p.filter }
 
-// Clear empties the view; the server's buffers are untouched.
+// Clear hides every row the pane has; a second Clear, before anything is
+// hidden anew, brings them back. The server's buffers are untouched.
 func (p *streamPane) Clear() {
-	p.cleared += p.rows.len() + p.held.len() + p.pinned.len()
-	p.rows.reset()
-	p.held.reset()
-	p.pinned.reset()
+	if p.hidden != 0 {
+		p.hidden = 0
+	} else {
+		if p.held.len() > 0 { // held rows are the pane's too
+			paused := p.paused
+			p.paused = false
+			p.held.each(func(r row) { p.add([]row{r}) })
+			p.held.reset()
+			p.paused = paused
+		}
+		p.hidden = p.seq
+	}
 	p.follow, p.sel = true, 0
 	p.dirty = true
+}
+
+// cleared counts the rows c hides that the pane still has.
+func (p *streamPane) cleared() int {
+	if p.hidden == 0 {
+		return 0
+	}
+	n := 0
+	count := func(r row) {
+		if r.seq <= p.hidden {
+			n++
+		}
+	}
+	p.pinned.each(count)
+	p.rows.each(count)
+	return n
 }
 
 // Paused says whether the pane holds new rows back.
@@ -229,11 +270,11 @@ func (p *streamPane) sync() {
 		}
 		switch {
 		case i == p.cursor:
-			b.WriteString(styleSelected.Render(fitRow(r.text, p.width)))
+			b.WriteString(cutRow(r, p.width, true))
 		case len(r.text) > p.width && p.width > 0:
 			// Cut with a mark; a row that fits (bytes bound cells) is
 			// written as it is, so a flood costs no measuring.
-			b.WriteString(fitRow(r.styled, p.width))
+			b.WriteString(cutRow(r, p.width, false))
 		default:
 			b.WriteString(r.styled)
 		}
@@ -266,6 +307,47 @@ func (p *streamPane) find(seq uint64) int {
 	return len(p.shown) - 1
 }
 
+// cutRow is a row in w cells: whole when it fits, or cut with how much
+// of it is left out ("… (+4,312 chars, Enter)": Enter shows it whole).
+func cutRow(r row, w int, selected bool) string {
+	text := r.styled
+	if selected {
+		text = r.text
+	}
+	if w <= 0 || (r.cut == 0 && lipgloss.Width(r.text) <= w) {
+		if selected {
+			return styleSelected.Render(text)
+		}
+		return text
+	}
+	total := utf8.RuneCountInString(r.text) + r.cut
+	room := w - len(cutMark(total)) - 1
+	if room < 10 { // too narrow for the length
+		if selected {
+			return styleSelected.Render(fitRow(r.text, w))
+		}
+		return fitRow(r.styled, w)
+	}
+	shown := ansi.Truncate(r.text, room, "")
+	mark := cutMark(total - utf8.RuneCountInString(shown))
+	if selected {
+		return styleSelected.Render(shown + "…" + mark)
+	}
+	return ansi.Truncate(r.styled, room, "") + "…" + styleDim.Render(mark)
+}
+
+// cutMark says how much of a cut row is left out.
+func cutMark(n int) string { return " (+" + thousands(n) + " chars, Enter)" }
+
+// thousands writes n with commas: 4,312.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
 // fitRow cuts a row to w cells, marking the cut.
 func fitRow(s string, w int) string {
 	if w <= 0 || len(s) <= w {
@@ -277,7 +359,13 @@ func fitRow(s string, w int) string {
 // View renders the pane: column titles, then rows.
 func (p *streamPane) View() string {
 	head := styleColHead.Render(fit(p.colHead, p.width))
-	if room := p.width - lipgloss.Width(p.colHead) - 2; p.note != "" && room > 10 {
+	room := p.width - lipgloss.Width(p.colHead) - 2
+	switch {
+	case p.filter != "" && room > 10:
+		// The filter in the pane's title, as long as it is on.
+		f := fit(fmt.Sprintf("/%s · %d shown", clean(p.filter), p.matched), room)
+		head += strings.Repeat(" ", p.width-lipgloss.Width(p.colHead)-lipgloss.Width(f)) + styleWarn.Render(f)
+	case p.note != "" && room > 10:
 		note := fitLeft(p.note, room)
 		head += strings.Repeat(" ", p.width-lipgloss.Width(p.colHead)-lipgloss.Width(note)) + styleDim.Render(note)
 	}
@@ -286,8 +374,8 @@ func (p *streamPane) View() string {
 		switch {
 		case p.filter != "":
 			msg = fmt.Sprintf("nothing matches %q (esc drops the filter)", p.filter)
-		case p.cleared > 0:
-			msg = fmt.Sprintf("Cleared this view: %d earlier entries hidden (the server keeps them). New ones appear here.", p.cleared)
+		case p.hidden != 0:
+			msg = fmt.Sprintf("Cleared this view: %d earlier entries hidden (c brings them back). New ones appear here.", p.cleared())
 		}
 		return lipgloss.JoinVertical(lipgloss.Left, head,
 			lipgloss.NewStyle().Width(p.vp.Width).Height(p.vp.Height).Render(styleDim.Render(fit(msg, p.width))))
@@ -306,8 +394,8 @@ func (p *streamPane) Status() string {
 	default:
 		s = "following"
 	}
-	if p.filter != "" {
-		s = fmt.Sprintf("filter %q: %d · %s", p.filter, p.matched, s)
+	if p.filter != "" { // after the state: the pane's title shows it too
+		s = fmt.Sprintf("%s · filter %q: %d", s, p.filter, p.matched)
 	}
 	return s
 }

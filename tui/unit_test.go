@@ -169,8 +169,20 @@ func TestStreamFollowsUnlessScrolled(t *testing.T) {
 	}
 	p.Update(keyMsg("c"), k)
 	p.sync()
-	if v := plainView(p.View()); p.rows.len() != 0 || !strings.Contains(v, "Cleared this view: 1000") {
+	if v := plainView(p.View()); p.matched != 0 || !strings.Contains(v, "Cleared this view: 1000") {
 		t.Fatalf("c did not clear:\n%s", v)
+	}
+	// c again brings the rows back; a new row after a clear shows alone.
+	p.Update(keyMsg("c"), k)
+	p.sync()
+	if v := plainView(p.View()); p.matched != 1000 || !strings.HasSuffix(strings.TrimSpace(v), "newest 0000") {
+		t.Fatalf("c again did not restore (%d shown):\n%s", p.matched, v)
+	}
+	p.Update(keyMsg("c"), k)
+	p.add(lines(1, "after"))
+	p.sync()
+	if p.matched != 1 || p.shown[0].text != "after 0000" {
+		t.Fatalf("after a clear: %d shown", p.matched)
 	}
 }
 

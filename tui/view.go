@@ -100,8 +100,12 @@ func (m *Model) View() string {
 	if m.detail != nil {
 		body = m.detail.view()
 	}
+	if m.copyMenu != nil {
+		body = copyMenuView(m.copyMenu, m.copyTitle, m.width, lipgloss.Height(body))
+	}
 	status := m.tabStatus()
-	hd := header{conn: m.conn, health: m.health, pilot: m.pilot, aiNote: m.overrides.headline(), problems: m.doc.problems(), sent: m.pt.sent}
+	hd := header{conn: m.conn, health: m.health, pilot: m.pilot, aiNote: m.aiNote(), problems: m.doc.problems(),
+		notice: m.lostNotice(), segments: m.headerSegments()}
 	frame := strings.Join([]string{
 		headerView(hd, m.width),
 		activityView(&m.traffic, m.reads, m.now(), m.width),
@@ -124,6 +128,11 @@ func (m *Model) tabStatus() string {
 
 func (m *Model) statusLine() string {
 	switch {
+	case m.filtering && m.filterErr != nil:
+		short := m.input // as wide as what is typed, the error after it
+		short.Width = lipgloss.Width(m.input.Value()) + 1
+		in := short.View()
+		return in + styleErr.Render(fit("  ✖ "+clean(m.filterErr.Error()), max(0, m.width-lipgloss.Width(in))))
 	case m.filtering:
 		return m.input.View()
 	case m.pt.open:
@@ -137,8 +146,6 @@ func (m *Model) statusLine() string {
 		return styleWarn.Render(fit("connecting to "+m.conn.Addr+"…", m.width))
 	case m.portHint() != "":
 		return styleWarn.Render(m.portHint())
-	case m.lost > 0:
-		return styleWarn.Render(fit(fmt.Sprintf("%d events passed over under load; the panes keep the newest %d", m.lost, PaneLines), m.width))
 	}
 	return ""
 }

@@ -103,7 +103,7 @@ func Run(ctx context.Context, in Inputs) Report {
 	} else {
 		add("audit_log", "audit log", OK, log+" is writable", "")
 	}
-	in.clients(add)
+	in.clients(h.Clients, add)
 	return r
 }
 
@@ -148,7 +148,9 @@ func (in Inputs) server(running bool, h Health, add func(name, label string, st 
 }
 
 // clients checks that each installed client starts this binary on this port.
-func (in Inputs) clients(add func(name, label string, st Status, detail, fix string)) {
+// connected are the clients the server speaks with now: one of them is an
+// MCP client found, whether or not gasoline setup configured it.
+func (in Inputs) clients(connected []string, add func(name, label string, st Status, detail, fix string)) {
 	seen := false
 	for _, c := range in.Clients {
 		if !c.Installed && !c.Exists {
@@ -175,8 +177,11 @@ func (in Inputs) clients(add func(name, label string, st Status, detail, fix str
 			add(name, label, OK, c.File+" starts this binary", "")
 		}
 	}
-	if !seen {
-		add("clients", "MCP clients", Warn, "no MCP client found", "gasoline setup --client NAME (gasoline setup --help lists them)")
+	switch {
+	case !seen && len(connected) > 0:
+		add("clients", "MCP clients", OK, "connected: "+strings.Join(connected, ", ")+" (none configured by gasoline setup)", "")
+	case !seen:
+		add("clients", "MCP clients", Warn, "none connected, none configured", "gasoline setup --client NAME (gasoline setup --help lists them)")
 	}
 }
 
@@ -210,14 +215,38 @@ func (r Report) WriteText(w io.Writer) error {
 			fmt.Fprintf(&b, "  %*s  fix: %s\n", width, "", c.Fix)
 		}
 	}
-	switch r.Problems {
-	case 0:
-		b.WriteString("No problems found.\n")
-	case 1:
-		b.WriteString("1 problem.\n")
-	default:
-		fmt.Fprintf(&b, "%d problems.\n", r.Problems)
-	}
+	b.WriteString(r.Summary() + "\n")
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// Summary is the report's last line: "No problems found." only when every
+// check passed; otherwise the failures, warnings and skipped checks, counted.
+func (r Report) Summary() string {
+	n := map[Status]int{}
+	for _, c := range r.Checks {
+		n[c.Status]++
+	}
+	if n[Fail] == 0 && n[Warn] == 0 && n[Skip] == 0 {
+		return "No problems found."
+	}
+	var parts []string
+	for _, k := range []struct {
+		st   Status
+		word string
+	}{{Fail, "problem"}, {Warn, "warning"}, {Skip, "check skipped"}} {
+		switch c := n[k.st]; {
+		case c == 1:
+			parts = append(parts, "1 "+k.word)
+		case c > 1 && k.st == Skip:
+			parts = append(parts, fmt.Sprintf("%d checks skipped", c))
+		case c > 1:
+			parts = append(parts, fmt.Sprintf("%d %ss", c, k.word))
+		}
+	}
+	if n[Fail] == 0 {
+		parts = append([]string{"no problems"}, parts...)
+	}
+	s := strings.Join(parts, ", ") + "."
+	return strings.ToUpper(s[:1]) + s[1:]
 }

@@ -93,7 +93,14 @@ func TestDoctor(t *testing.T) {
 		{"client config missing", func(in *Inputs) { in.Clients[0].Exists, in.Clients[0].HasEntry = false, false }, 1, map[string]want{
 			"client:cursor": {Fail, "does not start Gasoline", "gasoline setup --client cursor"}}},
 		{"no client", func(in *Inputs) { in.Clients = []ClientConfig{{Name: "zed", Title: "Zed"}} }, 0, map[string]want{
-			"clients": {Warn, "no MCP client found", "gasoline setup --client NAME"}, "client:zed": {}}},
+			"clients": {Warn, "none connected, none configured", "gasoline setup --client NAME"}, "client:zed": {}}},
+		// The header names the connected clients; the doctor agrees.
+		{"a client connected, none configured", func(in *Inputs) {
+			in.Clients = nil
+			h := healthy()
+			h.Clients = []string{"nc-claude"}
+			in.Server = fakeServer{h: h}
+		}, 0, map[string]want{"clients": {OK, "connected: nc-claude (none configured by gasoline setup)", ""}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -144,6 +151,28 @@ func TestReportText(t *testing.T) {
 `
 	if b.String() != want {
 		t.Errorf("got:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
+
+// The last line says "No problems found." only when every check passed.
+func TestReportSummary(t *testing.T) {
+	for _, tc := range []struct {
+		checks []Status
+		want   string
+	}{
+		{[]Status{OK, OK}, "No problems found."},
+		{[]Status{OK, Warn}, "No problems, 1 warning."},
+		{[]Status{Skip, Warn, OK}, "No problems, 1 warning, 1 check skipped."},
+		{[]Status{Fail, Warn, Warn, Skip, Skip}, "1 problem, 2 warnings, 2 checks skipped."},
+		{[]Status{Fail, Fail}, "2 problems."},
+	} {
+		var r Report
+		for _, st := range tc.checks {
+			r.Checks = append(r.Checks, Check{Status: st})
+		}
+		if got := r.Summary(); got != tc.want {
+			t.Errorf("%v: %q, want %q", tc.checks, got, tc.want)
+		}
 	}
 }
 

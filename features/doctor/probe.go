@@ -36,6 +36,9 @@ type Health struct {
 		BlockedByUser bool   `json:"blocked_by_user"`
 	} `json:"pilot"`
 	AuditLog string `json:"audit_log,omitempty"`
+	// Clients are the MCP clients connected now, by name: the dashboard's
+	// header names the same ones.
+	Clients []string `json:"mcp_clients,omitempty"`
 }
 
 // Server is what the doctor asks the process on the port.
