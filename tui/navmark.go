@@ -74,12 +74,14 @@ func (n navMarks) next(ts capture.Time, tab int, page string) (row, bool) {
 	mk := navMark{TS: ts, Tab: tab, URL: page, From: prev}
 	what := "navigated to"
 	if newDoc {
-		mk.Reason = left.Reason
+		// The line is where the document changed: a load's rows that come
+		// later and started before this entry sort after it.
+		mk.TS, mk.Reason = left.TS, left.Reason
 		if !moved && left.Reason == "reload" {
 			what = "reloaded"
 		}
 	}
-	r := newRow(info, fmt.Sprintf("%-12s ── %s %s (tab %d) ──", stamp(ts.Time), what, clean(page), tab))
+	r := newRow(info, fmt.Sprintf("%-12s ── %s %s (tab %d) ──", stamp(mk.TS.Time), what, clean(page), tab))
 	r.src = mk
 	return r, true
 }

@@ -81,6 +81,8 @@ func spanOf(r row) (start time.Time, took float64, size int64, res *perf.Resourc
 		return e.TS.Time, e.DurationMS, e.Size, nil, true
 	case resourceEntry:
 		return e.TS, e.Duration, e.Size, &e.Resource, true
+	case navMark:
+		return e.TS.Time, 0, 0, nil, true // in time order, where the page changed
 	}
 	return time.Time{}, 0, 0, nil, false
 }
