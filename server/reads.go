@@ -268,22 +268,3 @@ func (s *Server) replayReads(write func(string, any) error) {
 		write(wire.EventRead, r)
 	}
 }
-
-// publishHuman is publish for the streams of token holders only.
-func (h *hub) publishHuman(event string, v any) {
-	if !h.active() {
-		return
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return
-	}
-	frame := sseFrame(event, b)
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	for sub := range h.subs {
-		if sub.human {
-			sub.offer(frame)
-		}
-	}
-}

@@ -81,7 +81,12 @@ func (h *hub) active() bool {
 
 // publish encodes one SSE event once and offers it to every subscriber
 // without ever blocking the caller.
-func (h *hub) publish(event string, v any) {
+func (h *hub) publish(event string, v any) { h.publishTo(event, v, false) }
+
+// publishHuman is publish for the streams of token holders only.
+func (h *hub) publishHuman(event string, v any) { h.publishTo(event, v, true) }
+
+func (h *hub) publishTo(event string, v any, humanOnly bool) {
 	if !h.active() {
 		return
 	}
@@ -93,7 +98,9 @@ func (h *hub) publish(event string, v any) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for sub := range h.subs {
-		sub.offer(frame)
+		if sub.human || !humanOnly {
+			sub.offer(frame)
+		}
 	}
 }
 

@@ -205,21 +205,7 @@ func (p *netPane) Update(msg tea.KeyMsg, k KeyMap) (tea.Cmd, bool) {
 		return nil, true
 	}
 	if p.loadView != nil {
-		vp := &p.loadVP
-		switch {
-		case key.Matches(msg, k.Up):
-			vp.ScrollUp(1)
-		case key.Matches(msg, k.Down):
-			vp.ScrollDown(1)
-		case key.Matches(msg, k.PageUp):
-			vp.PageUp()
-		case key.Matches(msg, k.PageDown):
-			vp.PageDown()
-		case key.Matches(msg, k.Top):
-			vp.GotoTop()
-		case key.Matches(msg, k.Bottom):
-			vp.GotoBottom()
-		default:
+		if !scroll(&p.loadVP, msg, k) {
 			return notice(msg.String() + " works on the rows: w closes the page load first"), true
 		}
 		return nil, true

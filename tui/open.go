@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/gasoline-dev/gasoline/features/capture"
@@ -58,6 +59,21 @@ func (m *Model) detailKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	switch {
 	case key.Matches(msg, k.Back):
 		m.detail = nil
+	case scroll(vp, msg, k):
+	case key.Matches(msg, k.NextPane, k.PrevPane, k.Panes):
+		m.detail = nil
+		return nil, false
+	case key.Matches(msg, k.Copy, k.Help, k.Quit, k.Pilot, k.Approval, k.Revoke, k.Doctor, k.Send):
+		return nil, false
+	default:
+		return notice(msg.String() + " works on the pane: esc closes the details first"), true
+	}
+	return nil, true
+}
+
+// scroll moves a viewport by a movement key; false for any other key.
+func scroll(vp *viewport.Model, msg tea.KeyMsg, k KeyMap) bool {
+	switch {
 	case key.Matches(msg, k.Up):
 		vp.ScrollUp(1)
 	case key.Matches(msg, k.Down):
@@ -70,13 +86,8 @@ func (m *Model) detailKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		vp.GotoTop()
 	case key.Matches(msg, k.Bottom):
 		vp.GotoBottom()
-	case key.Matches(msg, k.NextPane, k.PrevPane, k.Panes):
-		m.detail = nil
-		return nil, false
-	case key.Matches(msg, k.Copy, k.Help, k.Quit, k.Pilot, k.Approval, k.Revoke, k.Doctor, k.Send):
-		return nil, false
 	default:
-		return notice(msg.String() + " works on the pane: esc closes the details first"), true
+		return false
 	}
-	return nil, true
+	return true
 }
