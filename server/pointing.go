@@ -109,6 +109,7 @@ func (s *Server) point(w http.ResponseWriter, kind string, entry json.RawMessage
 		return
 	}
 	s.audit(audit.Event{Event: "human_pointed", Action: kind, Reason: e.Summary, Source: "human"})
+	s.writePointed() // before the human hears it was sent
 	sent := s.notifyPointed(e)
 	st := s.pointedState()
 	st.Streamed = sent
@@ -161,6 +162,7 @@ func (s *Server) observePointed(ctx context.Context, _ args) (any, error) {
 	list, dropped := s.pointed.List(sessionID(ctx), agent(ctx))
 	if sessionID(ctx) != "" && len(list) > 0 {
 		s.events.publish(wire.EventPointed, s.pointedState())
+		s.keepPointed() // who read it
 	}
 	return struct {
 		Count   int              `json:"count"`
@@ -181,6 +183,7 @@ func (s *Server) withPointed(ctx context.Context, v any) (any, error) {
 		return v, nil
 	}
 	s.events.publish(wire.EventPointed, s.pointedState())
+	s.keepPointed() // who read it
 	lines := make([]string, len(unread))
 	for i, e := range unread {
 		lines[i] = pointedLine(e)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -230,13 +231,17 @@ func TestApprovalRule(t *testing.T) {
 
 	// The session ends, and its rule with it.
 	ai.c.Close(websocket.StatusNormalClosure, "")
-	waitFor(t, func() bool { return len(s.Approvals().Rules) == 0 })
+	// The rule leaves the list before its end is audited: wait for both.
 	var ends []string
-	for _, l := range readAudit(t, path) {
-		if l["event"] == "approval_rule_ended" {
-			ends = append(ends, l["result"].(string))
+	waitFor(t, func() bool {
+		ends = nil
+		for _, l := range readAudit(t, path) {
+			if l["event"] == "approval_rule_ended" {
+				ends = append(ends, l["result"].(string))
+			}
 		}
-	}
+		return len(ends) == 2 && len(s.Approvals().Rules) == 0
+	})
 	if strings.Join(ends, " ") != "revoked session_ended" {
 		t.Fatalf("rule ends: %v", ends)
 	}
@@ -300,5 +305,113 @@ func TestApprovalRuleExpires(t *testing.T) {
 	}
 	if strings.Join(ends, ",") != "expired server" || len(s.Approvals().Rules) != 0 {
 		t.Fatalf("ends %v, rules %v", ends, s.Approvals().Rules)
+	}
+}
+
+// A server that stops with rules active audits each one's end, as
+// server_stopped, before its own: the audit never leaves a rule open. One
+// rule is a relay's session the stop closes; the other's session is one
+// whose end the server does not see before it stops (the in-process
+// relay's, which ends with the process).
+func TestServerStopEndsItsRules(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	s, base := startServerWith(t, Config{Version: "test", AuditLog: path, PilotApproval: "ask", ApprovalTimeout: 20 * time.Second})
+	pilotWorker(t, base, true)
+	waitReachable(t, s)
+	waitFor(t, func() bool { return s.PilotStatus().Enabled })
+	if code, _ := do(t, base, call{method: "POST", path: "/page", body: `{"tab":5,"url":"http://localhost:5173/","title":"Shop","active":true}`,
+		header: map[string]string{"Origin": ExtensionOrigin}}); code != 200 {
+		t.Fatal("page")
+	}
+	ai := dialAI(t, base, "claude-code")
+	first := ai.act(map[string]any{"action": "execute_js", "script": "1 + 1"})
+	waitFor(t, func() bool { return len(s.Approvals().Pending) == 1 })
+	if code, _ := do(t, base, call{method: "POST", path: "/api/approvals/rule", body: fmt.Sprintf(`{"id":%d}`, s.Approvals().Pending[0].ID), header: asHuman(s)}); code != 200 {
+		t.Fatalf("rule: %d", code)
+	}
+	ran(t, first)
+	go func() {
+		_, _ = s.approvals.Ask(context.Background(), approval.Request{Agent: "cursor", Session: "in-process", Action: "execute_js",
+			Origin: "http://localhost:5173"}, time.Minute, nil)
+	}()
+	waitFor(t, func() bool { return len(s.Approvals().Pending) == 1 })
+	if _, _, err := s.approvals.ApproveWithRule(s.Approvals().Pending[0].ID, s.rules); err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, r := range s.Approvals().Rules {
+		want = append(want, fmt.Sprintf("%d server_stopped server", r.ID))
+	}
+	if len(want) != 2 {
+		t.Fatalf("rules: %v", s.Approvals().Rules)
+	}
+	stopServer(t, s)
+	var ends []string
+	stopped := false
+	for _, l := range readAudit(t, path) {
+		switch {
+		case l["event"] == "approval_rule_ended" && !stopped:
+			ends = append(ends, fmt.Sprintf("%v %v %v", l["rule_id"], l["result"], l["source"]))
+		case l["event"] == "approval_rule_ended":
+			t.Errorf("a rule ended after the server stopped: %v", l)
+		case l["event"] == "server_stop":
+			stopped = true
+		}
+	}
+	slices.Sort(ends)
+	if !stopped || !slices.Equal(ends, want) {
+		t.Fatalf("audit at stop: %v (server_stop %v), want %v", ends, stopped, want)
+	}
+}
+
+// A session's rules end as server_stopped when the server's stopping
+// closes it (its context ends, as the in-process relay's does), and as
+// session_ended when its client goes.
+func TestSessionRulesEndWithTheirCause(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	s, _ := startServerWith(t, Config{Version: "test", AuditLog: path})
+	ends := func() []string {
+		var out []string
+		for _, l := range readAudit(t, path) {
+			if l["event"] == "approval_rule_ended" {
+				out = append(out, l["result"].(string))
+			}
+		}
+		return out
+	}
+	for i, how := range []string{approval.EndServerStopped, approval.EndSessionEnded} {
+		ctx, cancel := context.WithCancel(context.Background())
+		gone := make(chan struct{})
+		_, end := memPipe(gone)
+		served := make(chan struct{})
+		go func() { _ = s.ServeSession(ctx, end); close(served) }()
+		var id string
+		waitFor(t, func() bool {
+			s.clients.mu.Lock()
+			defer s.clients.mu.Unlock()
+			for sid := range s.clients.by {
+				id = sid
+			}
+			return len(s.clients.by) == 1
+		})
+		go func() {
+			_, _ = s.approvals.Ask(context.Background(), approval.Request{Agent: "cursor", Session: id, Action: "execute_js",
+				Origin: "http://localhost:5173"}, time.Minute, nil)
+		}()
+		waitFor(t, func() bool { return len(s.Approvals().Pending) == 1 })
+		if _, _, err := s.approvals.ApproveWithRule(s.Approvals().Pending[0].ID, s.rules); err != nil {
+			t.Fatal(err)
+		}
+		if how == approval.EndServerStopped {
+			cancel()
+		} else {
+			close(gone)
+		}
+		<-served
+		cancel()
+		waitFor(t, func() bool { return len(ends()) == i+1 })
+		if got := ends()[i]; got != how {
+			t.Fatalf("session %d's rule ended %s, want %s", i, got, how)
+		}
 	}
 }

@@ -321,6 +321,8 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	s.streams.end()
 	// Overrides are session-scoped: they end with the server, on the record.
 	s.control.EndSession()
+	// Rules die with the server: each says so before the log closes.
+	s.rules.Stop()
 	s.audit(audit.Event{Event: "server_stop", Source: "server"})
 	if s.auditor != nil {
 		s.auditor.Close()

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/gasoline-dev/gasoline/features/approval"
 	"github.com/gasoline-dev/gasoline/features/audit"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -95,10 +96,15 @@ func (s *Server) ServeSession(ctx context.Context, conn msgConn) error {
 		return err
 	}
 	s.clients.add(sess)
+	serving := ctx // the server's (or its request's): done when the server stops
 	defer func() {
 		s.mcp.UnregisterSession(ctx, sess.id)
 		s.clients.remove(sess.id)
-		s.rules.EndSession(sess.id)
+		why := approval.EndSessionEnded
+		if serving.Err() != nil {
+			why = approval.EndServerStopped
+		}
+		s.rules.EndSession(sess.id, why)
 	}()
 
 	ctx, cancel := context.WithCancel(ctx)

@@ -146,9 +146,9 @@ func sseFrame(event string, data []byte) []byte {
 const statusEvery = time.Second
 
 // handleEventStream is GET /events/stream: the dashboard's live view. It
-// opens with a snapshot (status, overrides, recent entries oldest first,
-// `?backlog=N` per buffer, default 200) and then streams entry, overrides
-// and status events.
+// opens with a snapshot (status, overrides, what the human last pointed
+// at, recent entries oldest first, `?backlog=N` per buffer, default 200)
+// and then streams entry, overrides and status events.
 func (s *Server) handleEventStream(w http.ResponseWriter, r *http.Request) {
 	fl, ok := w.(http.Flusher)
 	if !ok {
@@ -201,6 +201,9 @@ func (s *Server) handleEventStream(w http.ResponseWriter, r *http.Request) {
 		s.replayReads(write)
 	}
 	s.writePageLoads(write)
+	if _, ok := s.pointed.Newest(); ok { // the header's "sent to AI", as a new dashboard finds it
+		write(wire.EventPointed, s.pointedState())
+	}
 	if backlog > 0 {
 		for _, ev := range s.recent(backlog) {
 			write(wire.EventEntry, ev)

@@ -20,9 +20,10 @@ const MaxRules = 32
 
 // Ways a rule ends.
 const (
-	EndRevoked      = "revoked"
-	EndExpired      = "expired"
-	EndSessionEnded = "session_ended"
+	EndRevoked       = "revoked"
+	EndExpired       = "expired"
+	EndSessionEnded  = "session_ended"
+	EndServerStopped = "server_stopped"
 )
 
 // Rule is the human's yes to every later call of one action on one origin
@@ -167,9 +168,15 @@ func (rs *Rules) Revoke(id uint64) ([]Rule, error) {
 	return done, nil
 }
 
-// EndSession ends the rules of an MCP session that closed.
-func (rs *Rules) EndSession(session string) {
-	rs.ended(rs.remove(func(r Rule) bool { return r.Session == session }), EndSessionEnded)
+// EndSession ends the rules of an MCP session that closed; why is
+// EndSessionEnded, or EndServerStopped when the server's stopping closed it.
+func (rs *Rules) EndSession(session, why string) {
+	rs.ended(rs.remove(func(r Rule) bool { return r.Session == session }), why)
+}
+
+// Stop ends every rule as the server stops, so the audit leaves none open.
+func (rs *Rules) Stop() {
+	rs.ended(rs.remove(func(Rule) bool { return true }), EndServerStopped)
 }
 
 func (rs *Rules) remove(match func(Rule) bool) []Rule {

@@ -104,7 +104,7 @@ func TestRuleIsScopedToItsSession(t *testing.T) {
 	if _, ok := r.rs.Match(js("", shop)); ok {
 		t.Fatal("s1's rule approves a call from no session")
 	}
-	r.rs.EndSession("s1")
+	r.rs.EndSession("s1", EndSessionEnded)
 	if _, ok := r.rs.Match(js("s1", shop)); ok {
 		t.Fatal("a rule outlives its session")
 	}
@@ -230,4 +230,18 @@ func TestRulesAreBounded(t *testing.T) {
 	}
 	_, _, _ = r.q.Answer(p[0].ID, true, "")
 	<-got
+}
+
+// A server that stops ends every rule, each said to have ended with it.
+func TestStopEndsEveryRule(t *testing.T) {
+	r := newRuleRig()
+	r.makeRule(t, js("s1", shop))
+	r.makeRule(t, js("s2", other))
+	r.rs.Stop()
+	if len(r.rs.List()) != 0 {
+		t.Fatalf("rules after stop: %v", r.rs.List())
+	}
+	if len(r.ended) != 2 || r.ended[0] != EndServerStopped || r.ended[1] != EndServerStopped {
+		t.Fatalf("ended %v", r.ended)
+	}
 }
