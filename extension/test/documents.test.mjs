@@ -7,7 +7,7 @@ import { FakeClock } from './fake-clock.mjs';
 // is given the content script and seeded with the settings, and how a question reaches the tab's current
 // document through navigations, lost parts and tabs the worker never saw load. Each test builds its own.
 
-async function harness() {
+async function harness(t) {
   const clock = new FakeClock(1_000_000);
   // What the fakes do is read from h when they are called: tabURL, tabStatus, answer, injectFails, pageURL.
   const h = { injected: [], seeded: [], sent: [], nav: [], pageURL: 'https://a.test/', injectFails: null, answer: null, tabURL: undefined, tabStatus: undefined };
@@ -18,6 +18,7 @@ async function harness() {
     },
     sendMessage: async (id, msg, opts) => {
       h.sent.push([id, msg, opts]);
+      await new Promise((r) => setImmediate(r)); // a round trip: a question asked again and again still lets timers run
       return typeof h.answer === 'function' ? h.answer(msg) : h.answer;
     },
     reload: async (id) => { h.nav.push(['reload', id]); },
@@ -40,15 +41,24 @@ async function harness() {
     },
   };
   Object.assign(h, await makeTabs({ clock, tabs, scripting }), { clock });
-  h.job = (ms = 10_000) => ({ done: false, deadline: clock.now() + ms, cancels: [] });
-  h.end = (job) => { job.done = true; for (const c of job.cancels) c(); };
+  const jobs = [];
+  h.job = (ms = 10_000) => {
+    const job = { done: false, deadline: clock.now() + ms, cancels: [] };
+    jobs.push(job);
+    return job;
+  };
+  h.end = (job) => { job.done = true; for (const c of job.cancels.splice(0)) c(); };
+  t.after(() => { for (const job of jobs) h.end(job); }); // what a test left asking ends with it
   return h;
 }
 
+// A mutation that leaves a question waiting fails its test here rather than hanging the run.
+const T = { timeout: 20_000 };
+
 const doc = (tabId, documentId, extra = {}) => ({ tabId, documentId, frameId: 0, frameType: 'outermost_frame', url: `https://site.test/${tabId}`, ...extra });
 
-test('a committed document gets the content script at its load, or a second after its commit if the load takes longer; once', async () => {
-  const h = await harness();
+test('a committed document gets the content script at its load, or a second after its commit if the load takes longer; once', T, async (t) => {
+  const h = await harness(t);
   h.documents.onCommitted(doc(1, 'A'));
   await h.clock.advance(999);
   assert.deepEqual(h.injected, [], 'not before its load');
@@ -73,8 +83,8 @@ test('a committed document gets the content script at its load, or a second afte
   assert.deepEqual(h.injected.slice(2).map(([t]) => t.documentIds[0]), ['G'], 'only top documents the extension reads');
 });
 
-test('a document is seeded from its source: the settings in force after the files, and its answer is the tab\'s ready', async () => {
-  const h = await harness();
+test('a document is seeded from its source: the settings in force after the files, and its answer is the tab\'s ready', T, async (t) => {
+  const h = await harness(t);
   const s = h.tabs.state(1);
   let woken = 0;
   s.navigating = true;
@@ -103,8 +113,8 @@ test('a document is seeded from its source: the settings in force after the file
   assert.equal(h.seeded.length, 2, 'no seed when the files did not run');
 });
 
-test('back/forward cache, Firefox and a missed load: given again only to a new document or when it says so', async () => {
-  const h = await harness();
+test('back/forward cache, Firefox and a missed load: given again only to a new document or when it says so', T, async (t) => {
+  const h = await harness(t);
   h.documents.onCompleted(doc(1, 'A'));
   await h.clock.settle();
   h.documents.onCommitted(doc(1, 'A')); // back from the cache
@@ -122,8 +132,8 @@ test('back/forward cache, Firefox and a missed load: given again only to a new d
   assert.deepEqual(h.injected.slice(3).map(([t]) => t), [{ tabId: 1, documentIds: ['A'] }], 'start.js said the rest never came');
 });
 
-test('the documents remembered as given are bounded: the oldest is forgotten', async () => {
-  const h = await harness();
+test('the documents remembered as given are bounded: the oldest is forgotten', T, async (t) => {
+  const h = await harness(t);
   for (let i = 0; i <= 500; i++) h.documents.onCompleted(doc(1, `D${i}`));
   await h.clock.settle();
   assert.equal(h.documents.given.size, 500);
@@ -133,8 +143,8 @@ test('the documents remembered as given are bounded: the oldest is forgotten', a
   assert.equal(h.injected.length, 502, 'D0 was forgotten, D1 was not');
 });
 
-test('a question waits while the tab navigates and goes to the new document; one answered by the page being left is asked again', async () => {
-  const h = await harness();
+test('a question waits while the tab navigates and goes to the new document; one answered by the page being left is asked again', T, async (t) => {
+  const h = await harness(t);
   h.tabs.state(4);
   h.tabs.markNavigating(4, 'https://next.test/');
   h.answer = { result: { n: 1 } };
@@ -158,8 +168,8 @@ test('a question waits while the tab navigates and goes to the new document; one
   assert.deepEqual(await again, { result: { n: 2 } }, 'the next document answers');
 });
 
-test('a document gone under a question: the next one is asked once ready; a closed tab, no access and the deadline end it', async () => {
-  const h = await harness();
+test('a document gone under a question: the next one is asked once ready; a closed tab, no access and the deadline end it', T, async (t) => {
+  const h = await harness(t);
   h.tabs.state(4);
   let n = 0;
   h.answer = () => (++n === 1 ? Promise.reject(new Error('A listener indicated an asynchronous response by returning true, but the message channel closed')) : { result: 'next' });
@@ -189,8 +199,8 @@ test('a document gone under a question: the next one is asked once ready; a clos
   assert.equal(h.tabs.state(6).waiters.size, 0, 'the deadline took its waiter away');
 });
 
-test('content.js without its parts: the content script is given again, once per wake-up, and its ready asks again', async () => {
-  const h = await harness();
+test('content.js without its parts: the content script is given again, once per wake-up, and its ready asks again', T, async (t) => {
+  const h = await harness(t);
   h.tabs.state(4);
   let n = 0;
   h.answer = () => (++n <= 2 ? undefined : { result: 'parts' });
@@ -202,13 +212,18 @@ test('content.js without its parts: the content script is given again, once per 
   const job = h.job();
   const stuck = h.documents.askContent(4, { id: 'r', kind: 'dom' }, job);
   await h.clock.settle();
-  assert.equal(h.injected.length, 3, 'given once, then it waits');
+  const job2 = h.job();
+  const stuck2 = h.documents.askContent(4, { id: 's', kind: 'dom' }, job2);
+  await h.clock.settle();
+  assert.equal(h.injected.length, 3, 'given once per wake-up, however many questions wait');
   h.end(job);
+  h.end(job2);
   await assert.rejects(stuck, (e) => e.code === 'timeout');
+  await assert.rejects(stuck2, (e) => e.code === 'timeout');
 });
 
-test('a tab the worker never saw load (no receiver, not navigating) is adopted; one it may not read is not_found', async () => {
-  const h = await harness();
+test('a tab the worker never saw load (no receiver, not navigating) is adopted; one it may not read is not_found', T, async (t) => {
+  const h = await harness(t);
   h.tabs.state(4);
   let n = 0;
   h.answer = () => (++n === 1 ? Promise.reject(new Error('Could not establish connection. Receiving end does not exist.')) : { result: 'adopted' });
@@ -235,8 +250,8 @@ test('a tab the worker never saw load (no receiver, not navigating) is adopted; 
   await assert.rejects(h.documents.askContent(99, { id: 'g', kind: 'dom' }, h.job()), (e) => e.code === 'not_found' && e.message === 'no tab with id 99');
 });
 
-test('navigateTab marks the tab navigating (not for a same-document hash), reloads the same URL; settled waits it out', async () => {
-  const h = await harness();
+test('navigateTab marks the tab navigating (not for a same-document hash), reloads the same URL; settled waits it out', T, async (t) => {
+  const h = await harness(t);
   h.tabs.state(4);
   await h.documents.navigateTab(4, 'https://a.test/#part');
   assert.equal(h.tabs.state(4).navigating, false, 'a hash in the same document');
