@@ -13,7 +13,7 @@ import { CaptureSettings } from './sw/settings.js';
 import { SessionStore } from './sw/session.js';
 import { Link, errorText } from './sw/link.js';
 import { Delivery } from './sw/delivery.js';
-import * as tabs from './sw/tabs.js';
+import { Tabs } from './sw/tabs.js';
 import { Channel } from './sw/channel.js';
 import { systemClock } from './sw/clock.js';
 import { QueryRunner } from './sw/queries.js';
@@ -24,7 +24,7 @@ import { PilotSwitch } from './sw/pilot-switch.js';
 import { Pilot } from './sw/pilot.js';
 import { ScriptRunner, parkingKey } from './sw/script.js';
 import { BROWSER } from './sw/platform.js';
-import { onCommitted, onCompleted, runMissed, seedFrom, settled } from './sw/documents.js';
+import { Documents } from './sw/documents.js';
 import { passHeld } from './sw/held.js';
 import { Picker } from './sw/picker.js';
 
@@ -39,16 +39,23 @@ const save = (key, value) => session.saveSoon(key, value);
 const settings = new CaptureSettings({ storage: chrome.storage, tabs: chrome.tabs, save, clock: systemClock });
 const link = new Link({ fetch: (url, init) => fetch(url, init), clock: systemClock, serverURL: () => settings.serverURL(), save });
 const pilot = new PilotSwitch({ storage: chrome.storage, runtime: chrome.runtime });
+const tabs = new Tabs({
+  tabs: chrome.tabs, windows: chrome.windows, clock: systemClock, link, save, pageLeft: (m) => channel.tellPageLeft(m),
+});
+const documents = new Documents({
+  tabs: chrome.tabs, scripting: chrome.scripting, clock: systemClock, tracked: tabs, seed: () => ready.then(() => settings.forTab()),
+});
 const script = new ScriptRunner({
   debugger: BROWSER === 'firefox' ? null : chrome.debugger, // Firefox has none: the page's main world instead
   scripting: chrome.scripting,
   clock: systemClock,
   pilot,
-  settled,
+  settled: (tabId, job) => documents.settled(tabId, job),
   randomKey: parkingKey,
 });
 const actions = new Pilot({
   tabs: chrome.tabs, storage: chrome.storage.local, scripting: chrome.scripting, cookies: chrome.cookies, clock: systemClock, pilot, script,
+  tracked: tabs, documents,
 });
 const channel = new Channel({
   WebSocket,
@@ -57,7 +64,7 @@ const channel = new Channel({
   settings,
   link,
   pilot,
-  trackedPage: tabs.trackedPage,
+  trackedPage: () => tabs.trackedPage(),
   onQuery: (q) => queries.run(q),
   onSettings: (m) => ready.then(() => settings.applyServer(m)),
 });
@@ -67,13 +74,14 @@ const screenshots = new Screenshots({
   deliverLogsThrough: (seq) => delivery.deliverLogsThrough(seq),
   postJSON: (path, body) => link.postJSON(path, body),
 });
-const audits = new Audits({ scripting: chrome.scripting, fetch: (url, init) => fetch(url, init), getURL: (p) => chrome.runtime.getURL(p) });
+const audits = new Audits({ scripting: chrome.scripting, fetch: (url, init) => fetch(url, init), getURL: (p) => chrome.runtime.getURL(p), documents });
 const shots = makeShooter({ chrome, settings: () => settings.effective });
 const queries = new QueryRunner({
   send: (m) => channel.sendResult(m), pilot: actions, audits, shots, deliverHeld: () => delivery.deliverHeld(), clock: systemClock,
+  tracked: tabs, documents,
 });
 const picker = new Picker({
-  scripting: chrome.scripting, resolveTab: tabs.resolveTab, shoot: shots.shoot, settings: () => settings.effective,
+  scripting: chrome.scripting, resolveTab: (tab) => tabs.resolveTab(tab), shoot: shots.shoot, settings: () => settings.effective,
   postJSON: (path, body) => link.postJSON(path, body), errorText,
 });
 
@@ -93,23 +101,21 @@ if (chrome.commands) {
 chrome.runtime.onUpdateAvailable.addListener(() => {
   ready.then(() => delivery.handOverForUpdate()).finally(() => chrome.runtime.reload());
 });
-chrome.tabs.onActivated.addListener(tabs.onActivated);
-chrome.tabs.onUpdated.addListener(tabs.onUpdated);
-chrome.tabs.onRemoved.addListener(tabs.onTabRemoved);
-chrome.tabs.onReplaced.addListener(tabs.onTabReplaced);
+chrome.tabs.onActivated.addListener((info) => tabs.onActivated(info));
+chrome.tabs.onUpdated.addListener((id, change, tab) => tabs.onUpdated(id, change, tab));
+chrome.tabs.onRemoved.addListener((id) => tabs.onTabRemoved(id));
+chrome.tabs.onReplaced.addListener((added, removed) => tabs.onTabReplaced(added, removed));
 if (chrome.windows) {
-  chrome.windows.onFocusChanged.addListener(tabs.onFocusChanged);
-  chrome.windows.onRemoved.addListener(tabs.onWindowRemoved);
+  chrome.windows.onFocusChanged.addListener((id) => tabs.onFocusChanged(id));
+  chrome.windows.onRemoved.addListener((id) => tabs.onWindowRemoved(id));
 }
 if (chrome.webNavigation) {
-  chrome.webNavigation.onBeforeNavigate.addListener(tabs.onBeforeNavigate);
-  chrome.webNavigation.onErrorOccurred.addListener(tabs.onNavigationError);
-  chrome.webNavigation.onCommitted.addListener(onCommitted); // the content script, after the load
-  chrome.webNavigation.onCommitted.addListener(tabs.onDocumentCommitted); // the server closes the old one's sockets
-  chrome.webNavigation.onCompleted.addListener(onCompleted);
+  chrome.webNavigation.onBeforeNavigate.addListener((d) => tabs.onBeforeNavigate(d));
+  chrome.webNavigation.onErrorOccurred.addListener((d) => tabs.onNavigationError(d));
+  chrome.webNavigation.onCommitted.addListener((d) => documents.onCommitted(d)); // the content script, after the load
+  chrome.webNavigation.onCommitted.addListener((d) => tabs.onDocumentCommitted(d)); // the server closes the old one's sockets
+  chrome.webNavigation.onCompleted.addListener((d) => documents.onCompleted(d));
 }
-
-tabs.wireTabs({ link, save, pageLeft: (m) => channel.tellPageLeft(m) });
 
 // The server answers again: deliver at once, and tell it which page is tracked.
 link.onReconnect(() => {
@@ -159,7 +165,7 @@ function onMessage(msg, sender, sendResponse) {
       return false;
     case 'missed':
       // content/start.js: the rest of the content script never came to this document.
-      if (sender.tab && sender.frameId === 0) runMissed(sender);
+      if (sender.tab && sender.frameId === 0) documents.runMissed(sender);
       return false;
     case 'ready':
       tabs.onReady(sender);
@@ -256,4 +262,3 @@ async function init() {
 
 pilot.load();
 const ready = init();
-seedFrom(() => ready.then(() => settings.forTab()));

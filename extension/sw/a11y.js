@@ -1,7 +1,6 @@
 // Accessibility audits (query kind "a11y"): axe-core, bundled with the extension, run in the page's
 // isolated world.
 
-import { onDocument } from './documents.js';
 import { QueryError, errText } from './errors.js';
 
 // Runs in the page (isolated world). Returns {missing:true} if axe is not loaded in this document.
@@ -71,6 +70,8 @@ async function auditInPage(p) {
  * @property {{executeScript: Function}} scripting chrome.scripting
  * @property {(url: string, init: RequestInit) => Promise<Response>} fetch
  * @property {(path: string) => string} getURL chrome.runtime.getURL: the extension's own files
+ * @property {{onDocument(tabId: number, job: object, attempt: () => Promise<any>): Promise<any>}} documents documents.js's
+ *   Documents: the audit runs in the tab's current document
  */
 
 export class Audits {
@@ -98,7 +99,7 @@ export class Audits {
       if (res && res.error) throw new Error(errText(res.error));
       return res && res.result;
     };
-    return onDocument(tabId, job, async () => {
+    return this.d.documents.onDocument(tabId, job, async () => {
       let r = await exec();
       if (r && r.missing) {
         await scripting.executeScript({ target, world: 'ISOLATED', files: ['lib/axe.min.js'] });

@@ -2,7 +2,6 @@
 // and when the document goes away under a question, ask the next one once it is ready.
 // A job is a query in progress: {deadline, done, cancels}.
 
-import { tabState, tabOpen, markNavigating, documentReady } from './tabs.js';
 import { trackable } from './tracker.js';
 import { QueryError, errText } from './errors.js';
 
@@ -12,115 +11,6 @@ const DOC_GONE = /Receiving end does not exist|message (port|channel) (is )?clos
 /** Failures that mean the extension may not read the page. */
 export const NO_ACCESS = /Cannot access|cannot be scripted|showing error page|extensions gallery|chrome:\/\//i;
 
-// Resolves at the tab's next wake-up; rejected when the query ends (its deadline).
-function nextWake(s, job) {
-  return new Promise((resolve, reject) => {
-    const cancel = () => {
-      s.waiters.delete(resolve);
-      reject(new QueryError('timeout', 'deadline'));
-    };
-    s.waiters.add(resolve);
-    job.cancels.push(cancel);
-  });
-}
-
-// A tab that has no content script while not navigating: a page opened before the extension was
-// installed or reloaded (no page-world capture either), or one whose load the worker missed. Give it
-// one (once per wake-up); pages the extension may not read are not_found.
-async function adoptTab(tabId, s, job) {
-  let t;
-  try {
-    t = await chrome.tabs.get(tabId);
-  } catch (_) {
-    throw new QueryError('not_found', `no tab with id ${tabId}`);
-  }
-  if (t.url) s.url = t.url;
-  if (t.status === 'loading') {
-    s.navigating = true;
-    return false;
-  }
-  if (!trackable(t.url)) throw new QueryError('not_found', `tab ${tabId} shows ${t.url || 'a page'} which the extension cannot read`);
-  if (s.injectedGen === s.gen) return false;
-  s.injectedGen = s.gen;
-  try {
-    await giveContent({ tabId, frameIds: [0] });
-  } catch (err) {
-    if (job.done) return false;
-    if (NO_ACCESS.test(errText(err))) throw new QueryError('not_found', `tab ${tabId} cannot be read: ${errText(err)}`);
-    return false;
-  }
-  return true;
-}
-
-/**
- * Runs attempt() against the tab's current document: waits while the tab is navigating, and when the
- * document goes away under it waits for the next one's 'ready', all within the job's deadline.
- * Resolves to null if the job ended meanwhile.
- */
-export async function onDocument(tabId, job, attempt) {
-  const s = tabState(tabId);
-  for (;;) { // every turn but the first waits for an event from the tab
-    if (s.navigating) await nextWake(s, job);
-    if (job.done) return null;
-    if (!tabOpen(tabId)) throw new QueryError('not_found', `tab ${tabId} was closed`);
-    const gen = s.gen;
-    const navSeq = s.navSeq;
-    try {
-      const out = await attempt();
-      // A navigation started while the old document was answering: that answer is about a page that
-      // is going away; ask the next one.
-      if (s.navSeq === navSeq || job.done) return out;
-      continue;
-    } catch (err) {
-      if (job.done || err instanceof QueryError) throw err;
-      const partsPending = err instanceof PartsPending;
-      const m = errText(err);
-      if (!partsPending) {
-        if (/No tab with id/i.test(m)) throw new QueryError('not_found', `no tab with id ${tabId}`);
-        if (NO_ACCESS.test(m) && !DOC_GONE.test(m)) throw new QueryError('not_found', `tab ${tabId} cannot be read: ${m}`);
-        if (!DOC_GONE.test(m)) throw new QueryError('internal', m);
-      }
-      if (s.gen !== gen) continue; // the next document is already there
-      if (partsPending) await givePartsAgain(tabId, s);
-      else if (!s.navigating && NO_RECEIVER.test(m) && (await adoptTab(tabId, s, job))) continue;
-      if (job.done) return null;
-      if (s.gen === gen) await nextWake(s, job);
-    }
-  }
-}
-
-// Only content.js heard the query: the parts that answer it run right after it and say 'ready' once
-// there.
-class PartsPending extends Error {}
-
-/** Asks the tab's content script query q; check, if given, runs before every attempt. */
-export function askContent(tabId, q, job, check) {
-  const msg = { type: 'query', id: q.id, kind: q.kind, params: q.params, deadline: job.deadline };
-  return onDocument(tabId, job, async () => {
-    if (check) check();
-    const ans = await chrome.tabs.sendMessage(tabId, msg, { frameId: 0 });
-    if (ans === undefined) throw new PartsPending();
-    if (!ans || typeof ans !== 'object') throw new QueryError('internal', 'the content script did not answer the query');
-    return ans;
-  });
-}
-
-/** Waits until the tab is not navigating: a script runs once, in the page that is there. */
-export async function settled(tabId, job) {
-  const s = tabState(tabId);
-  while (s.navigating && !job.done) await nextWake(s, job);
-  if (!tabOpen(tabId)) throw new QueryError('not_found', `tab ${tabId} was closed`);
-}
-
-/** Starts a navigation of the tab and marks it navigating, so whatever asks next waits for the new page. */
-export async function navigateTab(tabId, url) {
-  const t = await chrome.tabs.get(tabId);
-  const cur = t.url || '';
-  const sameDoc = cur !== url && cur.split('#')[0] === url.split('#')[0] && url.includes('#');
-  if (!sameDoc) markNavigating(tabId, url);
-  if (cur === url) await chrome.tabs.reload(tabId);
-  else await chrome.tabs.update(tabId, { url });
-}
 
 // The content script (isolated world) but content/start.js, in order. The manifest runs only the
 // page-world capture (page/) and start.js, which holds what page/inject.js sends, at document_start:
@@ -141,68 +31,22 @@ const docKey = (d) => d.documentId || `tab ${d.tabId}`;
 // A tab's top document, also one prerendering (its frameId is not 0 until it is shown); not a
 // subframe or a fenced frame. Firefox gives no frameType.
 const topDocument = (d) => d.tabId >= 0 && (d.frameType ? d.frameType === 'outermost_frame' : d.frameId === 0) && trackable(d.url);
-const waiting = new Map(); // docKey → timer
-const given = new Set(); // docKeys, oldest first
 
-/** webNavigation.onCommitted: a main-frame document begins; its content script comes at its load at the latest LOAD_WAIT_MS from now. */
-export function onCommitted(d) {
-  if (!topDocument(d)) return;
-  const key = docKey(d);
-  if (!d.documentId) given.delete(key); // Firefox: the tab's next document
-  if (given.has(key)) return; // back from the back/forward cache
-  clearTimeout(waiting.get(key));
-  waiting.set(key, setTimeout(() => runContentScript(d), LOAD_WAIT_MS));
-}
-
-/** webNavigation.onCompleted: a main-frame document's load event is over. */
-export function onCompleted(d) {
-  if (!topDocument(d)) return;
-  runContentScript(d);
-}
-
-/** A document's start.js says the content script never came (the worker missed its load): run it now. */
-export function runMissed(sender) {
-  const d = { tabId: sender.tab.id, documentId: sender.documentId, frameId: 0, url: sender.url };
-  if (!trackable(d.url)) return;
-  given.delete(docKey(d));
-  runContentScript(d);
-}
-
-function runContentScript(d) {
-  const key = docKey(d);
-  clearTimeout(waiting.get(key));
-  waiting.delete(key);
-  if (given.has(key)) return;
-  given.add(key);
-  if (given.size > RUN_MAX) given.delete(given.values().next().value);
-  const target = d.documentId ? { tabId: d.tabId, documentIds: [d.documentId] } : { tabId: d.tabId, frameIds: [0] };
-  giveContent(target).catch(() => {
-    // The document went away first, or is one the extension may not script.
+// Resolves at the tab's next wake-up; rejected when the query ends (its deadline).
+function nextWake(s, job) {
+  return new Promise((resolve, reject) => {
+    const cancel = () => {
+      s.waiters.delete(resolve);
+      reject(new QueryError('timeout', 'deadline'));
+    };
+    s.waiters.add(resolve);
+    job.cancels.push(cancel);
   });
 }
 
-let seedSource = async () => null;
-
-/** Where the settings handed to a content script come from: background.js's, once they are loaded. */
-export function seedFrom(fn) {
-  seedSource = fn;
-}
-
-// Runs the content script in target's main-frame document, then hands it the settings in force in an
-// injection of their own: the page then sends no question for them (a new document's first messages
-// cost script time each; PERFORMANCE.md). That injection answers
-// whether the document is ready for queries (its DOM parsed, its parts there, not prerendering), as
-// its URL, which is the 'ready' the content script would otherwise send. Rejects if the files could
-// not run; a failed handing-over is the content script's to notice (it asks the worker itself).
-async function giveContent(target) {
-  await chrome.scripting.executeScript({ target, files: CONTENT_SCRIPTS });
-  try {
-    const answer = await seedSource();
-    const [r] = await chrome.scripting.executeScript({ target, func: seedContent, args: [answer] });
-    const url = r && typeof r.result === 'string' ? r.result : '';
-    if (url) documentReady(target.tabId, url);
-  } catch (_) { /* the document went away */ }
-}
+// Only content.js heard the query: the parts that answer it run right after it and say 'ready' once
+// there.
+class PartsPending extends Error {}
 
 // Runs in the content script's world (serialized: nothing from this module).
 function seedContent(answer) {
@@ -210,13 +54,184 @@ function seedContent(answer) {
   return G && typeof G.seed === 'function' ? G.seed(answer) : '';
 }
 
-// content.js answers but its parts are not there (the injection failed part way, or the document went
-// away under it): run the content script in the tab's main frame, once per wake-up.
-// If that is the page being left, its 'ready' ends no wait (tracker.ready) and the next page is asked.
-async function givePartsAgain(tabId, s) {
-  if (s.partsGen === s.gen) return;
-  s.partsGen = s.gen;
-  try {
-    await giveContent({ tabId, frameIds: [0] });
-  } catch (_) { /* the wait below ends at the deadline */ }
+/**
+ * @typedef {object} DocumentsDeps
+ * @property {{get(id: number): Promise<any>, sendMessage: Function, reload(id: number): Promise<void>, update(id: number, p: object): Promise<any>}} tabs chrome.tabs
+ * @property {{executeScript(inj: object): Promise<any[]>}} scripting chrome.scripting
+ * @property {import('./clock.js').Clock} clock
+ * @property {{state(id: number): any, open(id: number): boolean, markNavigating(id: number, url: string): void, documentReady(id: number, url: string): void}} tracked
+ *   tabs.js's Tabs: each tab's navigation and wake-ups
+ * @property {() => Promise<unknown>} seed the settings handed to a content script (background.js's, once they are loaded)
+ */
+
+/** The tabs' documents: the content script each is given, and the questions asked of the one there now. */
+export class Documents {
+  /** @param {DocumentsDeps} deps */
+  constructor(deps) {
+    this.d = deps;
+    this.waiting = new Map(); // docKey → timer
+    this.given = new Set(); // docKeys, oldest first
+  }
+
+  // A tab that has no content script while not navigating: a page opened before the extension was
+  // installed or reloaded (no page-world capture either), or one whose load the worker missed. Give it
+  // one (once per wake-up); pages the extension may not read are not_found.
+  async adoptTab(tabId, s, job) {
+    let t;
+    try {
+      t = await this.d.tabs.get(tabId);
+    } catch (_) {
+      throw new QueryError('not_found', `no tab with id ${tabId}`);
+    }
+    if (t.url) s.url = t.url;
+    if (t.status === 'loading') {
+      s.navigating = true;
+      return false;
+    }
+    if (!trackable(t.url)) throw new QueryError('not_found', `tab ${tabId} shows ${t.url || 'a page'} which the extension cannot read`);
+    if (s.injectedGen === s.gen) return false;
+    s.injectedGen = s.gen;
+    try {
+      await this.giveContent({ tabId, frameIds: [0] });
+    } catch (err) {
+      if (job.done) return false;
+      if (NO_ACCESS.test(errText(err))) throw new QueryError('not_found', `tab ${tabId} cannot be read: ${errText(err)}`);
+      return false;
+    }
+    return true;
+  }
+
+  /**
+   * Runs attempt() against the tab's current document: waits while the tab is navigating, and when the
+   * document goes away under it waits for the next one's 'ready', all within the job's deadline.
+   * Resolves to null if the job ended meanwhile.
+   */
+  async onDocument(tabId, job, attempt) {
+    const { tracked } = this.d;
+    const s = tracked.state(tabId);
+    for (;;) { // every turn but the first waits for an event from the tab
+      if (s.navigating) await nextWake(s, job);
+      if (job.done) return null;
+      if (!tracked.open(tabId)) throw new QueryError('not_found', `tab ${tabId} was closed`);
+      const gen = s.gen;
+      const navSeq = s.navSeq;
+      try {
+        const out = await attempt();
+        // A navigation started while the old document was answering: that answer is about a page that
+        // is going away; ask the next one.
+        if (s.navSeq === navSeq || job.done) return out;
+        continue;
+      } catch (err) {
+        if (job.done || err instanceof QueryError) throw err;
+        const partsPending = err instanceof PartsPending;
+        const m = errText(err);
+        if (!partsPending) {
+          if (/No tab with id/i.test(m)) throw new QueryError('not_found', `no tab with id ${tabId}`);
+          if (NO_ACCESS.test(m) && !DOC_GONE.test(m)) throw new QueryError('not_found', `tab ${tabId} cannot be read: ${m}`);
+          if (!DOC_GONE.test(m)) throw new QueryError('internal', m);
+        }
+        if (s.gen !== gen) continue; // the next document is already there
+        if (partsPending) await this.givePartsAgain(tabId, s);
+        else if (!s.navigating && NO_RECEIVER.test(m) && (await this.adoptTab(tabId, s, job))) continue;
+        if (job.done) return null;
+        if (s.gen === gen) await nextWake(s, job);
+      }
+    }
+  }
+
+  /** Asks the tab's content script query q; check, if given, runs before every attempt. */
+  askContent(tabId, q, job, check) {
+    const msg = { type: 'query', id: q.id, kind: q.kind, params: q.params, deadline: job.deadline };
+    return this.onDocument(tabId, job, async () => {
+      if (check) check();
+      const ans = await this.d.tabs.sendMessage(tabId, msg, { frameId: 0 });
+      if (ans === undefined) throw new PartsPending();
+      if (!ans || typeof ans !== 'object') throw new QueryError('internal', 'the content script did not answer the query');
+      return ans;
+    });
+  }
+
+  /** Waits until the tab is not navigating: a script runs once, in the page that is there. */
+  async settled(tabId, job) {
+    const s = this.d.tracked.state(tabId);
+    while (s.navigating && !job.done) await nextWake(s, job);
+    if (!this.d.tracked.open(tabId)) throw new QueryError('not_found', `tab ${tabId} was closed`);
+  }
+
+  /** Starts a navigation of the tab and marks it navigating, so whatever asks next waits for the new page. */
+  async navigateTab(tabId, url) {
+    const { tabs } = this.d;
+    const t = await tabs.get(tabId);
+    const cur = t.url || '';
+    const sameDoc = cur !== url && cur.split('#')[0] === url.split('#')[0] && url.includes('#');
+    if (!sameDoc) this.d.tracked.markNavigating(tabId, url);
+    if (cur === url) await tabs.reload(tabId);
+    else await tabs.update(tabId, { url });
+  }
+
+  /** webNavigation.onCommitted: a main-frame document begins; its content script comes at its load at the latest LOAD_WAIT_MS from now. */
+  onCommitted(d) {
+    if (!topDocument(d)) return;
+    const key = docKey(d);
+    if (!d.documentId) this.given.delete(key); // Firefox: the tab's next document
+    if (this.given.has(key)) return; // back from the back/forward cache
+    const { clock } = this.d;
+    clock.clearTimeout(this.waiting.get(key));
+    this.waiting.set(key, clock.setTimeout(() => this.runContentScript(d), LOAD_WAIT_MS));
+  }
+
+  /** webNavigation.onCompleted: a main-frame document's load event is over. */
+  onCompleted(d) {
+    if (!topDocument(d)) return;
+    this.runContentScript(d);
+  }
+
+  /** A document's start.js says the content script never came (the worker missed its load): run it now. */
+  runMissed(sender) {
+    const d = { tabId: sender.tab.id, documentId: sender.documentId, frameId: 0, url: sender.url };
+    if (!trackable(d.url)) return;
+    this.given.delete(docKey(d));
+    this.runContentScript(d);
+  }
+
+  runContentScript(d) {
+    const key = docKey(d);
+    this.d.clock.clearTimeout(this.waiting.get(key));
+    this.waiting.delete(key);
+    if (this.given.has(key)) return;
+    this.given.add(key);
+    if (this.given.size > RUN_MAX) this.given.delete(this.given.values().next().value);
+    const target = d.documentId ? { tabId: d.tabId, documentIds: [d.documentId] } : { tabId: d.tabId, frameIds: [0] };
+    this.giveContent(target).catch(() => {
+      // The document went away first, or is one the extension may not script.
+    });
+  }
+
+  // Runs the content script in target's main-frame document, then hands it the settings in force in an
+  // injection of their own: the page then sends no question for them (a new document's first messages
+  // cost script time each; PERFORMANCE.md). That injection answers
+  // whether the document is ready for queries (its DOM parsed, its parts there, not prerendering), as
+  // its URL, which is the 'ready' the content script would otherwise send. Rejects if the files could
+  // not run; a failed handing-over is the content script's to notice (it asks the worker itself).
+  async giveContent(target) {
+    const { scripting } = this.d;
+    await scripting.executeScript({ target, files: CONTENT_SCRIPTS });
+    try {
+      const answer = await this.d.seed();
+      const [r] = await scripting.executeScript({ target, func: seedContent, args: [answer] });
+      const url = r && typeof r.result === 'string' ? r.result : '';
+      if (url) this.d.tracked.documentReady(target.tabId, url);
+    } catch (_) { /* the document went away */ }
+  }
+
+  // content.js answers but its parts are not there (the injection failed part way, or the document went
+  // away under it): run the content script in the tab's main frame, once per wake-up.
+  // If that is the page being left, its 'ready' ends no wait (tracker.ready) and the next page is asked.
+  async givePartsAgain(tabId, s) {
+    if (s.partsGen === s.gen) return;
+    s.partsGen = s.gen;
+    try {
+      await this.giveContent({ tabId, frameIds: [0] });
+    } catch (_) { /* the wait below ends at the deadline */ }
+  }
 }

@@ -2,8 +2,6 @@
 // element, save/load/list/delete storage snapshots (localStorage, sessionStorage, cookies), and
 // execute_js (script.js).
 
-import { resolveTab } from './tabs.js';
-import { askContent, onDocument, navigateTab } from './documents.js';
 import { QueryError, errText } from './errors.js';
 
 const SNAPSHOTS_KEY = 'gasoline_snapshots';
@@ -20,6 +18,9 @@ const HIGHLIGHT_MAX_MS = 60000;
  * @property {import('./clock.js').Clock} clock
  * @property {{ready(): Promise<unknown>, assert(): void}} pilot the human's switch
  * @property {{run(tabId: number, p: object, job: object): Promise<unknown>}} script execute_js
+ * @property {{resolveTab(tab: unknown): Promise<number>}} tracked tabs.js's Tabs: which tab a query means
+ * @property {{askContent: Function, onDocument: Function, navigateTab(tabId: number, url: string): Promise<void>}} documents
+ *   documents.js's Documents: the tab's current document asked
  */
 
 export class Pilot {
@@ -48,7 +49,7 @@ export class Pilot {
       default:
         throw new QueryError('invalid_param', `unknown pilot action ${JSON.stringify(p.action)}`);
     }
-    job.tab = await resolveTab(q.tab);
+    job.tab = await this.d.tracked.resolveTab(q.tab);
     switch (p.action) {
       case 'highlight':
         return this.highlight(job.tab, q, p, job);
@@ -69,7 +70,7 @@ export class Pilot {
     let ms = Math.floor(Number(p.duration_ms));
     ms = Number.isFinite(ms) && ms > 0 ? Math.min(ms, HIGHLIGHT_MAX_MS) : HIGHLIGHT_DEFAULT_MS;
     const query = { id: q.id, kind: 'pilot', params: { action: 'highlight', selector, duration_ms: ms } };
-    const out = await askContent(tabId, query, job, this.check);
+    const out = await this.d.documents.askContent(tabId, query, job, this.check);
     if (out && out.result) {
       this.highlightedTabs.add(tabId);
       this.d.clock.setTimeout(() => this.highlightedTabs.delete(tabId), ms);
@@ -135,7 +136,7 @@ export class Pilot {
 
   // Runs fn against the tab's current document and checks its answer.
   inPage(tabId, job, func, args, check) {
-    return onDocument(tabId, job, async () => {
+    return this.d.documents.onDocument(tabId, job, async () => {
       if (check) check();
       const [res] = await this.d.scripting.executeScript({ target: { tabId, frameIds: [0] }, world: 'ISOLATED', func, args: args || [] });
       const r = res && res.result;
@@ -192,7 +193,7 @@ export class Pilot {
         throw new QueryError('invalid_param', `the tab shows ${here.origin}, the snapshot is of ${origin}: load it with include_url to go there`);
       }
       this.d.pilot.assert();
-      await navigateTab(tabId, snap.url);
+      await this.d.documents.navigateTab(tabId, snap.url);
       here = await this.inPage(tabId, job, () => ({ url: location.href, origin: location.origin }), [], this.check);
       if (!here) return null;
       if (here.origin !== origin) throw new QueryError('internal', `the tab went to ${here.origin}, not ${origin}`);
@@ -239,7 +240,7 @@ export class Pilot {
       restored: { localStorage: w.local, sessionStorage: w.session, cookies },
     };
     if (navigate) {
-      await navigateTab(tabId, snap.url);
+      await this.d.documents.navigateTab(tabId, snap.url);
       result.url = snap.url;
     }
     if (errors.length) result.errors = errors.slice(0, 20);

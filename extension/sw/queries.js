@@ -2,8 +2,6 @@
 // script, a11y audits, pilot actions, screenshots (sw/shot.js), a flush of what the worker holds; each
 // bounded by its deadline.
 
-import { resolveTab, tabURL } from './tabs.js';
-import { askContent, settled } from './documents.js';
 import { scriptTimeout } from './serialize.js';
 import { QueryError, errText } from './errors.js';
 
@@ -24,6 +22,9 @@ function defaultQueryMS(q) {
  * @property {{audit(tabId: number, q: object, job: object): Promise<any>}} audits a11y.js's Audits
  * @property {{shoot(tabId: number, p: object): Promise<any>}} shots shot.js's shooter, for screenshots
  * @property {() => Promise<{queued: number}>} deliverHeld delivery.js's: what the worker holds, delivered now
+ * @property {{resolveTab(tab: unknown): Promise<number>, url(id: number): string}} tracked tabs.js's Tabs: which tab a query
+ *   means, and the URL it last showed
+ * @property {{askContent: Function, settled(tabId: number, job: object): Promise<void>}} documents documents.js's Documents
  * @property {import('./clock.js').Clock} clock
  */
 
@@ -59,13 +60,13 @@ export class QueryRunner {
       } else if (q.kind === 'pilot') {
         out = await this.d.pilot.run(q, params, job);
       } else if (q.kind === 'screenshot') {
-        job.tab = await resolveTab(q.tab);
-        await settled(job.tab, job);
+        job.tab = await this.d.tracked.resolveTab(q.tab);
+        await this.d.documents.settled(job.tab, job);
         out = { result: await this.d.shots.shoot(job.tab, params) };
       } else {
-        job.tab = await resolveTab(q.tab);
+        job.tab = await this.d.tracked.resolveTab(q.tab);
         const query = { id: q.id, kind: q.kind, params };
-        out = q.kind === 'a11y' ? await this.d.audits.audit(job.tab, query, job) : await askContent(job.tab, query, job);
+        out = q.kind === 'a11y' ? await this.d.audits.audit(job.tab, query, job) : await this.d.documents.askContent(job.tab, query, job);
       }
       if (out) this.finish(job, out);
     } catch (err) {
@@ -81,7 +82,7 @@ export class QueryRunner {
     for (const cancel of job.cancels) cancel();
     /** @type {QueryResult} */
     const msg = { type: 'result', id: job.id, tab: job.tab };
-    const url = (out.result && typeof out.result.url === 'string' && out.result.url) || tabURL(job.tab);
+    const url = (out.result && typeof out.result.url === 'string' && out.result.url) || this.d.tracked.url(job.tab);
     if (url) msg.url = url;
     if (out.error) {
       msg.error = { code: String(out.error.code || 'internal'), message: String(out.error.message || '') };

@@ -1,13 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Audits } from '../sw/a11y.js';
+import { FakeClock } from './fake-clock.mjs';
+import { makeTabs } from './fake-browser.mjs';
 
 // Accessibility audits (sw/a11y.js's Audits) with a fake chrome.scripting and fetch: whether axe-core is
 // in the build (asked once per worker life), loading it into a page that lacks it, and what a page's
-// answer becomes. (documents.js's onDocument runs them against a tab it has not seen navigate.)
+// answer becomes. (The worker's Documents runs them against a tab it has not seen navigate.)
 
-function harness({ bundled = true } = {}) {
+async function harness({ bundled = true } = {}) {
   const h = { heads: [], injected: [], answers: [] };
+  const { documents } = await makeTabs({ clock: new FakeClock() });
   h.audits = new Audits({
     scripting: {
       executeScript: async (inj) => {
@@ -26,6 +29,7 @@ function harness({ bundled = true } = {}) {
       return { ok: bundled };
     },
     getURL: (p) => `chrome-extension://id/${p}`,
+    documents,
   });
   h.job = { done: false, deadline: Date.now() + 10_000, cancels: [] };
   h.audit = (tab = 11) => h.audits.audit(tab, { id: 'q', kind: 'a11y', params: { tags: ['wcag2a'] } }, h.job);
@@ -34,7 +38,7 @@ function harness({ bundled = true } = {}) {
 
 test('without axe-core in the build every audit is refused, and the build is asked once', async () => {
   for (const bundled of [false, new Error('net::ERR_FILE_NOT_FOUND')]) {
-    const h = harness({ bundled });
+    const h = await harness({ bundled });
     for (let i = 0; i < 3; i++) {
       await assert.rejects(h.audit(), (e) => e.code === 'internal' && /axe-core is not in this build/.test(e.message));
     }
@@ -43,7 +47,7 @@ test('without axe-core in the build every audit is refused, and the build is ask
 });
 
 test('a page without axe gets it loaded, then the audit runs again; still missing is internal', async () => {
-  const h = harness();
+  const h = await harness();
   h.answers.push({ result: { missing: true } }, { result: { summary: { violations: 1 } } });
   assert.deepEqual(await h.audit(), { summary: { violations: 1 } });
   assert.deepEqual(h.injected, [['lib/axe.min.js']]);
@@ -56,7 +60,7 @@ test('a page without axe gets it loaded, then the audit runs again; still missin
 });
 
 test('a query that ended while axe loaded is not run; a page that answers nothing or fails is internal', async () => {
-  const h = harness();
+  const h = await harness();
   h.answers.push({ result: { missing: true } });
   const origInject = h.audits.d.scripting.executeScript;
   h.audits.d.scripting.executeScript = async (inj) => {

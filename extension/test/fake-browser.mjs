@@ -39,7 +39,7 @@ export function clock(t) {
 }
 
 /**
- * Builds the worker's settings, link, channel and delivery as background.js does, from the globals the
+ * Builds the worker's settings, link, tabs, channel and delivery as background.js does, from the globals the
  * test installed (fakeBrowser, fetch) and a clock (the system one under mocked timers by default), and
  * starts the channel: fresh objects each call, whatever Node cached.
  */
@@ -50,13 +50,16 @@ export async function startWorker(handlers = {}, clockImpl = null) {
   const { Link } = await import('../sw/link.js');
   const { Delivery } = await import('../sw/delivery.js');
   const { PilotSwitch } = await import('../sw/pilot-switch.js');
-  const tabs = await import('../sw/tabs.js');
+  const { Tabs } = await import('../sw/tabs.js');
   const clk = clockImpl || systemClock;
   const saved = new Map();
   const save = (k, v) => saved.set(k, v);
   const settings = new CaptureSettings({ storage: globalThis.chrome.storage, tabs: globalThis.chrome.tabs, save, clock: clk });
   const link = new Link({ fetch: (u, i) => globalThis.fetch(u, i), clock: clk, serverURL: () => settings.serverURL(), save });
   const pilot = new PilotSwitch({ storage: globalThis.chrome.storage, runtime: globalThis.chrome.runtime });
+  const tabs = new Tabs({
+    tabs: globalThis.chrome.tabs, windows: globalThis.chrome.windows, clock: clk, link, save, pageLeft: (m) => channel.tellPageLeft(m),
+  });
   const channel = new Channel({
     WebSocket: globalThis.WebSocket,
     version: '0.1.0',
@@ -64,13 +67,12 @@ export async function startWorker(handlers = {}, clockImpl = null) {
     settings,
     link,
     pilot,
-    trackedPage: tabs.trackedPage,
+    trackedPage: () => tabs.trackedPage(),
     onQuery() {},
     onSettings() {},
     ...handlers,
   });
   const delivery = new Delivery({ storage: globalThis.chrome.storage, clock: clk, link, channel, save });
-  tabs.wireTabs({ link, save, pageLeft: (m) => channel.tellPageLeft(m) });
   channel.start();
   return { settings, link, pilot, channel, delivery, tabs, saved };
 }
@@ -101,4 +103,41 @@ export async function makeDelivery({ clock: clk = null, storage = null, channel 
   const link = new Link({ fetch: fetch || ((u, i) => globalThis.fetch(u, i)), clock: c, serverURL: () => 'http://127.0.0.1:7890', save });
   const delivery = new Delivery({ storage: st, clock: c, link, channel: channel || { sendBatch: () => null, tellHolding: () => false }, save, });
   return { delivery, link, saved, storage: st };
+}
+
+/**
+ * The worker's Tabs and Documents, as background.js builds them, from the chrome.tabs, chrome.windows and
+ * chrome.scripting fakes given (none: empty ones) and a FakeClock; what they post, save and tell the
+ * socket is recorded (a POST throws h.postFails if set; the socket takes frames while h.socketOpen).
+ * Returns {tabs, documents, link, posts, saved, frames, connected, seeds}: seeds answer the content
+ * scripts' settings (the next one shifted, a function run, else {seeded: true}).
+ */
+export async function makeTabs({ clock, tabs = {}, windows = undefined, scripting = {}, socketOpen = false } = {}) {
+  const { Tabs } = await import('../sw/tabs.js');
+  const { Documents } = await import('../sw/documents.js');
+  const h = { posts: [], saved: [], frames: [], seeds: [], connected: [], postFails: null, socketOpen };
+  const link = {
+    up: false,
+    postJSON: async (path, body) => {
+      if (h.postFails) throw h.postFails;
+      h.posts.push([path, JSON.parse(body)]);
+      return { ok: true, status: 200 };
+    },
+    isConnected: () => link.up,
+    setConnected: (ok, err) => { link.up = ok; h.connected.push(err === undefined ? [ok] : [ok, err]); },
+  };
+  h.link = link;
+  h.tabs = new Tabs({
+    tabs, windows, clock, link,
+    save: (k, v) => h.saved.push([k, v]),
+    pageLeft: (m) => { if (h.socketOpen) h.frames.push(m); return h.socketOpen; },
+  });
+  h.documents = new Documents({
+    tabs, scripting, clock, tracked: h.tabs,
+    seed: async () => {
+      const next = h.seeds.shift();
+      return typeof next === 'function' ? next() : next === undefined ? { seeded: true } : next;
+    },
+  });
+  return h;
 }

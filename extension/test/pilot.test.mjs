@@ -2,13 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Pilot } from '../sw/pilot.js';
 import { FakeClock } from './fake-clock.mjs';
+import { makeTabs } from './fake-browser.mjs';
 
 // The AI Web Pilot's actions (sw/pilot.js's Pilot) with a fake switch, snapshot storage, tabs and
 // clock: every action waits for the switch and refuses while it is off; snapshots are read and written
-// one at a time; highlights are remembered until they end or the switch goes off. (tabs.js and
-// documents.js, which find the tab and ask its content script, still read chrome.tabs from the global.)
+// one at a time; highlights are remembered until they end or the switch goes off. The tab is found
+// and its content script asked by the worker's Tabs and Documents, built on the same fake chrome.tabs.
 
-function harness({ snapshots = {} } = {}) {
+async function harness({ snapshots = {} } = {}) {
   const clock = new FakeClock(1_000_000);
   const h = { clock, on: true, stored: { gasoline_snapshots: snapshots }, storeLog: [], told: [], asked: [], failSet: false, gets: 0 };
   let readSwitch;
@@ -25,7 +26,7 @@ function harness({ snapshots = {} } = {}) {
       return Promise.resolve({ result: { highlighted: true } });
     },
   };
-  globalThis.chrome = { tabs: h.tabs };
+  const { tabs: tracked, documents } = await makeTabs({ clock, tabs: h.tabs });
   h.pilot = new Pilot({
     tabs: h.tabs,
     storage: {
@@ -41,13 +42,15 @@ function harness({ snapshots = {} } = {}) {
     clock,
     pilot: { ready: () => h.switchRead, assert: () => { if (!h.on) throw Object.assign(new Error('off'), { code: 'ai_web_pilot_disabled' }); } },
     script: { run: async (tab, p) => ({ result: { ran: p.script, tab } }) },
+    tracked,
+    documents,
   });
   h.run = (p, tab = 7) => h.pilot.run({ id: 'q', tab }, p, { done: false, deadline: clock.now() + 10_000 });
   return h;
 }
 
 test('every action waits for the switch to be read, and refuses while it is off', async () => {
-  const h = harness({ snapshots: { a: { url: 'u' } } });
+  const h = await harness({ snapshots: { a: { url: 'u' } } });
   let out = null;
   h.run({ action: 'list_states' }).then((r) => { out = r; });
   await h.clock.settle();
@@ -68,7 +71,7 @@ test('every action waits for the switch to be read, and refuses while it is off'
 });
 
 test('snapshots: listed by name, deleted by name, a missing or bad name refused', async () => {
-  const h = harness({ snapshots: { b: { url: 'ub', timestamp: 2, size_bytes: 20, cookies: [] }, a: { url: 'ua', timestamp: 1, size_bytes: 10 } } });
+  const h = await harness({ snapshots: { b: { url: 'ub', timestamp: 2, size_bytes: 20, cookies: [] }, a: { url: 'ua', timestamp: 1, size_bytes: 10 } } });
   h.readSwitch();
   const list = await h.run({ action: 'list_states' });
   assert.deepEqual(list.result.snapshots.map((s) => [s.name, s.url, s.timestamp, s.size_bytes]), [['a', 'ua', 1, 10], ['b', 'ub', 2, 20]]);
@@ -82,7 +85,7 @@ test('snapshots: listed by name, deleted by name, a missing or bad name refused'
 });
 
 test('snapshot changes go one at a time; a failed write is internal and does not stop the next', async () => {
-  const h = harness({ snapshots: { a: {}, b: {}, c: {} } });
+  const h = await harness({ snapshots: { a: {}, b: {}, c: {} } });
   h.readSwitch();
   const dels = ['a', 'b'].map((n) => h.run({ action: 'delete_state', snapshot_name: n }));
   await Promise.all(dels);
@@ -94,7 +97,7 @@ test('snapshot changes go one at a time; a failed write is internal and does not
 });
 
 test('highlights are remembered until they end, and taken down when the switch goes off', async () => {
-  const h = harness();
+  const h = await harness();
   h.readSwitch();
   assert.deepEqual(await h.run({ action: 'highlight', selector: ' #a ', duration_ms: 2000 }, 7), { result: { highlighted: true } });
   assert.deepEqual(h.asked, [[7, { action: 'highlight', selector: '#a', duration_ms: 2000 }]]);

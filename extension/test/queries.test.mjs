@@ -3,14 +3,16 @@ import assert from 'node:assert/strict';
 import { QueryRunner } from '../sw/queries.js';
 import { FakeClock } from './fake-clock.mjs';
 import { QueryError } from '../sw/errors.js';
+import { makeTabs } from './fake-browser.mjs';
 
 // One query from the server's frame to its answer (sw/queries.js's QueryRunner), with a fake pilot, a
 // fake clock and the answers recorded: one answer per query, by its deadline, in the result's shape.
-// (Pilot queries only: the others ask tabs.js and documents.js, which read chrome.* from the global.)
+// (Pilot queries only: documents.test.mjs asks the content script.)
 
-function harness() {
+async function harness() {
   const clock = new FakeClock(1_000_000);
   const h = { clock, sent: [], jobs: [], pilotAnswer: null };
+  const { tabs: tracked, documents } = await makeTabs({ clock });
   h.runner = new QueryRunner({
     send: (m) => h.sent.push(m),
     pilot: {
@@ -22,13 +24,15 @@ function harness() {
     },
     audits: { audit: async () => { throw new Error('not in these tests'); } },
     shots: { shoot: async () => { throw new Error('not in these tests'); } },
+    tracked,
+    documents,
     clock,
   });
   return h;
 }
 
 test('a pilot query is answered once, with its tab and the page it ran in', async () => {
-  const h = harness();
+  const h = await harness();
   h.pilotAnswer = { result: { success: true, url: 'https://a.test/' } };
   await h.runner.run({ type: 'query', id: 'q1', kind: 'pilot', tab: 0, params: { action: 'list_states' } });
   assert.deepEqual(h.sent, [{ type: 'result', id: 'q1', tab: 4, url: 'https://a.test/', result: { success: true, url: 'https://a.test/' } }]);
@@ -41,7 +45,7 @@ test('a pilot query is answered once, with its tab and the page it ran in', asyn
 });
 
 test('nonsense and a repeated id are ignored; an unknown kind or a failure is an error answer', async () => {
-  const h = harness();
+  const h = await harness();
   for (const q of [null, 'q', { id: '' }, { id: 7 }]) await h.runner.run(q);
   assert.deepEqual(h.sent, []);
   await h.runner.run({ id: 'k', kind: 'paint' });
@@ -64,7 +68,7 @@ test('nonsense and a repeated id are ignored; an unknown kind or a failure is an
 });
 
 test('the deadline: the server\'s, capped at 2 minutes, else the kind\'s; past it the answer is a timeout and the work is cancelled', async () => {
-  const h = harness();
+  const h = await harness();
   let cancelled = 0;
   h.pilotAnswer = (job) => { job.cancels.push(() => cancelled++); return new Promise(() => {}); };
   h.runner.run({ id: 'a', kind: 'pilot', params: { action: 'highlight' }, deadline: h.clock.now() + 3000 });
