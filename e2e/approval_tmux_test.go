@@ -11,22 +11,32 @@ import (
 	"time"
 )
 
-// With --pilot-approval ask, every pilot action waits for the human at the
-// dashboard in a real terminal: y runs the script in the page and its value
-// comes back, n denies with the human's reason, silence times out.
-func TestAskBeforeActingInTmux(t *testing.T) {
+// askingDashboard is a dashboard in tmux hosting a server started with
+// --pilot-approval ask (no decisions kept from an earlier run on its port),
+// an AI session named agent, and Chromium on the pilot fixture with the
+// pilot on; timeout is --approval-timeout.
+func askingDashboard(t *testing.T, name, agent, timeout string) (*term, *rig) {
+	t.Helper()
 	port := freePort(t)
 	os.Remove(filepath.Join(testHome, ".gasoline", "decisions-"+strconv.Itoa(port)+".json"))
-	dash := startDashboard(t, port, "ask", "--pilot-approval", "ask", "--approval-timeout", "3s")
-	dash.await(10*time.Second, "server in this process")
+	dash := startDashboard(t, port, name, "--pilot-approval", "ask", "--approval-timeout", timeout)
+	dash.await(20*time.Second, "server in this process")
 	r := &rig{port: port}
-	r.ai = mcpStdio(t, port, "approval-agent")
+	r.ai = mcpStdio(t, port, agent)
 	r.site = fixtureServer(t)
 	r.b = launch(t, extensionFor(t, "http://127.0.0.1:"+strconv.Itoa(port)))
 	r.b.setCapture(t, map[string]any{})
 	r.open(t, "/pilot.html")
 	r.setPilot(t, true)
-	dash.await(5*time.Second, "asks you first")
+	dash.await(20*time.Second, "asks you first")
+	return dash, r
+}
+
+// With --pilot-approval ask, every pilot action waits for the human at the
+// dashboard in a real terminal: y runs the script in the page and its value
+// comes back, n denies with the human's reason, silence times out.
+func TestAskBeforeActingInTmux(t *testing.T) {
+	dash, r := askingDashboard(t, "ask", "approval-agent", "3s")
 
 	type answer struct {
 		out   map[string]any

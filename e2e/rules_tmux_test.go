@@ -21,18 +21,8 @@ import (
 // a call on another origin, or from a new AI session, still asks; x on
 // the rule in the Overrides pane makes the next call ask again.
 func TestApprovalRuleInTmux(t *testing.T) {
-	port := freePort(t)
-	os.Remove(filepath.Join(testHome, ".gasoline", "decisions-"+strconv.Itoa(port)+".json"))
-	dash := startDashboard(t, port, "rules", "--pilot-approval", "ask", "--approval-timeout", "40s")
-	dash.await(20*time.Second, "server in this process")
-	r := &rig{port: port}
-	r.ai = mcpStdio(t, port, "rule-agent")
-	r.site = fixtureServer(t)
-	r.b = launch(t, extensionFor(t, "http://127.0.0.1:"+strconv.Itoa(port)))
-	r.b.setCapture(t, map[string]any{})
-	r.open(t, "/pilot.html")
-	r.setPilot(t, true)
-	dash.await(20*time.Second, "asks you first")
+	dash, r := askingDashboard(t, "rules", "rule-agent", "40s")
+	port := r.port
 	origin := r.site // http://127.0.0.1:<port>
 
 	type answer struct {
