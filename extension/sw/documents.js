@@ -32,14 +32,26 @@ const docKey = (d) => d.documentId || `tab ${d.tabId}`;
 // subframe or a fenced frame. Firefox gives no frameType.
 const topDocument = (d) => d.tabId >= 0 && (d.frameType ? d.frameType === 'outermost_frame' : d.frameId === 0) && trackable(d.url);
 
-// Resolves at the tab's next wake-up; rejected when the query ends (its deadline).
-function nextWake(s, job) {
+// A wake-up can be missed (Firefox orders its tab and navigation events otherwise than Chromium): a
+// wait ends WAKE_RECHECK_MS later at the latest and the caller looks again.
+const WAKE_RECHECK_MS = 1000;
+
+// Resolves at the tab's next wake-up, or WAKE_RECHECK_MS later; rejected when the query ends (its
+// deadline).
+function nextWake(s, job, clock) {
   return new Promise((resolve, reject) => {
+    const woken = () => {
+      clock.clearTimeout(timer);
+      s.waiters.delete(woken);
+      resolve(undefined);
+    };
+    const timer = clock.setTimeout(woken, WAKE_RECHECK_MS);
     const cancel = () => {
-      s.waiters.delete(resolve);
+      clock.clearTimeout(timer);
+      s.waiters.delete(woken);
       reject(new QueryError('timeout', 'deadline'));
     };
-    s.waiters.add(resolve);
+    s.waiters.add(woken);
     job.cancels.push(cancel);
   });
 }
@@ -110,7 +122,7 @@ export class Documents {
     const { tracked } = this.d;
     const s = tracked.state(tabId);
     for (;;) { // every turn but the first waits for an event from the tab
-      if (s.navigating) await nextWake(s, job);
+      while (s.navigating && !job.done && tracked.open(tabId)) await this.waitNavigation(tabId, s, job);
       if (job.done) return null;
       if (!tracked.open(tabId)) throw new QueryError('not_found', `tab ${tabId} was closed`);
       const gen = s.gen;
@@ -134,8 +146,25 @@ export class Documents {
         if (partsPending) await this.givePartsAgain(tabId, s);
         else if (!s.navigating && NO_RECEIVER.test(m) && (await this.adoptTab(tabId, s, job))) continue;
         if (job.done) return null;
-        if (s.gen === gen) await nextWake(s, job);
+        if (s.gen === gen) await nextWake(s, job, this.d.clock);
       }
+    }
+  }
+
+  // One wait for the tab's navigation to end. A committed navigation whose tab says complete is over,
+  // whatever events were missed; one not committed yet is not (the tab still shows the old page).
+  async waitNavigation(tabId, s, job) {
+    await nextWake(s, job, this.d.clock);
+    if (!s.navigating || s.uncommitted || job.done) return;
+    let t;
+    try {
+      t = await this.d.tabs.get(tabId);
+    } catch (_) {
+      return; // closed: the caller finds it so
+    }
+    if (t.status === 'complete' && s.navigating && !s.uncommitted) {
+      s.navigating = false;
+      if (t.url) s.url = t.url;
     }
   }
 
@@ -154,7 +183,7 @@ export class Documents {
   /** Waits until the tab is not navigating: a script runs once, in the page that is there. */
   async settled(tabId, job) {
     const s = this.d.tracked.state(tabId);
-    while (s.navigating && !job.done) await nextWake(s, job);
+    while (s.navigating && !job.done) await this.waitNavigation(tabId, s, job);
     if (!this.d.tracked.open(tabId)) throw new QueryError('not_found', `tab ${tabId} was closed`);
   }
 

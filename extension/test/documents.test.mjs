@@ -275,3 +275,21 @@ test('navigateTab marks the tab navigating (not for a same-document hash), reloa
   await assert.rejects(closing, (e) => e.code === 'timeout');
 
 });
+
+test('a wake-up missed: a committed navigation whose tab says complete ends the wait within a second; one not committed does not', T, async (t) => {
+  const h = await harness(t);
+  h.tabs.state(4);
+  h.tabs.markNavigating(4, 'https://next.test/');
+  h.answer = { result: 'here' };
+  h.tabStatus = 'complete'; // Chromium: the old page is still shown until the commit
+  const waiting = h.documents.askContent(4, { id: 'q', kind: 'dom' }, h.job());
+  await h.clock.advance(3000);
+  assert.deepEqual(h.sent, [], 'not committed: still the page being left');
+  h.tabStatus = 'loading';
+  h.tabs.onUpdated(4, { status: 'loading' }, { id: 4 }); // committed; its 'complete' and ready never come
+  await h.clock.advance(1000);
+  assert.deepEqual(h.sent, [], 'loading: still waiting');
+  h.tabStatus = 'complete';
+  await h.clock.advance(1000);
+  assert.deepEqual(await waiting, { result: 'here' }, 'the tab says complete: asked');
+});
