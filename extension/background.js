@@ -44,6 +44,7 @@ const tabs = new Tabs({
 });
 const documents = new Documents({
   tabs: chrome.tabs, scripting: chrome.scripting, clock: systemClock, tracked: tabs, seed: () => ready.then(() => settings.forTab()),
+  loadingFromStart: BROWSER === 'firefox',
 });
 const script = new ScriptRunner({
   debugger: BROWSER === 'firefox' ? null : chrome.debugger, // Firefox has none: the page's main world instead

@@ -74,6 +74,7 @@ function seedContent(answer) {
  * @property {{state(id: number): any, open(id: number): boolean, markNavigating(id: number, url: string): void, documentReady(id: number, url: string): void}} tracked
  *   tabs.js's Tabs: each tab's navigation and wake-ups
  * @property {() => Promise<unknown>} seed the settings handed to a content script (background.js's, once they are loaded)
+ * @property {boolean} [loadingFromStart] the tab's status is loading from a navigation's start (Firefox), not its commit
  */
 
 /** The tabs' documents: the content script each is given, and the questions asked of the one there now. */
@@ -151,19 +152,23 @@ export class Documents {
     }
   }
 
-  // One wait for the tab's navigation to end. A committed navigation whose tab says complete is over,
-  // whatever events were missed; one not committed yet is not (the tab still shows the old page).
+  // One wait for the tab's navigation to end. A tab that says complete is past a navigation it
+  // committed, whatever events were missed; in Chromium, not past one it has not committed yet (the
+  // tab shows the old page, complete, until the commit), in Firefox past any (its tab says loading from
+  // a navigation's start).
   async waitNavigation(tabId, s, job) {
     await nextWake(s, job, this.d.clock);
-    if (!s.navigating || s.uncommitted || job.done) return;
+    const over = () => s.navigating && (!s.uncommitted || this.d.loadingFromStart);
+    if (job.done || !over()) return;
     let t;
     try {
       t = await this.d.tabs.get(tabId);
     } catch (_) {
       return; // closed: the caller finds it so
     }
-    if (t.status === 'complete' && s.navigating && !s.uncommitted) {
+    if (t.status === 'complete' && over()) {
       s.navigating = false;
+      s.uncommitted = false;
       if (t.url) s.url = t.url;
     }
   }

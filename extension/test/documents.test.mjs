@@ -7,7 +7,7 @@ import { FakeClock } from './fake-clock.mjs';
 // is given the content script and seeded with the settings, and how a question reaches the tab's current
 // document through navigations, lost parts and tabs the worker never saw load. Each test builds its own.
 
-async function harness(t) {
+async function harness(t, opts = {}) {
   const clock = new FakeClock(1_000_000);
   // What the fakes do is read from h when they are called: tabURL, tabStatus, answer, injectFails, pageURL.
   const h = { injected: [], seeded: [], sent: [], nav: [], pageURL: 'https://a.test/', injectFails: null, answer: null, tabURL: undefined, tabStatus: undefined };
@@ -40,7 +40,7 @@ async function harness(t) {
       }
     },
   };
-  Object.assign(h, await makeTabs({ clock, tabs, scripting }), { clock });
+  Object.assign(h, await makeTabs({ clock, tabs, scripting, ...opts }), { clock });
   const jobs = [];
   h.job = (ms = 10_000) => {
     const job = { done: false, deadline: clock.now() + ms, cancels: [] };
@@ -292,4 +292,19 @@ test('a wake-up missed: a committed navigation whose tab says complete ends the 
   h.tabStatus = 'complete';
   await h.clock.advance(1000);
   assert.deepEqual(await waiting, { result: 'here' }, 'the tab says complete: asked');
+});
+
+test('Firefox: a tab that says complete ends any navigation a missed event left open', T, async (t) => {
+  const h = await harness(t, { loadingFromStart: true });
+  h.tabs.state(4);
+  h.tabs.onUpdated(4, { status: 'complete' }, { id: 4 });
+  h.tabs.markNavigating(4, 'https://next.test/'); // its start heard after its end
+  h.answer = { result: 'here' };
+  h.tabStatus = 'loading';
+  const waiting = h.documents.askContent(4, { id: 'q', kind: 'dom' }, h.job());
+  await h.clock.advance(2000);
+  assert.deepEqual(h.sent, [], 'loading: waiting');
+  h.tabStatus = 'complete';
+  await h.clock.advance(1000);
+  assert.deepEqual(await waiting, { result: 'here' });
 });

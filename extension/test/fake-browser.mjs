@@ -112,7 +112,7 @@ export async function makeDelivery({ clock: clk = null, storage = null, channel 
  * Returns {tabs, documents, link, posts, saved, frames, connected, seeds}: seeds answer the content
  * scripts' settings (the next one shifted, a function run, else {seeded: true}).
  */
-export async function makeTabs({ clock, tabs = {}, windows = undefined, scripting = {}, socketOpen = false } = {}) {
+export async function makeTabs({ clock, tabs = {}, windows = undefined, scripting = {}, socketOpen = false, loadingFromStart = false } = {}) {
   const { Tabs } = await import('../sw/tabs.js');
   const { Documents } = await import('../sw/documents.js');
   const h = { posts: [], saved: [], frames: [], seeds: [], connected: [], postFails: null, socketOpen };
@@ -133,7 +133,7 @@ export async function makeTabs({ clock, tabs = {}, windows = undefined, scriptin
     pageLeft: (m) => { if (h.socketOpen) h.frames.push(m); return h.socketOpen; },
   });
   h.documents = new Documents({
-    tabs, scripting, clock, tracked: h.tabs,
+    tabs, scripting, clock, tracked: h.tabs, loadingFromStart,
     seed: async () => {
       const next = h.seeds.shift();
       return typeof next === 'function' ? next() : next === undefined ? { seeded: true } : next;
