@@ -1,13 +1,9 @@
 package server
 
 import (
-	"bufio"
-	"context"
 	"fmt"
-	"net/http"
 	"strings"
 	"testing"
-	"time"
 )
 
 // A page load's resource rows reach the dashboard's stream (the newest
@@ -26,17 +22,7 @@ func TestPageLoadRowsStreamedAndLossCounted(t *testing.T) {
 		t.Errorf("health lost: %s, want the 4 rows left out", mustJSON(out["lost"]))
 	}
 
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, "GET", base+"/events/stream?backlog=0", nil)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(nil, 1<<20)
-	r := sseReader{sc}
+	r := openStream(t, base, "")
 	data := r.until(t, "pageload", `"type":"script"`)
 	if strings.Contains(data, "SECRET1") || !strings.Contains(data, `"resources_dropped":4`) {
 		t.Errorf("page load on connect: %s", data)
@@ -50,17 +36,7 @@ func TestPageLoadRowsStreamedAndLossCounted(t *testing.T) {
 // stream; those of a load the server does not hold are counted as lost.
 func TestLaterRowsJoinTheirLoad(t *testing.T) {
 	_, base := startServer(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, "GET", base+"/events/stream?backlog=0", nil)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(nil, 1<<20)
-	r := sseReader{sc}
+	r := openStream(t, base, "")
 	do(t, base, call{method: "POST", path: "/performance", body: `{"entries":[{"ts":1763800000000,"origin":1763799999000,"url":"http://app.test/","tab":3,"load_time":300,
 		"resources":[{"url":"http://app.test/","type":"navigation","start":0,"duration":50}]}]}`})
 	r.until(t, "pageload", `"type":"navigation"`)

@@ -1,15 +1,11 @@
 package server
 
 import (
-	"bufio"
-	"context"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/gasoline-dev/gasoline/features/history"
 )
@@ -78,17 +74,7 @@ func TestPointedSurvivesTheNextServer(t *testing.T) {
 		t.Fatalf("the dashboard's state on the next server: %+v", st.Newest)
 	}
 	// A dashboard attaching to the next server finds it in its header.
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, "GET", base2+"/events/stream?backlog=0", nil)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(nil, 1<<20)
-	sseReader{sc}.until(t, "pointed", `"read_by":["cursor"]`)
+	openStream(t, base2, "").until(t, "pointed", `"read_by":["cursor"]`)
 	c := clientNamed(t, s2, "claude-code")
 	res, _ := callTool(t, c, "observe", map[string]any{"what": "errors"})
 	lines, _ := res["human_pointed"].([]any)

@@ -1,15 +1,12 @@
 package server
 
 import (
-	"bufio"
-	"context"
 	"encoding/json"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // Every observe, analyze and generate call is kept for the human: its mode,
@@ -102,24 +99,8 @@ func TestReadsOnTheHumansStreamOnly(t *testing.T) {
 	s, base := startServer(t)
 	ai := clientNamed(t, s, "claude-code")
 	callTool(t, ai, "observe", map[string]any{"what": "network"})
-	open := func(token string) (sseReader, func()) {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		req, _ := http.NewRequestWithContext(ctx, "GET", base+"/events/stream?backlog=0", nil)
-		if token != "" {
-			req.Header.Set(TokenHeader, token)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil || resp.StatusCode != 200 {
-			t.Fatalf("%v %v", err, resp)
-		}
-		sc := bufio.NewScanner(resp.Body)
-		sc.Buffer(nil, 1<<20)
-		return sseReader{sc}, func() { cancel(); resp.Body.Close() }
-	}
-	hr, hclose := open(s.HumanToken())
-	defer hclose()
-	ar, aclose := open("")
-	defer aclose()
+	hr := openStream(t, base, s.HumanToken())
+	ar := openStream(t, base, "")
 	hr.until(t, "reads_audit", `"audit_reads":false`)
 	hr.until(t, "ai_read", `"mode":"network"`)
 	callTool(t, ai, "analyze", map[string]any{"target": "api"})

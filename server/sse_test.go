@@ -10,6 +10,26 @@ import (
 	"time"
 )
 
+// openStream opens base's /events/stream without a backlog, as the holder
+// of token when it is not empty; the stream ends with the test.
+func openStream(t *testing.T, base, token string) sseReader {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	t.Cleanup(cancel)
+	req, _ := http.NewRequestWithContext(ctx, "GET", base+"/events/stream?backlog=0", nil)
+	if token != "" {
+		req.Header.Set(TokenHeader, token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("%v %v", err, resp)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(nil, 1<<20)
+	return sseReader{sc}
+}
+
 // sseReader yields (event, data) pairs from a text/event-stream.
 type sseReader struct{ sc *bufio.Scanner }
 
