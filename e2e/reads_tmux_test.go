@@ -62,12 +62,13 @@ func TestAIReadsInTmux(t *testing.T) {
 	// selected one; the errors' sparkline has a bar above the empty one.
 	colour, _ := exec.Command("tmux", "-S", dash.socket, "capture-pane", "-e", "-p", "-t", dash.name).Output()
 	dim := 0
-	for _, l := range strings.Split(string(colour), "\n") {
-		if strings.Contains(l, "AI ◁ claude-code") && strings.Contains(l, "read ") {
-			if !strings.Contains(l, "\x1b[90m") && !strings.Contains(l, "\x1b[7m") {
-				t.Fatalf("a read's row is neither dim nor selected: %q", l)
+	for _, l := range styledLines(string(colour)) {
+		if strings.Contains(l.text, "AI ◁ claude-code") && strings.Contains(l.text, "read ") {
+			at := l.at(strings.Index(l.text, "AI ◁"))
+			if !at.grey && !at.reverse {
+				t.Fatalf("a read's row is neither dim nor selected: %q", l.text)
 			}
-			if strings.Contains(l, "\x1b[90m") {
+			if at.grey {
 				dim++
 			}
 		}
@@ -95,6 +96,87 @@ func TestAIReadsInTmux(t *testing.T) {
 	if c := strings.Count(dash.screen(), fmt.Sprintf("read errors · %d entries\n", n)); c != 1 {
 		t.Fatalf("the read without limit shows %d times:\n%s", c, dash.screen())
 	}
+}
+
+// sgr is the part of a cell's look the tests read.
+type sgr struct{ grey, reverse bool }
+
+// styledLine is one line of `tmux capture-pane -e` without its escapes,
+// with the look of each byte of text.
+type styledLine struct {
+	text  string
+	looks []sgr // looks[i] is the look of text[i]
+}
+
+func (l styledLine) at(i int) sgr {
+	if i < 0 || i >= len(l.looks) {
+		return sgr{}
+	}
+	return l.looks[i]
+}
+
+// styledLines reads a capture-pane -e output. tmux writes an escape only
+// where the look changes, and carries it across lines: a dim row that
+// follows a dim row ending at the last column has no escape of its own.
+func styledLines(capture string) []styledLine {
+	var out []styledLine
+	var cur sgr
+	for _, raw := range strings.Split(capture, "\n") {
+		var l styledLine
+		var text strings.Builder
+		for i := 0; i < len(raw); {
+			if strings.HasPrefix(raw[i:], "\x1b[") {
+				end := strings.IndexByte(raw[i:], 'm')
+				if end < 0 {
+					break
+				}
+				cur = cur.apply(raw[i+2 : i+end])
+				i += end + 1
+				continue
+			}
+			text.WriteByte(raw[i])
+			l.looks = append(l.looks, cur)
+			i++
+		}
+		l.text = text.String()
+		out = append(out, l)
+	}
+	return out
+}
+
+// apply is the look after an SGR escape with the parameters params.
+func (s sgr) apply(params string) sgr {
+	ps := strings.Split(params, ";")
+	for i := 0; i < len(ps); i++ {
+		switch p := ps[i]; p {
+		case "", "0":
+			s = sgr{}
+		case "7":
+			s.reverse = true
+		case "27":
+			s.reverse = false
+		case "90":
+			s.grey = true
+		case "38":
+			s.grey = false
+			if i+1 < len(ps) && ps[i+1] == "5" {
+				i += 2
+			} else if i+1 < len(ps) && ps[i+1] == "2" {
+				i += 4
+			}
+		case "48":
+			if i+1 < len(ps) && ps[i+1] == "5" {
+				i += 2
+			} else if i+1 < len(ps) && ps[i+1] == "2" {
+				i += 4
+			}
+		default:
+			if n, err := strconv.Atoi(p); err == nil && (n >= 30 && n <= 39 || n >= 91 && n <= 97) {
+				s.grey = false
+			}
+		}
+	}
+	return s
 }
 
 // lineWith is the first line of screen holding sub.
@@ -128,4 +210,16 @@ func readLines(t testing.TB, path string, port int) int {
 		}
 	}
 	return n
+}
+
+// The look tmux carries from a line's end to the next line's start is
+// the look of the next line's first cells.
+func TestStyledLinesCarryTheLook(t *testing.T) {
+	ls := styledLines("\x1b[90maaaa\nbbbb\x1b[0m c\n\x1b[7mdd\x1b[27m\x1b[38;5;90me")
+	if !ls[1].at(0).grey || ls[1].at(5).grey {
+		t.Fatalf("second line: %+v", ls[1])
+	}
+	if !ls[2].at(1).reverse || ls[2].at(2).reverse || ls[2].at(2).grey {
+		t.Fatalf("third line: %+v", ls[2])
+	}
 }
