@@ -224,7 +224,7 @@ console.error("listening-page");
 	})
 	analysisRoutes(mux)
 	// finder.html's API and script, and the switch a test flips to break the
-	// API or slow the page: POST /fixture/switch?broken=1&delay_ms=600.
+	// API or slow the page (finder.js, slow.html): POST /fixture/switch?broken=1&delay_ms=600.
 	var broken atomic.Bool
 	var delay atomic.Int64
 	mux.HandleFunc("/api/stations", func(w http.ResponseWriter, r *http.Request) {
@@ -241,6 +241,23 @@ console.error("listening-page");
 		time.Sleep(time.Duration(delay.Load()) * time.Millisecond)
 		w.Header().Set("Cache-Control", "no-store")
 		http.ServeFile(w, r, "../testdata/fixtures/finder.js")
+	})
+	// A page whose response waits out the delay too: its tab navigates,
+	// not yet committed, for as long; /fixture/slow-waiting counts the
+	// requests waiting.
+	var slowWaiting atomic.Int64
+	mux.HandleFunc("/fixture/slow-waiting", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, slowWaiting.Load())
+	})
+	mux.HandleFunc("/slow.html", func(w http.ResponseWriter, r *http.Request) {
+		slowWaiting.Add(1)
+		defer slowWaiting.Add(-1)
+		select {
+		case <-time.After(time.Duration(delay.Load()) * time.Millisecond):
+		case <-r.Context().Done():
+			return
+		}
+		fmt.Fprint(w, `<!doctype html><html><head><title>Slow</title></head><body><h1>late</h1></body></html>`)
 	})
 	mux.HandleFunc("POST /fixture/switch", func(w http.ResponseWriter, r *http.Request) {
 		broken.Store(r.URL.Query().Get("broken") == "1")

@@ -7,9 +7,12 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"image"
 	"image/jpeg"
 	"image/png"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -336,5 +339,57 @@ func TestVerifyVisual(t *testing.T) {
 	log, _ := os.ReadFile(filepath.Join(testHome, ".gasoline", "audit.jsonl"))
 	if !strings.Contains(string(log), `"agent":"visual-agent","action":"verify compare","result":"`+id) || !strings.Contains(string(log), "% changed") {
 		t.Errorf("audit log lacks the visual check:\n%s", log)
+	}
+}
+
+// A tab closed while the AI's screenshot waits for its navigation to
+// commit: the answer is not_found when it closes, not timeout at the
+// deadline.
+func TestScreenshotOfATabClosedWhileNavigating(t *testing.T) {
+	r := newRig(t, "shot-closed-agent", map[string]any{})
+	r.open(t, "/shot.html")
+	second, closeTab := chromedp.NewContext(r.b.ctx)
+	defer closeTab()
+	if err := chromedp.Do(second, chromedp.Navigate(r.site+"/other.html")); err != nil {
+		t.Fatal(err)
+	}
+	var tab any
+	waitFor(t, 20*time.Second, "the second tab tracked", func() bool {
+		p := observe(t, r.ai, map[string]any{"what": "page"})
+		tab = p["tab"]
+		return p["url"] == r.site+"/other.html"
+	})
+	if _, err := http.Post(r.site+"/fixture/switch?delay_ms=60000", "", nil); err != nil {
+		t.Fatal(err)
+	}
+	go chromedp.Run(second, chromedp.Navigate(r.site+"/slow.html")) // ends when the tab closes
+	waitFor(t, 20*time.Second, "the browser to ask for slow.html", func() bool {
+		res, err := http.Get(r.site + "/fixture/slow-waiting")
+		if err != nil {
+			return false
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return string(b) != "0"
+	})
+	type answer struct {
+		out   map[string]any
+		isErr bool
+		err   error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		out, isErr, err := callTool(r.ai, "analyze", map[string]any{"target": "screenshot", "tab_id": tab})
+		done <- answer{out, isErr, err}
+	}()
+	time.Sleep(2 * time.Second) // the condition: the screenshot waits in the worker for slow.html to commit
+	closeTab()
+	select {
+	case a := <-done:
+		if a.err != nil || !a.isErr || a.out["error"] != "not_found" || !strings.Contains(fmt.Sprint(a.out["message"]), "closed") {
+			t.Fatalf("a screenshot of a tab closed mid-navigation: %v %v %v, want not_found (the tab was closed)", a.err, a.isErr, a.out)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("no answer a minute after the tab closed")
 	}
 }

@@ -188,7 +188,7 @@ export class Documents {
   /** Waits until the tab is not navigating: a script runs once, in the page that is there. */
   async settled(tabId, job) {
     const s = this.d.tracked.state(tabId);
-    while (s.navigating && !job.done) await this.waitNavigation(tabId, s, job);
+    while (s.navigating && !job.done && this.d.tracked.open(tabId)) await this.waitNavigation(tabId, s, job);
     if (!this.d.tracked.open(tabId)) throw new QueryError('not_found', `tab ${tabId} was closed`);
   }
 
