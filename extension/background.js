@@ -27,12 +27,12 @@ import { BROWSER } from './sw/platform.js';
 import { Documents } from './sw/documents.js';
 import { passHeld } from './sw/held.js';
 import { Picker } from './sw/picker.js';
+import { StartupQueue } from './sw/startup.js';
 
 const ALARM = 'gasoline-poll';
 
 // Events that arrive before the stored state is loaded wait here.
-let loaded = false;
-const early = [];
+const startup = new StartupQueue();
 
 const session = new SessionStore({ storage: chrome.storage.session, clock: systemClock });
 const save = (key, value) => session.saveSoon(key, value);
@@ -156,8 +156,7 @@ function onMessage(msg, sender, sendResponse) {
     case 'events':
       if (!Array.isArray(msg.events) || !sender.tab) return false;
       tabs.heardFrom(sender);
-      if (loaded) onEvents(msg.events, sender);
-      else early.push([msg.events, sender]);
+      startup.run(() => onEvents(msg.events, sender));
       return false;
     case 'held':
       // A page left before its content script came (content/start.js): gated and scrubbed here.
@@ -250,10 +249,9 @@ async function init() {
   await settings.load(stored);
   await pilot.load(); // the hello and every poll carry the switch as reconciled from storage
   channel.start();
-  loaded = true;
   session.startSaving();
   delivery.start();
-  for (const [events, sender] of early.splice(0)) onEvents(events, sender);
+  startup.start();
   try {
     if (!(await chrome.alarms.get(ALARM))) await chrome.alarms.create(ALARM, { periodInMinutes: 0.5 });
   } catch (_) { /* ignore */ }
