@@ -65,13 +65,14 @@ func captureQuery(a args) (capture.Query, error) {
 func read[T any, P interface {
 	*T
 	Where() (*int, *string)
+	TextBytes() int
 }](get func(capture.Query) capture.Result[T]) func(context.Context, args) (any, error) {
 	return func(_ context.Context, a args) (any, error) {
 		q, err := captureQuery(a)
 		if err != nil {
 			return nil, err
 		}
-		return render[T, P](get(q)), nil
+		return render[T, P](get(q))
 	}
 }
 

@@ -125,8 +125,8 @@ func TestEntriesOf(t *testing.T) {
 		v    any
 		want int
 	}{
-		{page[int]{Count: 2, Entries: []int{1, 2}}, 2},
-		{&page[int]{Count: 0}, 0},
+		{page{Count: 2, Entries: []int{1, 2}}, 2},
+		{&page{Count: 0}, 0},
 		{list{Entries: []int{1, 2, 3}}, 3},
 		{map[string]json.RawMessage{"count": json.RawMessage("4"), "alerts": json.RawMessage("[]")}, 4},
 		{map[string]json.RawMessage{"entries": json.RawMessage(`[{},{}]`)}, 2},

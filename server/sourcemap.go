@@ -36,6 +36,15 @@ type stackEntry struct {
 
 func (e *stackEntry) Where() (*int, *string) { return &e.TabID, &e.Page }
 
+// TextBytes is the length of the entry's text fields (capture.LogEntry's).
+func (e *stackEntry) TextBytes() int {
+	n := len(e.Level) + len(e.Kind) + len(e.Message) + len(e.Stack) + len(e.Code) + len(e.Source) + len(e.Page) + len(e.Screenshot)
+	for _, a := range e.Args {
+		n += len(a) + 3
+	}
+	return n
+}
+
 // readStacks adapts a console or error buffer read: the stacks of the
 // entries read are resolved together, so each script's map is read once.
 func (s *Server) readStacks(get func(capture.Query) capture.Result[capture.LogEntry], level bool) func(context.Context, args) (any, error) {
@@ -46,7 +55,7 @@ func (s *Server) readStacks(get func(capture.Query) capture.Result[capture.LogEn
 		}
 		r := get(q)
 		out := capture.Result[stackEntry]{Cursor: r.Cursor, More: r.More, Reset: r.Reset, Entries: s.stackEntries(ctx, r.Entries, level)}
-		return render[stackEntry](out), nil
+		return render[stackEntry](out)
 	}
 }
 
