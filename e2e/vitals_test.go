@@ -1,0 +1,56 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestLaterInteractionRaisesINP: INP is the page's whole life's, not the
+// load's. After inp.html's page-load sample (no interaction by then, so no
+// INP), a real click on its button, whose handler blocks the main thread
+// for 300 ms, reaches the server in content/perf.js's next later batch:
+// observe performance and analyze performance read an INP of 250 ms or more.
+func TestLaterInteractionRaisesINP(t *testing.T) {
+	r := newRig(t, "inp-agent", map[string]any{})
+	if err := chromedp.Do(r.b.ctx, chromedp.Navigate(r.site+"/inp.html")); err != nil {
+		t.Fatal(err)
+	}
+	page := func() map[string]any {
+		pages, _ := observe(t, r.ai, map[string]any{"what": "performance", "url_filter": "inp.html"})["pages"].([]any)
+		if len(pages) == 0 {
+			return nil
+		}
+		return pages[0].(map[string]any)
+	}
+	var p map[string]any
+	waitFor(t, 30*time.Second, "the page-load sample", func() bool { p = page(); return p != nil })
+	if _, ok := p["inp"]; ok {
+		t.Fatalf("an INP before any interaction: %v", mustJSON(p))
+	}
+	// Input.dispatchMouseEvent: a user's click, with an interactionId.
+	if err := chromedp.Do(r.b.ctx, chromedp.Click(chromedp.CSS("#slow"))); err != nil {
+		t.Fatalf("click: %v", err)
+	}
+	waitFor(t, 30*time.Second, "the click's handler", func() bool {
+		done, err := chromedp.Run(r.b.ctx, chromedp.Evaluate[bool](`document.getElementById('out').textContent === 'clicked'`))
+		return err == nil && done
+	})
+	waitFor(t, 30*time.Second, "an INP of 250 ms or more", func() bool {
+		p = page()
+		inp, _ := p["inp"].(float64)
+		return inp >= 250
+	})
+	t.Logf("INP %v ms", p["inp"])
+	if p["ts"] == nil || p["load_time"] == nil {
+		t.Errorf("the load's own metrics are gone: %v", mustJSON(p))
+	}
+	report, _ := analyze(t, r.ai, map[string]any{"target": "performance", "url_filter": "inp.html"})["report"].(string)
+	if !strings.Contains(report, "  INP ") {
+		t.Errorf("analyze performance does not report the INP:\n%s", report)
+	}
+}
