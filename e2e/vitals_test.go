@@ -20,8 +20,34 @@ func TestLaterInteractionRaisesINP(t *testing.T) {
 	if err := chromedp.Do(r.b.ctx, chromedp.Navigate(r.site+"/inp.html")); err != nil {
 		t.Fatal(err)
 	}
+	laterINP(t, r.ai, func() {
+		// Input.dispatchMouseEvent: a user's click, with an interactionId.
+		if err := chromedp.Do(r.b.ctx, chromedp.Click(chromedp.CSS("#slow"))); err != nil {
+			t.Fatalf("click: %v", err)
+		}
+	}, func() bool {
+		done, err := chromedp.Run(r.b.ctx, chromedp.Evaluate[bool](`document.getElementById('out').textContent === 'clicked'`))
+		return err == nil && done
+	})
+}
+
+// TestLaterInteractionRaisesINPFirefox: the same in Firefox ESR, the click
+// a WebDriver BiDi pointer action.
+func TestLaterInteractionRaisesINPFirefox(t *testing.T) {
+	r := newFoxRig(t, "inp-fox-agent", map[string]any{})
+	r.f.navigate(t, r.f.tab, r.site+"/inp.html")
+	laterINP(t, r.ai, func() { r.f.click(t, r.f.tab, "#slow") }, func() bool {
+		done, err := r.f.eval(r.f.tab, `document.getElementById('out').textContent === 'clicked'`)
+		return err == nil && done == true
+	})
+}
+
+// laterINP waits for inp.html's page-load sample, checks it has no INP,
+// clicks (clicked says when the handler ran), then waits for the INP the
+// server reports to reach 250 ms.
+func laterINP(t *testing.T, ai mcpClient, click func(), clicked func() bool) {
 	page := func() map[string]any {
-		pages, _ := observe(t, r.ai, map[string]any{"what": "performance", "url_filter": "inp.html"})["pages"].([]any)
+		pages, _ := observe(t, ai, map[string]any{"what": "performance", "url_filter": "inp.html"})["pages"].([]any)
 		if len(pages) == 0 {
 			return nil
 		}
@@ -32,14 +58,8 @@ func TestLaterInteractionRaisesINP(t *testing.T) {
 	if _, ok := p["inp"]; ok {
 		t.Fatalf("an INP before any interaction: %v", mustJSON(p))
 	}
-	// Input.dispatchMouseEvent: a user's click, with an interactionId.
-	if err := chromedp.Do(r.b.ctx, chromedp.Click(chromedp.CSS("#slow"))); err != nil {
-		t.Fatalf("click: %v", err)
-	}
-	waitFor(t, 30*time.Second, "the click's handler", func() bool {
-		done, err := chromedp.Run(r.b.ctx, chromedp.Evaluate[bool](`document.getElementById('out').textContent === 'clicked'`))
-		return err == nil && done
-	})
+	click()
+	waitFor(t, 30*time.Second, "the click's handler", clicked)
 	waitFor(t, 30*time.Second, "an INP of 250 ms or more", func() bool {
 		p = page()
 		inp, _ := p["inp"].(float64)
@@ -49,7 +69,7 @@ func TestLaterInteractionRaisesINP(t *testing.T) {
 	if p["ts"] == nil || p["load_time"] == nil {
 		t.Errorf("the load's own metrics are gone: %v", mustJSON(p))
 	}
-	report, _ := analyze(t, r.ai, map[string]any{"target": "performance", "url_filter": "inp.html"})["report"].(string)
+	report, _ := analyze(t, ai, map[string]any{"target": "performance", "url_filter": "inp.html"})["report"].(string)
 	if !strings.Contains(report, "  INP ") {
 		t.Errorf("analyze performance does not report the INP:\n%s", report)
 	}
