@@ -15,6 +15,7 @@ import (
 // INP), a real click on its button, whose handler blocks the main thread
 // for 300 ms, reaches the server in content/perf.js's next later batch:
 // observe performance and analyze performance read an INP of 250 ms or more.
+// Then a layout shift seconds later raises the load's CLS the same way.
 func TestLaterInteractionRaisesINP(t *testing.T) {
 	r := newRig(t, "inp-agent", map[string]any{})
 	if err := chromedp.Do(r.b.ctx, chromedp.Navigate(r.site+"/inp.html")); err != nil {
@@ -28,6 +29,17 @@ func TestLaterInteractionRaisesINP(t *testing.T) {
 	}, func() bool {
 		done, err := chromedp.Run(r.b.ctx, chromedp.Evaluate[bool](`document.getElementById('out').textContent === 'clicked'`))
 		return err == nil && done
+	})
+
+	// CLS too: a banner inserted seconds after the click (not input's doing)
+	// shifts the page long after the sample, which measured none.
+	if _, err := chromedp.Run(r.b.ctx, chromedp.Evaluate[bool](`(shiftNow(), true)`)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 30*time.Second, "a CLS over 0.1", func() bool {
+		pages, _ := observe(t, r.ai, map[string]any{"what": "performance", "url_filter": "inp.html"})["pages"].([]any)
+		cls, _ := pages[0].(map[string]any)["cls"].(float64)
+		return cls > 0.1
 	})
 }
 
@@ -55,8 +67,8 @@ func laterINP(t *testing.T, ai mcpClient, click func(), clicked func() bool) {
 	}
 	var p map[string]any
 	waitFor(t, 30*time.Second, "the page-load sample", func() bool { p = page(); return p != nil })
-	if _, ok := p["inp"]; ok {
-		t.Fatalf("an INP before any interaction: %v", mustJSON(p))
+	if cls, _ := p["cls"].(float64); p["inp"] != nil || cls > 0.1 {
+		t.Fatalf("an INP before any interaction, or a CLS before any shift: %v", mustJSON(p))
 	}
 	click()
 	waitFor(t, 30*time.Second, "the click's handler", clicked)
