@@ -35,9 +35,10 @@ func (s *Server) pageLoaded(a perf.Added) {
 	s.events.publish(wire.EventPageLoad, l)
 }
 
-// addLaterRows adds requests made after a load's sample to that load and
-// shows it again; rows past its bounds, or of a load no longer held, are
-// counted as lost.
+// addLaterRows adds what came after a load's sample (requests, risen
+// vitals) to that load and shows it again; rows past its bounds, or of a
+// load no longer held, are counted as lost, and so is a vitals update of a
+// load no longer held.
 func (s *Server) addLaterRows(smp perf.Sample) error {
 	load, dropped, err := s.perf.AddMore(smp)
 	if err != nil && !errors.Is(err, perf.ErrNoLoad) {
@@ -45,6 +46,9 @@ func (s *Server) addLaterRows(smp perf.Sample) error {
 	}
 	if dropped > 0 {
 		s.losses.Count(capture.Gap{Tab: smp.TabID, Kind: "resource", Lost: int64(dropped), From: smp.TS.Time, To: smp.TS.Time})
+	}
+	if err != nil && smp.HasVitals() {
+		s.losses.Count(capture.Gap{Tab: smp.TabID, Kind: "vitals", Lost: 1, From: smp.TS.Time, To: smp.TS.Time})
 	}
 	if err == nil {
 		s.events.publish(wire.EventPageLoad, load)

@@ -55,3 +55,29 @@ func TestLaterRowsJoinTheirLoad(t *testing.T) {
 		t.Errorf("health lost: %s, want the row of the load not held", mustJSON(h["lost"]))
 	}
 }
+
+// A later batch's vitals update the load they belong to: the dashboard's
+// stream and observe performance read the raised INP; an update of a load
+// the server does not hold is a loss health counts, not a load.
+func TestLaterVitalsUpdateTheirLoad(t *testing.T) {
+	s, base := startServer(t)
+	ai := mcpClient(t, s)
+	r := openStream(t, base, "")
+	do(t, base, call{method: "POST", path: "/performance", body: `{"entries":[{"ts":1763800000000,"origin":1763799999000,"url":"http://app.test/","tab":3,"load_time":300,"inp":56,"cls":0.01}]}`})
+	r.until(t, "pageload", `"inp":56`)
+	code, out := do(t, base, call{method: "POST", path: "/performance", body: `{"entries":[
+		{"ts":1763800005000,"origin":1763799999000,"url":"http://app.test/#pushed","tab":3,"more":true,"resources":[],"inp":312.4,"cls":0.2},
+		{"ts":1763800005000,"origin":1763700000000,"url":"http://app.test/","tab":3,"more":true,"resources":[],"inp":500}]}`})
+	if code != 200 || out["accepted"] != float64(2) {
+		t.Fatalf("%d %v", code, out)
+	}
+	r.until(t, "pageload", `"inp":312.4`)
+	got, isErr := callTool(t, ai, "observe", map[string]any{"what": "performance"})
+	if p := mustJSON(got["pages"]); isErr || got["count"] != float64(1) || !strings.Contains(p, `"cls":0.2,"inp":312`) || strings.Contains(p, `"more"`) {
+		t.Errorf("observe performance: %s", mustJSON(got))
+	}
+	_, h := do(t, base, call{method: "GET", path: "/health"})
+	if !strings.Contains(mustJSON(h["lost"]), `"kind":"vitals","lost":1`) {
+		t.Errorf("health lost: %s, want the update of the load not held", mustJSON(h["lost"]))
+	}
+}

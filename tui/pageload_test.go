@@ -168,6 +168,36 @@ func TestLaterRequestsJoinTheirLoad(t *testing.T) {
 	}
 }
 
+// A load's vitals raised after its sample (a slow click, a later shift)
+// come as the load again with the same requests: no rows are added, and
+// the column line and the open page-load view rate the current values.
+func TestLaterVitalsUpdateTheirLoad(t *testing.T) {
+	m := sampleModelAt(120, 40)
+	l := samplePageLoad()
+	l.INP, l.CLS = 0, nil
+	m.Update(l)
+	m.Update(keyMsg("2"))
+	m.Update(keyMsg("w"))
+	before := m.network.rows.len()
+	if v := plainView(m.View()); strings.Contains(v, "INP") {
+		t.Fatalf("an INP before any interaction:\n%s", v)
+	}
+	raised := samplePageLoad()
+	cls := 0.3
+	raised.INP, raised.CLS = 312, &cls
+	m.Update(raised)
+	if n := m.network.rows.len(); n != before {
+		t.Errorf("%d rows, want %d: a vitals update adds none", n, before)
+	}
+	if v := plainView(m.View()); !strings.Contains(v, "CLS 0.3 poor") || !strings.Contains(v, "INP 312ms needs improvement") {
+		t.Errorf("the open page-load view does not rate the raised vitals:\n%s", v)
+	}
+	m.Update(keyMsg("w"))
+	if v := plainView(m.View()); !strings.Contains(v, "INP 312ms needs improvement") {
+		t.Errorf("the column line does not rate the raised INP:\n%s", v)
+	}
+}
+
 // Page loads wait in the feed apart from the notices a flood of server
 // lines trims; past maxLoads in one batch, the oldest are counted.
 func TestFeedKeepsPageLoads(t *testing.T) {

@@ -3,7 +3,8 @@
 // of resources by type — and sends one 'performance' event per navigation, SETTLE_MS after the load
 // event (LCP and layout shifts keep coming for a moment), or earlier if the page is hidden first.
 // Everything is read then, in one timer, from the performance timeline's buffers: nothing on the
-// page's critical path. The isolated world shares the page's timeline, so this needs nothing from
+// page's critical path. From then on, later requests and the vitals that keep changing (INP, CLS,
+// LCP) follow in batches (sendLater). The isolated world shares the page's timeline, so this needs nothing from
 // inject.js.
 (() => {
   'use strict';
@@ -37,28 +38,70 @@
     }
   }
 
+  const ms = (v) => Math.max(0, Math.round(v * 10) / 10);
+
   // CLS as the web-vitals definition has it: the largest burst of shifts less than 1 s apart,
-  // at most 5 s long, ignoring shifts right after user input.
-  function layoutShift() {
+  // at most 5 s long, ignoring shifts right after user input. Fed the load's shifts at the sample,
+  // then each later one, in the timeline's order: one definition for both.
+  function shifts() {
     let cls = 0;
     let burst = 0;
     let burstStart = 0;
     let burstLast = 0;
-    for (const e of entries('layout-shift')) {
-      if (e.hadRecentInput) continue;
-      if (burst && e.startTime - burstLast < 1000 && e.startTime - burstStart < 5000) {
-        burst += e.value;
-      } else {
-        burst = e.value;
-        burstStart = e.startTime;
-      }
-      burstLast = e.startTime;
-      cls = Math.max(cls, burst);
-    }
-    return cls;
+    return {
+      add(list) {
+        for (const e of list) {
+          if (e.hadRecentInput || !(e.value > 0)) continue;
+          if (burst && e.startTime - burstLast < 1000 && e.startTime - burstStart < 5000) {
+            burst += e.value;
+          } else {
+            burst = e.value;
+            burstStart = e.startTime;
+          }
+          burstLast = e.startTime;
+          cls = Math.max(cls, burst);
+        }
+      },
+      value: () => Math.round(cls * 1e4) / 1e4,
+    };
   }
 
-  const ms = (v) => Math.max(0, Math.round(v * 10) / 10);
+  // INP as the web-vitals definition has it: each interaction's longest event, then the worst, or
+  // with 50 interactions and more, the worst but one per 50 (the 98th percentile). Only the
+  // MAX_WORST longest interactions are kept (the percentile reaches past them only after 500
+  // interactions, where the last kept stands in), and interactions are counted by their ids, which
+  // grow with each one, or by the browser's own count when it has one: memory bounded however long
+  // the page lives. Fed the load's events at the sample, then each later one.
+  const MAX_WORST = 10;
+  function interactions(perf) {
+    const worst = []; // {id, duration}, longest first
+    let count = 0;
+    let lastId = 0;
+    return {
+      add(list) {
+        for (const e of list) {
+          const id = e.interactionId;
+          if (!id) continue;
+          if (id > lastId) {
+            lastId = id;
+            count++;
+          }
+          const i = worst.findIndex((w) => w.id === id);
+          if (i >= 0 && e.duration <= worst[i].duration) continue;
+          if (i >= 0) worst.splice(i, 1);
+          else if (worst.length >= MAX_WORST && e.duration <= worst[MAX_WORST - 1].duration) continue;
+          worst.push({ id, duration: e.duration });
+          worst.sort((a, b) => b.duration - a.duration);
+          worst.length = Math.min(worst.length, MAX_WORST);
+        }
+      },
+      value() {
+        if (!worst.length) return 0;
+        const n = Math.max(count, perf.interactionCount || 0);
+        return ms(worst[Math.min(worst.length - 1, Math.floor(n / 50))].duration);
+      },
+    };
+  }
 
   function resources(list) {
     const byType = {};
@@ -131,28 +174,61 @@
     return { list, dropped };
   }
 
-  // Requests after the sample (a lazy image, a script loaded on demand) join the load: an observer
-  // from the sample on, its entries sent in batches LATER_MS apart, or at once when the page is hidden.
-  // Fetch and XHR are left to their hooks, which report them as they happen.
+  // What changes after the sample joins the load: requests (a lazy image, a script loaded on
+  // demand; fetch and XHR are left to their hooks, which report them as they happen), and the
+  // vitals that are the page's whole life's, not the load's: INP (every interaction), CLS (every
+  // shift) and LCP (a later, larger paint, until the first input, when the browser stops reporting
+  // candidates). Observers from the sample on; what they saw is sent in batches LATER_MS apart, or
+  // at once when the page is hidden or left, so a busy page does not cost a message per interaction.
   const LATER_MS = 2000;
+  const inp = interactions(performance);
+  const cls = shifts();
+  const lcpTime = (e) => ms(e.renderTime || e.loadTime || e.startTime);
+  let lcp = 0;
+  const told = { inp: 0, cls: 0, lcp: 0 }; // the vitals as the server last had them
   let later = [];
   let laterTimer = 0;
-  let watcher = null;
+  const watchers = [];
   let load = null; // {url, origin} of the sample the later rows join
+
+  const current = () => ({ inp: inp.value(), cls: cls.value(), lcp });
+  const changed = (v) => Object.keys(told).some((k) => v[k] > told[k]);
+
+  function soon() {
+    if (!laterTimer) laterTimer = setTimeout(() => sendLater(false), LATER_MS);
+  }
+
+  // Calls fn with each batch of type's entries from now on, if this browser reports type.
+  function watch(type, options, fn) {
+    try {
+      const o = new PerformanceObserver((list) => fn(list.getEntries()));
+      o.observe({ type, ...options });
+      watchers.push(o);
+    } catch (_) {
+      // this browser does not report type
+    }
+  }
 
   function watchLater(d) {
     load = { url: d.url, origin: d.origin };
-    try {
-      watcher = new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) {
-          if (e.initiatorType !== 'fetch' && e.initiatorType !== 'xmlhttprequest') later.push(e);
-        }
-        if (later.length && !laterTimer) laterTimer = setTimeout(() => sendLater(false), LATER_MS);
-      });
-      watcher.observe({ type: 'resource' });
-    } catch (_) {
-      watcher = null; // this browser does not report resources
-    }
+    Object.assign(told, { inp: d.inp || 0, cls: d.cls || 0, lcp: d.lcp || 0 });
+    watch('resource', {}, (list) => {
+      for (const e of list) {
+        if (e.initiatorType !== 'fetch' && e.initiatorType !== 'xmlhttprequest') later.push(e);
+      }
+      if (later.length) soon();
+    });
+    const vital = (fn) => (list) => {
+      fn(list);
+      if (changed(current())) soon();
+    };
+    const events = vital((list) => inp.add(list));
+    watch('event', { durationThreshold: 40 }, events);
+    watch('first-input', {}, events);
+    watch('layout-shift', {}, vital((list) => cls.add(list)));
+    watch('largest-contentful-paint', {}, vital((list) => {
+      for (const e of list) lcp = Math.max(lcp, lcpTime(e));
+    }));
   }
 
   // Once the load's bounds are reached, what is left out is only counted, and the count goes when the
@@ -166,24 +242,16 @@
     const resources = [];
     laterDropped += take(later.map((e) => [e, typeOf(e)]), resources);
     later = [];
-    if (!resources.length && !(leaving && laterDropped)) return;
     const d = { url: load.url, ts: Date.now(), origin: load.origin, more: true, resources };
+    const v = current();
+    for (const k of Object.keys(told)) {
+      if (v[k] > told[k]) d[k] = told[k] = v[k];
+    }
+    const vitals = Object.keys(told).some((k) => k in d);
+    if (!resources.length && !vitals && !(leaving && laterDropped)) return;
     if (laterDropped) d.resources_dropped = laterDropped;
     laterDropped = 0;
     G.sendNow({ kind: 'performance', data: d });
-  }
-
-  // INP as the web-vitals definition has it: each interaction's longest event, then the worst, or
-  // with 50 interactions and more, the worst but one per 50 (the 98th percentile).
-  function interaction() {
-    const worst = new Map();
-    for (const e of [...entries('first-input'), ...entries('event')]) {
-      if (!e.interactionId) continue;
-      worst.set(e.interactionId, Math.max(worst.get(e.interactionId) || 0, e.duration));
-    }
-    if (!worst.size) return 0;
-    const d = [...worst.values()].sort((a, b) => b - a);
-    return d[Math.min(d.length - 1, Math.floor(d.length / 50))];
   }
 
   function sample() {
@@ -191,19 +259,20 @@
     const all = performance.getEntriesByType('resource');
     const res = resources(all);
     const load = rows(nav, all);
+    cls.add(entries('layout-shift'));
+    inp.add([...entries('first-input'), ...entries('event')]);
     const d = {
       url: location.href,
       ts: Date.now(),
       request_count: res.count,
       transfer_size: res.bytes,
       by_type: res.byType,
-      cls: Math.round(layoutShift() * 1e4) / 1e4,
+      cls: cls.value(),
       origin: Math.round(performance.timeOrigin),
       resources: load.list,
     };
     if (load.dropped) d.resources_dropped = load.dropped;
-    const inp = interaction();
-    if (inp) d.inp = ms(inp);
+    if (inp.value()) d.inp = inp.value();
     if (nav) {
       d.ttfb = ms(nav.responseStart);
       d.dom_content_loaded = ms(nav.domContentLoadedEventEnd);
@@ -211,8 +280,8 @@
     }
     const fcp = entries('paint').find((e) => e.name === 'first-contentful-paint');
     if (fcp) d.fcp = ms(fcp.startTime);
-    const lcp = entries('largest-contentful-paint').pop();
-    if (lcp) d.lcp = ms(lcp.renderTime || lcp.loadTime || lcp.startTime);
+    const last = entries('largest-contentful-paint').pop();
+    if (last) d.lcp = lcp = lcpTime(last);
     const long = entries('longtask');
     if (long.length) {
       d.long_tasks = long.length;
@@ -252,6 +321,6 @@
   G.onShutdown(() => {
     clearTimeout(timer);
     clearTimeout(laterTimer);
-    if (watcher) watcher.disconnect();
+    for (const o of watchers) o.disconnect();
   });
 })();

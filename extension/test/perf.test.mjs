@@ -10,10 +10,10 @@ import vm from 'node:vm';
 const require = createRequire(import.meta.url);
 const source = readFileSync(new URL('../content/perf.js', import.meta.url), 'utf8');
 
-// A loaded page with the timeline's entries by type; returns the events perf.js sent. With later,
-// entries (an array of arrays) the timeline reports after the sample, each to the live observers,
-// then the timers due run; hide, the page hidden at the end.
-function run(timeline, later = [], hide = false) {
+// A loaded page with the timeline's entries by type, sampled: feed(entries) gives entries the
+// timeline reports later to the live observers of their type, tick() runs the timers due, hide()
+// hides the page; sent is the events perf.js sent.
+function page(timeline) {
   const sent = [];
   let timers = [];
   const live = [];
@@ -44,18 +44,35 @@ function run(timeline, later = [], hide = false) {
     Date,
   };
   vm.runInNewContext(source, ctx);
-  const due = () => { for (const fn of timers.splice(0)) fn(); };
-  due();
+  const tick = () => { for (const fn of timers.splice(0)) fn(); };
+  tick();
   ctx.location.href = 'http://app.test/#pushed'; // a pushState after the load: the rows still join it
+  return {
+    sent,
+    tick,
+    feed(entries) {
+      for (const o of [...live]) {
+        const mine = entries.filter((e) => (e.entryType || 'resource') === o.type);
+        if (mine.length) o.cb({ getEntries: () => mine });
+      }
+    },
+    hide() {
+      ctx.document.visibilityState = 'hidden';
+      listeners.visibilitychange();
+    },
+  };
+}
+
+// The page's sent events, with later, entries (an array of arrays) fed after the sample, each
+// followed by the timers due; hide, the page hidden at the end instead.
+function run(timeline, later = [], hide = false) {
+  const p = page(timeline);
   for (const entries of later) {
-    for (const o of [...live]) o.cb({ getEntries: () => entries });
-    if (!hide) due();
+    p.feed(entries);
+    if (!hide) p.tick();
   }
-  if (hide) {
-    ctx.document.visibilityState = 'hidden';
-    listeners.visibilitychange();
-  }
-  return sent;
+  if (hide) p.hide();
+  return p.sent;
 }
 
 const nav = {
@@ -148,4 +165,67 @@ test('the content script scrubs secrets from the rows\' URLs', () => {
   const scrub = require('../content/scrub.js');
   const d = scrub.event('performance', { url: 'http://app.test/', resources: [{ url: 'http://app.test/a.js?token=abc123', type: 'script' }] });
   assert.doesNotMatch(d.resources[0].url, /abc123/);
+});
+
+const click = (interactionId, duration, entryType = 'event') => ({ entryType, interactionId, duration });
+const shift = (startTime, value, hadRecentInput = false) => ({ entryType: 'layout-shift', startTime, value, hadRecentInput });
+
+test('a slower interaction after the sample raises INP in a later message; a faster one sends nothing', () => {
+  const p = page({ ...loaded, event: [click(1, 120)] });
+  assert.equal(p.sent[0].data.inp, 120);
+  p.feed([click(8, 40), click(8, 310.04), click(0, 900)]);
+  p.tick();
+  assert.equal(p.sent.length, 2);
+  assert.deepEqual(p.sent[1].data, { url: 'http://app.test/', ts: p.sent[1].data.ts, origin: 1763800000000, more: true,
+    resources: [], inp: 310 }, 'only what changed');
+  p.feed([click(9, 80), click(10, 200)]);
+  p.tick();
+  assert.equal(p.sent.length, 2, 'INP no worse: no message');
+});
+
+test('interactions within the batching delay cost one message, and go at once when the page is hidden', () => {
+  const p = page(loaded);
+  for (let i = 1; i <= 20; i++) p.feed([click(i, 100 + i, i === 1 ? 'first-input' : 'event')]);
+  p.tick();
+  assert.equal(p.sent.length, 2);
+  assert.equal(p.sent[1].data.inp, 120);
+  p.feed([click(30, 400)]);
+  p.hide();
+  assert.equal(p.sent.length, 3);
+  assert.equal(p.sent[2].data.inp, 400);
+  p.tick();
+  assert.equal(p.sent.length, 3, 'nothing left to send');
+});
+
+test('INP past 50 interactions is the worst but one per 50, over the sample and later interactions alike', () => {
+  // Each interaction with a shorter event after its longest: one interaction, as long as its longest.
+  const event = Array.from({ length: 60 }, (_, i) => [click(i + 1, 100 + i), click(i + 1, 50)]).flat();
+  const p = page({ ...loaded, event });
+  assert.equal(p.sent[0].data.inp, 158, '60 interactions: the second worst');
+  p.feed(Array.from({ length: 60 }, (_, i) => click(i + 61, 300 + i)));
+  p.tick();
+  assert.equal(p.sent[1].data.inp, 357, '120 interactions: the third worst');
+});
+
+test('later layout shifts raise CLS by the same session windows as the sample\'s', () => {
+  const p = page({ ...loaded, 'layout-shift': [shift(100, 0.05)] });
+  assert.equal(p.sent[0].data.cls, 0.05);
+  p.feed([shift(600, 0.04)]); // the same burst: 0.09
+  p.tick();
+  assert.equal(p.sent[1].data.cls, 0.09);
+  assert.equal('inp' in p.sent[1].data, false);
+  p.feed([shift(3000, 0.5, true), shift(9000, 0.03), shift(9500, 0.03)]); // after input; a smaller burst
+  p.tick();
+  assert.equal(p.sent.length, 2, 'no larger window: no message');
+  p.feed([shift(20000, 0.08), shift(20900, 0.08)]);
+  p.tick();
+  assert.equal(p.sent[2].data.cls, 0.16);
+});
+
+test('a later largest paint before any input raises LCP', () => {
+  const p = page({ ...loaded, 'largest-contentful-paint': [{ renderTime: 300 }] });
+  assert.equal(p.sent[0].data.lcp, 300);
+  p.feed([{ entryType: 'largest-contentful-paint', renderTime: 0, loadTime: 1800.26, startTime: 1700 }]);
+  p.tick();
+  assert.equal(p.sent[1].data.lcp, 1800.3);
 });

@@ -179,6 +179,8 @@ var lossNouns = map[string][2]string{
 	"action":  {"action", "actions"},
 	// A page load's resource timing rows past the bounds (features/perf).
 	"resource": {"resource timing entry", "resource timing entries"},
+	// A later update of a page load's INP, CLS or LCP for a load not held.
+	"vitals": {"Web Vitals update", "Web Vitals updates"},
 }
 
 // String says the gap as a person reads it: "12 console entries lost on

@@ -131,6 +131,9 @@ func writePage(b *strings.Builder, p *page, pc PageCheck, now time.Time, detail 
 		}
 		b.WriteByte('\n')
 	}
+	if l.INP > 0 {
+		fmt.Fprintf(b, "  %-18s %9s\n", "INP", ms(l.INP))
+	}
 	line("requests", float64(cur.RequestCount), float64(base.RequestCount), d.RequestCount, count)
 	line("transfer", float64(cur.TransferSize), float64(base.TransferSize), d.TransferSize, bytes)
 	line("long tasks", float64(cur.LongTasks), float64(base.LongTasks), d.LongTasks, count)

@@ -117,11 +117,13 @@ func (s *Store) Loads(limit int) []Sample {
 // hold (evicted, or sampled before the server started).
 var ErrNoLoad = errors.New("the page load these requests belong to is not held")
 
-// AddMore adds a batch of requests made after a load's sample (smp.More)
-// to that load, within its bounds. It returns the load as stored and how
-// many of the batch's rows were left out (those the extension could not
-// send included), which the caller counts as lost; with ErrNoLoad, all of
-// them.
+// AddMore adds a batch of what came after a load's sample (smp.More) to
+// that load: its requests, within the load's bounds, and its vitals (see
+// raise), which the load's baseline and verdict then follow. It returns
+// the load as stored and how many of the batch's rows were left out (those
+// the extension could not send included), which the caller counts as lost;
+// with ErrNoLoad, all of them, and the batch's vitals are not kept either
+// (the caller counts that batch: HasVitals).
 func (s *Store) AddMore(smp Sample) (Sample, int, error) {
 	if err := smp.Sanitize(); err != nil {
 		return Sample{}, 0, err
@@ -148,5 +150,30 @@ func (s *Store) AddMore(smp Sample) (Sample, int, error) {
 	}
 	p.latest.Resources = rows
 	p.latest.ResourcesDropped += dropped
+	if p.latest.raise(smp) {
+		p.judge()
+	}
 	return p.latest, dropped, nil
+}
+
+// HasVitals reports whether a later batch carries vitals.
+func (s Sample) HasVitals() bool { return s.INP > 0 || s.LCP > 0 || s.CLS != nil }
+
+// raise takes a later batch's INP, CLS and LCP where they are higher than
+// the load's: over the page's life INP only meets slower interactions, CLS
+// larger session windows and LCP later, larger paints, so a lower value is
+// a batch that arrived late, never an improvement. It reports whether any
+// changed. CLS gets a pointer of its own: readers hold copies of the old one.
+func (s *Sample) raise(m Sample) bool {
+	changed := false
+	for _, v := range []struct{ to, from *float64 }{{&s.INP, &m.INP}, {&s.LCP, &m.LCP}} {
+		if *v.from > *v.to {
+			*v.to, changed = *v.from, true
+		}
+	}
+	if m.CLS != nil && (s.CLS == nil || *m.CLS > *s.CLS) {
+		c := *m.CLS
+		s.CLS, changed = &c, true
+	}
+	return changed
 }

@@ -21,10 +21,10 @@ const (
 )
 
 // Sample is one navigation's metrics, as the extension posts it once per
-// page load after the load event. Times are milliseconds since the
-// navigation started; a zero time means "not measured", which is why CLS,
-// where 0 is a real score, is a pointer. Field names match
-// Performance so the two read alike.
+// page load after the load event, with what changed after that in later
+// batches (More). Times are milliseconds since the navigation started; a
+// zero time means "not measured", which is why CLS, where 0 is a real
+// score, is a pointer. Field names match Performance so the two read alike.
 type Sample struct {
 	TS    capture.Time `json:"ts"`
 	URL   string       `json:"url"`
@@ -33,13 +33,16 @@ type Sample struct {
 	TTFB             float64 `json:"ttfb,omitempty"`
 	DOMContentLoaded float64 `json:"dom_content_loaded,omitempty"`
 	LoadTime         float64 `json:"load_time,omitempty"`
-	// Paint and layout: first and largest contentful paint, cumulative
-	// layout shift up to the moment of sending.
+	// Paint and layout: first and largest contentful paint, and cumulative
+	// layout shift (the largest session window of shifts). LCP and CLS are
+	// the page's so far: later batches raise them (a larger paint before
+	// the first input, a larger window of shifts).
 	FCP float64  `json:"fcp,omitempty"`
 	LCP float64  `json:"lcp,omitempty"`
 	CLS *float64 `json:"cls,omitempty"`
 	// INP: the slowest interaction (of the 98th percentile past 50) from
-	// the navigation to the sample, when the user did something by then.
+	// the navigation on, when the user did something: a later batch raises
+	// it when a slower interaction comes, for as long as the page lives.
 	INP float64 `json:"inp,omitempty"`
 	// Long tasks (> 50 ms): count, blocking time (the sum of each task's
 	// part over 50 ms) and the longest.
@@ -59,9 +62,10 @@ type Sample struct {
 	// the store's).
 	Resources        []Resource `json:"resources,omitempty"`
 	ResourcesDropped int        `json:"resources_dropped,omitempty"`
-	// More marks a batch of requests made after the load's sample (a lazy
-	// image, a script loaded on demand): rows to add to the load of the
-	// same URL and Origin, not a load of its own.
+	// More marks a batch of what came after the load's sample: requests (a
+	// lazy image, a script loaded on demand) and INP, CLS or LCP when they
+	// rose, to add to the load of the same URL and Origin, not a load of
+	// its own.
 	More bool `json:"more,omitempty"`
 }
 

@@ -78,14 +78,23 @@ func (s *Store) Add(smp Sample) (Added, error) {
 		s.pages[key] = p
 	}
 	p.latest, p.prior = smp, p.base
-	cur := smp.Performance()
+	p.judge()
+	return Added{URL: key, Regressions: regressed(p.diff), BaselineLoad: p.prior.m[load].v, Load: smp}, nil
+}
+
+// judge compares the page's newest load with the baseline before it, and
+// makes the baseline that one with the newest load folded in: again each
+// time a later batch changes the load's vitals, so the baseline holds the
+// load's current values.
+func (p *page) judge() {
+	cur := p.latest.Performance()
 	p.diff = nil
 	if p.prior.Samples > 0 {
 		base := p.prior.Performance()
 		p.diff = Compare(&base, &cur)
 	}
+	p.base = p.prior
 	p.base.fold(cur)
-	return Added{URL: key, Regressions: regressed(p.diff), BaselineLoad: p.prior.m[load].v, Load: smp}, nil
 }
 
 func (s *Store) evictOldest() {
