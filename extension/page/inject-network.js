@@ -90,6 +90,69 @@
   const binarySummary = (n, ct) => `[Binary: ${n >= 0 ? n : 'unknown'} bytes, type: ${ct || 'unknown'}]`;
   const round = (ms) => Math.round(ms * 10) / 10;
 
+  // ---- phases -------------------------------------------------------------------------
+  // A request's phases are those of its PerformanceResourceTiming entry: its initiatorType, its
+  // URL, and a startTime within the hook's own call to the original fetch or send (rec.start to
+  // rec.sentAt), where the browser starts timing it. Script makes one call at a time, so two
+  // requests to one URL share no such span but an instant of the coarse clock: an entry another
+  // request took is skipped, and two left for one request are none (no phases rather than
+  // another's). Missing entries (the page's buffer full, cleared, a body still coming) are no
+  // phases. Looked up when the entry is built: a fetch's after its body is read, an XHR's after
+  // loadend, when the browser has added the entry. The getters are our own, taken now: reading an
+  // entry runs none of the page's code; the list is walked by index for the same reason.
+  const phasesOf = (() => {
+    const gopd = Object.getOwnPropertyDescriptor;
+    const PerfC = W.Performance;
+    const EntryC = W.PerformanceEntry;
+    const ResC = W.PerformanceResourceTiming;
+    const perf = W.performance;
+    if (!PerfC || !EntryC || !ResC || !perf) return () => undefined;
+    const byName = PerfC.prototype.getEntriesByName;
+    const getter = (C, k) => { const d = gopd(C.prototype, k); return d && typeof d.get === 'function' ? d.get : null; };
+    const KEYS = ['initiatorType', 'domainLookupStart', 'domainLookupEnd', 'connectStart', 'connectEnd', 'secureConnectionStart', 'requestStart', 'responseStart', 'responseEnd'];
+    const get = { startTime: getter(EntryC, 'startTime') };
+    for (const k of KEYS) get[k] = getter(ResC, k);
+    if (typeof byName !== 'function' || objectKeys(get).some((k) => !get[k])) return () => undefined;
+    const taken = new WeakSet();
+    const read = (e, k) => apply(get[k], e, []);
+    const span = (e, a, b) => {
+      const from = read(e, a);
+      const to = read(e, b);
+      return from > 0 && to >= from ? round(to - from) : 0;
+    };
+    const PHASES = [['dns', 'domainLookupStart', 'domainLookupEnd'], ['connect', 'connectStart', 'connectEnd'],
+      ['tls', 'secureConnectionStart', 'connectEnd'], ['wait', 'requestStart', 'responseStart'], ['download', 'responseStart', 'responseEnd']];
+    // rec: {url, start, sentAt}; type: 'fetch' or 'xmlhttprequest'. {dns, connect, tls, wait, download} (those measured) or undefined.
+    return (rec, type) => {
+      if (!(rec.sentAt >= rec.start)) return undefined;
+      const list = apply(byName, perf, [rec.url, 'resource']);
+      let found = null;
+      for (let i = 0; i < list.length; i++) {
+        const e = list[i];
+        if (taken.has(e) || read(e, 'initiatorType') !== type) continue;
+        const at = read(e, 'startTime');
+        if (at < rec.start || at > rec.sentAt) continue;
+        if (found) return undefined;
+        found = e;
+      }
+      if (!found || !(read(found, 'responseEnd') > 0)) return undefined;
+      taken.add(found);
+      let t;
+      for (let i = 0; i < PHASES.length; i++) {
+        const v = span(found, PHASES[i][1], PHASES[i][2]);
+        if (v > 0) (t || (t = {}))[PHASES[i][0]] = v;
+      }
+      return t;
+    };
+  })();
+  const timed = (entry, rec, type) => {
+    let t;
+    try { t = phasesOf(rec, type); } catch (_) { t = undefined; }
+    if (t) entry.timing = t;
+    return entry;
+  };
+  G.phasesOf = phasesOf; // for the tests
+
   // r: {ts, method, url, status, duration, contentType, reqHeaders, reqBody, respHeaders, respBody}
   function bodyEntry(r) {
     const body = { ts: r.ts, method: r.method, url: r.url };
@@ -146,7 +209,7 @@
     if (rec.status) entry.status = rec.status;
     if (rec.size < 0) rec.size = G.bodySize(rec);
     if (rec.size >= 0) entry.size = rec.size;
-    return entry;
+    return timed(entry, rec, 'fetch');
   }
 
   // A request whose body is captured is one 'request' event: the body entry's fields and the
@@ -158,7 +221,7 @@
     const e = bodyEntry(rec);
     e.type = 'fetch';
     if (size >= 0) e.size = size;
-    return e;
+    return timed(e, rec, 'fetch');
   }
 
   function fetchDone(rec, resp) {
@@ -211,6 +274,7 @@
       }
       const p = apply(origFetch, this, arguments);
       if (!rec) return p;
+      rec.sentAt = perfNow();
       // Hand the page a promise that settles as the original does, so a
       // failure the page never handles is still its unhandled rejection.
       return apply(then, p, [
@@ -249,8 +313,11 @@
     };
 
     proto.send = function send(body) {
-      try { xhrStart(this, body); } catch (_) { /* ignore */ }
-      return oSend.apply(this, arguments);
+      let rec;
+      try { rec = xhrStart(this, body); } catch (_) { /* ignore */ }
+      const r = oSend.apply(this, arguments);
+      if (rec) rec.sentAt = perfNow();
+      return r;
     };
 
     function xhrStart(xhr, body) {
@@ -269,6 +336,7 @@
         if (!mine()) return;
         try { xhrDone(xhr, rec); } catch (_) { /* ignore */ }
       });
+      return rec;
     }
 
     function xhrResponse(xhr, ct, cl) {
@@ -309,7 +377,7 @@
       if (cl >= 0) entry.size = cl;
       else if (resp && resp.size >= 0) entry.size = resp.size;
       if (!rec.bodies) {
-        emit('network', entry);
+        enqueue('network', xhrTimed, { e: entry, rec });
         return;
       }
       const e = bodyEntry({
@@ -319,8 +387,11 @@
       });
       e.type = 'xhr';
       if (entry.size >= 0) e.size = entry.size;
-      emit('request', e); // as a fetch's (requestEntry)
+      enqueue('request', xhrTimed, { e, rec }); // as a fetch's (requestEntry)
     }
+
+    // The phases are read when the entry is built, as a fetch's are.
+    const xhrTimed = (x) => timed(x.e, x.rec, 'xmlhttprequest');
   }
 })();
 //# sourceURL=gasoline-inject-network.js
