@@ -43,10 +43,7 @@ func phasesOf(r row) *phases {
 		if e.Timing == nil {
 			return nil
 		}
-		p = phases{*e.Timing, e.DurationMS}
-		if e.Type == "fetch" {
-			p.took += e.Timing.Download // a fetch's duration ends at its headers, before its body came
-		}
+		p = phases{*e.Timing, e.Elapsed()}
 	default:
 		return nil
 	}

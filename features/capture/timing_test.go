@@ -52,3 +52,22 @@ func TestNetworkTimingCostIsBounded(t *testing.T) {
 		t.Errorf("one phase adds %d bytes", d)
 	}
 }
+
+// A fetch's duration ends at its headers: its whole time adds the
+// download; an XHR's includes it; never less than the phases.
+func TestNetworkEntryElapsed(t *testing.T) {
+	for _, tc := range []struct {
+		e    NetworkEntry
+		want float64
+	}{
+		{NetworkEntry{Type: "fetch", DurationMS: 300}, 300},
+		{NetworkEntry{Type: "fetch", DurationMS: 300, Timing: &Timing{Wait: 250, Download: 40}}, 340},
+		{NetworkEntry{Type: "xhr", DurationMS: 340, Timing: &Timing{Wait: 250, Download: 40}}, 340},
+		{NetworkEntry{Type: "xhr", DurationMS: 100, Timing: &Timing{DNS: 5, Connect: 20, Wait: 250, Download: 40}}, 315},
+		{NetworkEntry{Type: "fetch", DurationMS: -1}, 0},
+	} {
+		if got := tc.e.Elapsed(); got != tc.want {
+			t.Errorf("%+v %+v: elapsed %v, want %v", tc.e, tc.e.Timing, got, tc.want)
+		}
+	}
+}

@@ -113,6 +113,21 @@ type Timing struct {
 	Download float64 `json:"download,omitempty"`
 }
 
+// Elapsed is the whole request in milliseconds as far as the capture knows
+// it: a fetch's duration_ms ends at its headers, so the download its timing
+// measured comes on top; never less than the phases.
+func (e NetworkEntry) Elapsed() float64 {
+	d := max(e.DurationMS, 0)
+	t := e.Timing
+	if t == nil {
+		return d
+	}
+	if e.Type == "fetch" {
+		d += t.Download
+	}
+	return max(d, t.DNS+t.Connect+t.Wait+t.Download)
+}
+
 // NetworkBody is the request and response payload of one fetch or XHR.
 type NetworkBody struct {
 	TS              Time              `json:"ts"`
