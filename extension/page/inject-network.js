@@ -127,11 +127,14 @@
       if (!(rec.sentAt >= rec.start)) return undefined;
       const list = apply(byName, perf, [rec.url, 'resource']);
       let found = null;
-      for (let i = 0; i < list.length; i++) {
+      // The list is in startTime order: walked from its newest, it ends at the first entry that
+      // started before the request, however many of the URL the page's buffer holds.
+      for (let i = list.length - 1; i >= 0; i--) {
         const e = list[i];
-        if (taken.has(e) || read(e, 'initiatorType') !== type) continue;
         const at = read(e, 'startTime');
-        if (at < rec.start || at > rec.sentAt) continue;
+        if (at > rec.sentAt) continue;
+        if (at < rec.start) break;
+        if (taken.has(e) || read(e, 'initiatorType') !== type) continue;
         if (found) return undefined;
         found = e;
       }
