@@ -30,6 +30,18 @@ func TestFetchAndXHRTimingPhases(t *testing.T) {
 		}
 		checkTiming(t, r.ai, r.site, k)
 	}
+	// The page's resource buffer full: the entries come from the extension's observer.
+	full := `performance.setResourceTimingBufferSize(1); fetch('/api/ok?fill').then((r) => r.text()).then(() => true)`
+	for _, js := range []string{full, timingWorkload("full")} {
+		if _, err := chromedp.Run(r.b.ctx, chromedp.Evaluate[bool](js, chromedp.EvalAwaitPromise)); err != nil {
+			t.Fatalf("full: the page's requests: %v", err)
+		}
+	}
+	inBuffer, err := chromedp.Run(r.b.ctx, chromedp.Evaluate[int](`performance.getEntriesByType('resource').filter((e) => e.name.includes('k=full')).length`))
+	if err != nil || inBuffer != 0 {
+		t.Fatalf("the page's buffer is not full: %d of the workload's entries in it (%v)", inBuffer, err)
+	}
+	checkTiming(t, r.ai, r.site, "full")
 }
 
 // The same in Firefox ESR, with bodies captured.

@@ -89,6 +89,7 @@
 
   const binarySummary = (n, ct) => `[Binary: ${n >= 0 ? n : 'unknown'} bytes, type: ${ct || 'unknown'}]`;
   const round = (ms) => Math.round(ms * 10) / 10;
+  const SEEN_MAX = 128; // observed entries kept for their phases
 
   // ---- phases -------------------------------------------------------------------------
   // A request's phases are those of its PerformanceResourceTiming entry: its initiatorType, its
@@ -96,10 +97,12 @@
   // rec.sentAt), where the browser starts timing it. Script makes one call at a time, so two
   // requests to one URL share no such span but an instant of the coarse clock: an entry another
   // request took is skipped, and two left for one request are none (no phases rather than
-  // another's). Missing entries (the page's buffer full, cleared, a body still coming) are no
-  // phases. Looked up when the entry is built: a fetch's after its body is read, an XHR's after
-  // loadend, when the browser has added the entry. The getters are our own, taken now: reading an
-  // entry runs none of the page's code; the list is walked by index for the same reason.
+  // another's). The entries are the page's buffer's and those an observer of our own was given:
+  // the buffer stops taking them when full (250 by default; a dev server's modules fill it), an
+  // observer does not. Missing entries (a body still coming) are no phases. Looked up when the
+  // entry is built: a fetch's after its body is read, an XHR's after loadend, when the browser has
+  // added the entry. The getters are our own, taken now: reading an entry runs none of the page's
+  // code; lists are walked by index and the observed ones kept in a ring for the same reason.
   const phasesOf = (() => {
     const gopd = Object.getOwnPropertyDescriptor;
     const PerfC = W.Performance;
@@ -110,7 +113,7 @@
     const byName = PerfC.prototype.getEntriesByName;
     const getter = (C, k) => { const d = gopd(C.prototype, k); return d && typeof d.get === 'function' ? d.get : null; };
     const KEYS = ['initiatorType', 'domainLookupStart', 'domainLookupEnd', 'connectStart', 'connectEnd', 'secureConnectionStart', 'requestStart', 'responseStart', 'responseEnd'];
-    const get = { startTime: getter(EntryC, 'startTime') };
+    const get = { startTime: getter(EntryC, 'startTime'), name: getter(EntryC, 'name') };
     for (const k of KEYS) get[k] = getter(ResC, k);
     if (typeof byName !== 'function' || objectKeys(get).some((k) => !get[k])) return () => undefined;
     const taken = new WeakSet();
@@ -120,6 +123,19 @@
       const to = read(e, b);
       return from > 0 && to >= from ? round(to - from) : 0;
     };
+    const seen = new Array(SEEN_MAX); // the newest fetch and XHR entries observed
+    let seenNext = 0;
+    try {
+      const getEntries = W.PerformanceObserverEntryList.prototype.getEntries;
+      const po = new W.PerformanceObserver((l) => {
+        const list = apply(getEntries, l, []);
+        for (let i = 0; i < list.length; i++) {
+          const t = read(list[i], 'initiatorType');
+          if (t === 'fetch' || t === 'xmlhttprequest') seen[seenNext++ % SEEN_MAX] = list[i];
+        }
+      });
+      apply(W.PerformanceObserver.prototype.observe, po, [{ type: 'resource' }]);
+    } catch (_) { /* the buffer's entries alone */ }
     const PHASES = [['dns', 'domainLookupStart', 'domainLookupEnd'], ['connect', 'connectStart', 'connectEnd'],
       ['tls', 'secureConnectionStart', 'connectEnd'], ['wait', 'requestStart', 'responseStart'], ['download', 'responseStart', 'responseEnd']];
     // rec: {url, start, sentAt}; type: 'fetch' or 'xmlhttprequest'. {dns, connect, tls, wait, download} (those measured) or undefined.
@@ -127,16 +143,23 @@
       if (!(rec.sentAt >= rec.start)) return undefined;
       const list = apply(byName, perf, [rec.url, 'resource']);
       let found = null;
+      const fits = (e) => { // false: a second entry fits
+        if (e === found || taken.has(e) || read(e, 'initiatorType') !== type) return true;
+        if (found) return false;
+        found = e;
+        return true;
+      };
       // The list is in startTime order: walked from its newest, it ends at the first entry that
       // started before the request, however many of the URL the page's buffer holds.
       for (let i = list.length - 1; i >= 0; i--) {
-        const e = list[i];
-        const at = read(e, 'startTime');
+        const at = read(list[i], 'startTime');
         if (at > rec.sentAt) continue;
         if (at < rec.start) break;
-        if (taken.has(e) || read(e, 'initiatorType') !== type) continue;
-        if (found) return undefined;
-        found = e;
+        if (!fits(list[i])) return undefined;
+      }
+      for (let i = 0; i < SEEN_MAX && seen[i]; i++) {
+        const at = read(seen[i], 'startTime');
+        if (at >= rec.start && at <= rec.sentAt && read(seen[i], 'name') === rec.url && !fits(seen[i])) return undefined;
       }
       if (!found || !(read(found, 'responseEnd') > 0)) return undefined;
       taken.add(found);

@@ -10,11 +10,24 @@ class Performance {
 }
 class PerformanceEntry {}
 Object.defineProperty(PerformanceEntry.prototype, 'startTime', { get() { return this.t.startTime; }, configurable: true });
+Object.defineProperty(PerformanceEntry.prototype, 'name', { get() { return this.t.name; }, configurable: true });
 class PerformanceResourceTiming extends PerformanceEntry {}
 const KEYS = ['initiatorType', 'domainLookupStart', 'domainLookupEnd', 'connectStart', 'connectEnd', 'secureConnectionStart', 'requestStart', 'responseStart', 'responseEnd'];
 for (const k of KEYS) Object.defineProperty(PerformanceResourceTiming.prototype, k, { get() { return this.t[k] ?? 0; }, configurable: true });
 
-const W = { Performance, PerformanceEntry, PerformanceResourceTiming, performance: new Performance() };
+// Our observer: what the browser hands it (deliver) is kept though the page's buffer is full.
+let observed = null;
+class PerformanceObserverEntryList {
+  constructor(list) { this.list = list; }
+  getEntries() { return this.list; }
+}
+class PerformanceObserver {
+  constructor(cb) { this.cb = cb; }
+  observe(opts) { assert.deepEqual(opts, { type: 'resource' }); observed = this; }
+}
+const deliver = (...list) => observed.cb(new PerformanceObserverEntryList(list));
+
+const W = { Performance, PerformanceEntry, PerformanceResourceTiming, PerformanceObserver, PerformanceObserverEntryList, performance: new Performance() };
 globalThis.window = {
   __gasolineInject: {
     W, dateNow: Date.now, perfNow: () => 0, jsonStringify: JSON.stringify, objectKeys: Object.keys, isArray: Array.isArray,
@@ -103,5 +116,33 @@ test('the page replacing the timeline\'s methods and getters after inject runs n
     Performance.prototype.getEntriesByName = gebn;
     Object.defineProperty(PerformanceResourceTiming.prototype, 'requestStart', rs);
     Object.defineProperty(PerformanceEntry.prototype, 'startTime', st);
+  }
+});
+
+test('an entry the page\'s full buffer did not take is found among those observed; one in both is one', () => {
+  entries = [];
+  const e = entry(300.2, { requestStart: 310, responseStart: 330 });
+  deliver(entry(300.1, { initiatorType: 'img' }), e);
+  assert.equal(phasesOf(req(300, 300.4), 'fetch').wait, 20);
+  const f = entry(400.2, { requestStart: 410, responseStart: 440 });
+  deliver(f);
+  entries = [f];
+  assert.equal(phasesOf(req(400, 400.4), 'fetch').wait, 30, 'the same entry in the buffer and observed');
+  deliver(entry(450.2, { name: 'http://localhost:3000/api/other' }));
+  assert.equal(phasesOf(req(450, 450.4), 'fetch'), undefined, 'another URL\'s');
+  deliver(entry(500.2), entry(500.3));
+  assert.equal(phasesOf(req(500, 500.4), 'fetch'), undefined, 'two observed in one call: none');
+  for (let i = 0; i < 200; i++) deliver(entry(1000 + i));
+  assert.ok(phasesOf(req(1198.9, 1199.1), 'fetch'), 'the newest kept');
+  assert.equal(phasesOf(req(1000, 1000.05), 'fetch'), undefined, 'the oldest gone: the observed are bounded');
+  deliver(entry(800.2));
+  for (let i = 0; i < 200; i++) deliver(entry(2000 + i, { initiatorType: 'img' }));
+  assert.ok(phasesOf(req(800, 800.4), 'fetch'), 'a page load\'s images do not push a fetch\'s entry out');
+  Object.defineProperty(PerformanceEntry.prototype, 'name', { get() { throw new Error('the page\'s getter'); }, configurable: true });
+  try {
+    deliver(entry(600.2));
+    assert.ok(phasesOf(req(600, 600.4), 'fetch'));
+  } finally {
+    Object.defineProperty(PerformanceEntry.prototype, 'name', { get() { return this.t.name; }, configurable: true });
   }
 });
