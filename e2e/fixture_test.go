@@ -92,6 +92,20 @@ func fixtureServer(t testing.TB) string {
 		}
 		io.WriteString(w, body)
 	})
+	// An answer whose headers wait ms milliseconds (the query's, or a POST's body): a request's
+	// "wait" phase.
+	mux.HandleFunc("/api/slow", func(w http.ResponseWriter, r *http.Request) {
+		ms, _ := strconv.Atoi(r.URL.Query().Get("ms"))
+		if b, _ := io.ReadAll(io.LimitReader(r.Body, 16)); len(b) > 0 {
+			ms, _ = strconv.Atoi(string(b))
+		}
+		select {
+		case <-r.Context().Done():
+		case <-time.After(time.Duration(ms) * time.Millisecond):
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"waited_ms":%d}`, ms)
+	})
 	// The page benchmark's JSON API and the small resources of its load page.
 	mux.HandleFunc("/api/bench-echo", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")

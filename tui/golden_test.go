@@ -192,6 +192,7 @@ func TestGoldenPanes(t *testing.T) {
 		{"pageload", []string{"load", "2", "w"}},
 		{"detail_waterfall", []string{"load", "2", "o", "o", "up", "up", "enter"}},
 		{"detail_waterfall_phases", []string{"load", "2", "up", "up", "up", "enter"}},
+		{"detail_waterfall_fetch", []string{"timed", "2", "enter"}},
 		{"copy_network", []string{"2", "up", "up", "up", "Y"}},
 		{"copy_console", []string{"up", "up", "Y"}},
 		{"filter_fields", append([]string{"2", "/"}, strings.Split("status>=400 method:POST", "")...)},
@@ -212,6 +213,8 @@ func TestGoldenPanes(t *testing.T) {
 						m.Update(sampleExtensionGone())
 					case "load":
 						m.Update(samplePageLoad())
+					case "timed":
+						m.Update(sampleTimedFetch())
 					default:
 						m.Update(keyMsg(k))
 					}

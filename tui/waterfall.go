@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/gasoline-dev/gasoline/features/capture"
-	"github.com/gasoline-dev/gasoline/features/perf"
 )
 
 // neighbours is how many requests on each side of the selected one, in
@@ -23,17 +22,45 @@ type reqSpan struct {
 	kind, url string
 	start     time.Time
 	took      float64 // ms
-	res       *perf.Resource
+	ph        *phases // nil when the browser gave none
 	selected  bool
+}
+
+// phases is a request's timing breakdown, from a page load's row or a
+// fetch/XHR entry alike.
+type phases struct {
+	capture.Timing
+	took float64 // ms, the whole request: what is not a phase was queued
+}
+
+// phasesOf is the breakdown of a row, nil when it has none.
+func phasesOf(r row) *phases {
+	var p phases
+	switch e := r.src.(type) {
+	case resourceEntry:
+		p = phases{capture.Timing{DNS: e.DNS, Connect: e.Connect, TLS: e.TLS, Wait: e.Wait, Download: e.Download}, e.Duration}
+	case capture.NetworkEntry:
+		if e.Timing == nil {
+			return nil
+		}
+		p = phases{*e.Timing, e.Elapsed()}
+	default:
+		return nil
+	}
+	if p.DNS+p.Connect+p.Wait+p.Download <= 0 {
+		return nil
+	}
+	p.took = max(p.took, p.DNS+p.Connect+p.Wait+p.Download)
+	return &p
 }
 
 // rowSpan is a Network row as a waterfall's span.
 func rowSpan(r row) (reqSpan, bool) {
-	start, took, _, res, ok := spanOf(r)
+	start, took, _, _, ok := spanOf(r)
 	if !ok {
 		return reqSpan{}, false
 	}
-	s := reqSpan{start: start, took: took, res: res}
+	s := reqSpan{start: start, took: took, ph: phasesOf(r)}
 	switch e := r.src.(type) {
 	case resourceEntry:
 		s.kind, s.url = kindOf(e.Resource), shortURL(e.URL, e.Page)
@@ -82,13 +109,13 @@ func (p *netPane) waterfall() func(w int) string {
 var phaseGlyphs = []struct {
 	name  string
 	glyph string
-	get   func(*perf.Resource) float64
+	get   func(*phases) float64
 }{
-	{"dns", "▒", func(r *perf.Resource) float64 { return r.DNS }},
-	{"connect", "▓", func(r *perf.Resource) float64 { return r.Connect - r.TLS }},
-	{"tls", "▓", func(r *perf.Resource) float64 { return r.TLS }},
-	{"wait (TTFB)", "░", func(r *perf.Resource) float64 { return r.Wait }},
-	{"download", "█", func(r *perf.Resource) float64 { return r.Download }},
+	{"dns", "▒", func(p *phases) float64 { return p.DNS }},
+	{"connect", "▓", func(p *phases) float64 { return p.Connect - p.TLS }},
+	{"tls", "▓", func(p *phases) float64 { return p.TLS }},
+	{"wait (TTFB)", "░", func(p *phases) float64 { return p.Wait }},
+	{"download", "█", func(p *phases) float64 { return p.Download }},
 }
 
 // renderWaterfall draws spans (in start order) as bars on one time scale,
@@ -119,8 +146,8 @@ func renderWaterfall(spans []reqSpan, sel, w int) string {
 		from := cell(ms(s.start.Sub(t0)))
 		to := max(from, cell(ms(s.start.Sub(t0))+s.took))
 		bar := typeStyle(s.kind).Render(strings.Repeat("█", to-from+1))
-		if i == sel && s.res != nil && hasPhases(s.res) {
-			bar = phaseBar(s.res, to-from+1)
+		if i == sel && s.ph != nil {
+			bar = phaseBar(s.ph, to-from+1)
 		}
 		line := mark + label + " " + strings.Repeat(" ", from) + bar
 		if i == sel {
@@ -129,13 +156,13 @@ func renderWaterfall(spans []reqSpan, sel, w int) string {
 		b.WriteString(line + "\n")
 	}
 	s := spans[sel]
-	if s.res == nil || !hasPhases(s.res) {
-		b.WriteString(styleDim.Render(fit("No timing breakdown: the browser gives phases for a page load's requests (same origin, or Timing-Allow-Origin).", w)))
+	if s.ph == nil {
+		b.WriteString(styleDim.Render(fit("No timing breakdown: the browser times only finished requests, same-origin or with Timing-Allow-Origin.", w)))
 		return b.String()
 	}
-	parts := []string{"queued " + duration(queued(s.res))}
+	parts := []string{"queued " + duration(queued(s.ph))}
 	for _, p := range phaseGlyphs {
-		if v := p.get(s.res); v > 0 {
+		if v := p.get(s.ph); v > 0 {
 			parts = append(parts, fmt.Sprintf("%s %s %s", p.glyph, p.name, duration(v)))
 		}
 	}
@@ -145,20 +172,18 @@ func renderWaterfall(spans []reqSpan, sel, w int) string {
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
-func hasPhases(r *perf.Resource) bool { return r.DNS+r.Connect+r.Wait+r.Download > 0 }
-
 // queued is the part of a request before its first phase: waiting for a
 // connection, or the browser's own queue.
-func queued(r *perf.Resource) float64 {
-	return max(0, r.Duration-r.DNS-r.Connect-r.Wait-r.Download)
+func queued(p *phases) float64 {
+	return max(0, p.took-p.DNS-p.Connect-p.Wait-p.Download)
 }
 
 // phaseBar is a bar of n cells split by the request's phases.
-func phaseBar(r *perf.Resource, n int) string {
+func phaseBar(r *phases, n int) string {
 	var b strings.Builder
 	used := 0
 	put := func(glyph string, v float64, st func(string) string) {
-		k := int(v/max(r.Duration, 1)*float64(n) + 0.5)
+		k := int(v/max(r.took, 1)*float64(n) + 0.5)
 		k = min(k, n-used)
 		if k > 0 {
 			b.WriteString(st(strings.Repeat(glyph, k)))

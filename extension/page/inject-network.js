@@ -89,6 +89,95 @@
 
   const binarySummary = (n, ct) => `[Binary: ${n >= 0 ? n : 'unknown'} bytes, type: ${ct || 'unknown'}]`;
   const round = (ms) => Math.round(ms * 10) / 10;
+  const SEEN_MAX = 128; // observed entries kept for their phases
+
+  // ---- phases -------------------------------------------------------------------------
+  // A request's phases are those of its PerformanceResourceTiming entry: its initiatorType, its
+  // URL, and a startTime within the hook's own call to the original fetch or send (rec.start to
+  // rec.sentAt), where the browser starts timing it. Script makes one call at a time, so two
+  // requests to one URL share no such span but an instant of the coarse clock: an entry another
+  // request took is skipped, and two left for one request are none (no phases rather than
+  // another's). The entries are the page's buffer's and those an observer of our own was given:
+  // the buffer stops taking them when full (250 by default; a dev server's modules fill it), an
+  // observer does not. Missing entries (a body still coming) are no phases. Looked up when the
+  // entry is built: a fetch's after its body is read, an XHR's after loadend, when the browser has
+  // added the entry. The getters are our own, taken now: reading an entry runs none of the page's
+  // code; lists are walked by index and the observed ones kept in a ring for the same reason.
+  const phasesOf = (() => {
+    const gopd = Object.getOwnPropertyDescriptor;
+    const PerfC = W.Performance;
+    const EntryC = W.PerformanceEntry;
+    const ResC = W.PerformanceResourceTiming;
+    const perf = W.performance;
+    if (!PerfC || !EntryC || !ResC || !perf) return () => undefined;
+    const byName = PerfC.prototype.getEntriesByName;
+    const getter = (C, k) => { const d = gopd(C.prototype, k); return d && typeof d.get === 'function' ? d.get : null; };
+    const KEYS = ['initiatorType', 'domainLookupStart', 'domainLookupEnd', 'connectStart', 'connectEnd', 'secureConnectionStart', 'requestStart', 'responseStart', 'responseEnd'];
+    const get = { startTime: getter(EntryC, 'startTime'), name: getter(EntryC, 'name') };
+    for (const k of KEYS) get[k] = getter(ResC, k);
+    if (typeof byName !== 'function' || objectKeys(get).some((k) => !get[k])) return () => undefined;
+    const taken = new WeakSet();
+    const read = (e, k) => apply(get[k], e, []);
+    const span = (e, a, b) => {
+      const from = read(e, a);
+      const to = read(e, b);
+      return from > 0 && to >= from ? round(to - from) : 0;
+    };
+    const seen = new Array(SEEN_MAX); // the newest fetch and XHR entries observed
+    let seenNext = 0;
+    try {
+      const getEntries = W.PerformanceObserverEntryList.prototype.getEntries;
+      const po = new W.PerformanceObserver((l) => {
+        const list = apply(getEntries, l, []);
+        for (let i = 0; i < list.length; i++) {
+          const t = read(list[i], 'initiatorType');
+          if (t === 'fetch' || t === 'xmlhttprequest') seen[seenNext++ % SEEN_MAX] = list[i];
+        }
+      });
+      apply(W.PerformanceObserver.prototype.observe, po, [{ type: 'resource' }]);
+    } catch (_) { /* the buffer's entries alone */ }
+    const PHASES = [['dns', 'domainLookupStart', 'domainLookupEnd'], ['connect', 'connectStart', 'connectEnd'],
+      ['tls', 'secureConnectionStart', 'connectEnd'], ['wait', 'requestStart', 'responseStart'], ['download', 'responseStart', 'responseEnd']];
+    // rec: {url, start, sentAt}; type: 'fetch' or 'xmlhttprequest'. {dns, connect, tls, wait, download} (those measured) or undefined.
+    return (rec, type) => {
+      if (!(rec.sentAt >= rec.start)) return undefined;
+      const list = apply(byName, perf, [rec.url, 'resource']);
+      let found = null;
+      const fits = (e) => { // false: a second entry fits
+        if (e === found || taken.has(e) || read(e, 'initiatorType') !== type) return true;
+        if (found) return false;
+        found = e;
+        return true;
+      };
+      // The list is in startTime order: walked from its newest, it ends at the first entry that
+      // started before the request, however many of the URL the page's buffer holds.
+      for (let i = list.length - 1; i >= 0; i--) {
+        const at = read(list[i], 'startTime');
+        if (at > rec.sentAt) continue;
+        if (at < rec.start) break;
+        if (!fits(list[i])) return undefined;
+      }
+      for (let i = 0; i < SEEN_MAX && seen[i]; i++) {
+        const at = read(seen[i], 'startTime');
+        if (at >= rec.start && at <= rec.sentAt && read(seen[i], 'name') === rec.url && !fits(seen[i])) return undefined;
+      }
+      if (!found || !(read(found, 'responseEnd') > 0)) return undefined;
+      taken.add(found);
+      let t;
+      for (let i = 0; i < PHASES.length; i++) {
+        const v = span(found, PHASES[i][1], PHASES[i][2]);
+        if (v > 0) (t || (t = {}))[PHASES[i][0]] = v;
+      }
+      return t;
+    };
+  })();
+  const timed = (entry, rec, type) => {
+    let t;
+    try { t = phasesOf(rec, type); } catch (_) { t = undefined; }
+    if (t) entry.timing = t;
+    return entry;
+  };
+  G.phasesOf = phasesOf; // for the tests
 
   // r: {ts, method, url, status, duration, contentType, reqHeaders, reqBody, respHeaders, respBody}
   function bodyEntry(r) {
@@ -146,7 +235,7 @@
     if (rec.status) entry.status = rec.status;
     if (rec.size < 0) rec.size = G.bodySize(rec);
     if (rec.size >= 0) entry.size = rec.size;
-    return entry;
+    return timed(entry, rec, 'fetch');
   }
 
   // A request whose body is captured is one 'request' event: the body entry's fields and the
@@ -158,7 +247,7 @@
     const e = bodyEntry(rec);
     e.type = 'fetch';
     if (size >= 0) e.size = size;
-    return e;
+    return timed(e, rec, 'fetch');
   }
 
   function fetchDone(rec, resp) {
@@ -211,6 +300,7 @@
       }
       const p = apply(origFetch, this, arguments);
       if (!rec) return p;
+      rec.sentAt = perfNow();
       // Hand the page a promise that settles as the original does, so a
       // failure the page never handles is still its unhandled rejection.
       return apply(then, p, [
@@ -249,8 +339,11 @@
     };
 
     proto.send = function send(body) {
-      try { xhrStart(this, body); } catch (_) { /* ignore */ }
-      return oSend.apply(this, arguments);
+      let rec;
+      try { rec = xhrStart(this, body); } catch (_) { /* ignore */ }
+      const r = oSend.apply(this, arguments);
+      if (rec) rec.sentAt = perfNow();
+      return r;
     };
 
     function xhrStart(xhr, body) {
@@ -269,6 +362,7 @@
         if (!mine()) return;
         try { xhrDone(xhr, rec); } catch (_) { /* ignore */ }
       });
+      return rec;
     }
 
     function xhrResponse(xhr, ct, cl) {
@@ -309,7 +403,7 @@
       if (cl >= 0) entry.size = cl;
       else if (resp && resp.size >= 0) entry.size = resp.size;
       if (!rec.bodies) {
-        emit('network', entry);
+        enqueue('network', xhrTimed, { e: entry, rec });
         return;
       }
       const e = bodyEntry({
@@ -319,8 +413,11 @@
       });
       e.type = 'xhr';
       if (entry.size >= 0) e.size = entry.size;
-      emit('request', e); // as a fetch's (requestEntry)
+      enqueue('request', xhrTimed, { e, rec }); // as a fetch's (requestEntry)
     }
+
+    // The phases are read when the entry is built, as a fetch's are.
+    const xhrTimed = (x) => timed(x.e, x.rec, 'xmlhttprequest');
   }
 })();
 //# sourceURL=gasoline-inject-network.js

@@ -44,6 +44,7 @@ func (e NetworkEntry) AppendJSON(b []byte) []byte {
 	b = appendFloat(append(b, `,"duration_ms":`...), e.DurationMS)
 	b = field(b, "type", e.Type, true)
 	b = intField(b, "size", e.Size)
+	b = timingField(b, e.Timing)
 	b = boolField(b, "failed", e.Failed)
 	b = boolField(b, "aborted", e.Aborted)
 	b = field(b, "error", e.Error, true)
@@ -101,6 +102,29 @@ func boolField(b []byte, name string, v bool) []byte {
 		return b
 	}
 	return append(append(append(b, ',', '"'), name...), `":true`...)
+}
+
+// timingField appends ,"timing":{...} with the phases that are not 0,
+// unless t is nil.
+func timingField(b []byte, t *Timing) []byte {
+	if t == nil {
+		return b
+	}
+	b = append(b, `,"timing":{`...)
+	open := len(b)
+	for _, p := range [...]struct {
+		name string
+		v    float64
+	}{{"dns", t.DNS}, {"connect", t.Connect}, {"tls", t.TLS}, {"wait", t.Wait}, {"download", t.Download}} {
+		if p.v == 0 {
+			continue
+		}
+		if len(b) > open {
+			b = append(b, ',')
+		}
+		b = appendFloat(append(append(append(b, '"'), p.name...), '"', ':'), p.v)
+	}
+	return append(b, '}')
 }
 
 // headersField appends ,"name":{...} in name order, unless h is empty.

@@ -40,6 +40,9 @@ func TestNetworkAppendJSONMatchesTheEncoder(t *testing.T) {
 		{TS: ts(3), Method: "GET", URL: "u", DurationMS: 1e-7, Size: -1, TabID: -2},
 		{TS: ts(4), Method: "GET", URL: "u", DurationMS: 123456789.125},
 		{TS: ts(5), Method: "GET", URL: "u", DurationMS: 2e21},
+		{TS: ts(6), Method: "GET", URL: "u", DurationMS: 312.4, Timing: &Timing{DNS: 1.5, Connect: 2.25, TLS: 1e-7, Wait: 300.1, Download: 0.4}},
+		{TS: ts(7), Method: "GET", URL: "u", Timing: &Timing{Wait: 812.3}, Failed: true},
+		{TS: ts(8), Method: "GET", URL: "u", Timing: &Timing{}},
 	} {
 		vals = append(vals, e)
 	}

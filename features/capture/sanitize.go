@@ -2,7 +2,9 @@ package capture
 
 import (
 	"fmt"
+	"math"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/gasoline-dev/gasoline/features/redact"
@@ -164,6 +166,33 @@ func (e *NetworkEntry) sanitize() {
 	e.URL = scrubURL(e.URL)
 	e.Error = scrubText(e.Error, MaxText)
 	e.Page = scrubURL(e.Page)
+	e.Timing = e.Timing.sanitized()
+}
+
+// sanitized is t with each phase a time the store keeps, nil when none is
+// left: the extension's numbers are not trusted to be finite or sane.
+func (t *Timing) sanitized() *Timing {
+	if t == nil {
+		return nil
+	}
+	c := *t
+	for _, v := range []*float64{&c.DNS, &c.Connect, &c.TLS, &c.Wait, &c.Download} {
+		*v = phaseMS(*v)
+	}
+	if c == (Timing{}) {
+		return nil
+	}
+	return &c
+}
+
+// phaseMS makes v a phase the store keeps, to a tenth of a millisecond:
+// NaN, infinite, negative or past an hour (no browser measures those)
+// become 0, "not measured".
+func phaseMS(v float64) float64 {
+	if math.IsNaN(v) || v < 0 || v > float64(time.Hour/time.Millisecond) {
+		return 0
+	}
+	return math.Round(v*10) / 10
 }
 
 func (b *NetworkBody) sanitize() {

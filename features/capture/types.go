@@ -88,6 +88,7 @@ type NetworkEntry struct {
 	DurationMS float64 `json:"duration_ms"`
 	Type       string  `json:"type,omitempty"` // fetch, xhr
 	Size       int64   `json:"size,omitempty"` // response bytes when known
+	Timing     *Timing `json:"timing,omitempty"`
 	Failed     bool    `json:"failed,omitempty"`
 	Aborted    bool    `json:"aborted,omitempty"`
 	Error      string  `json:"error,omitempty"`
@@ -97,6 +98,34 @@ type NetworkEntry struct {
 	// "Sequence numbers"); read at ingest and cleared before it is stored.
 	Doc string `json:"dc,omitempty"`
 	Seq int64  `json:"sq,omitempty"`
+}
+
+// Timing is a fetch or XHR's phases, in milliseconds, from its entry in the
+// page's performance timeline: DNS lookup, TCP connect (TLS included), TLS,
+// waiting for the first byte after the request was sent, and the download.
+// A phase the browser does not measure is absent; an entry without any has
+// no Timing (a cross-origin request without Timing-Allow-Origin).
+type Timing struct {
+	DNS      float64 `json:"dns,omitempty"`
+	Connect  float64 `json:"connect,omitempty"`
+	TLS      float64 `json:"tls,omitempty"`
+	Wait     float64 `json:"wait,omitempty"`
+	Download float64 `json:"download,omitempty"`
+}
+
+// Elapsed is the whole request in milliseconds as far as the capture knows
+// it: a fetch's duration_ms ends at its headers, so the download its timing
+// measured comes on top; never less than the phases.
+func (e NetworkEntry) Elapsed() float64 {
+	d := max(e.DurationMS, 0)
+	t := e.Timing
+	if t == nil {
+		return d
+	}
+	if e.Type == "fetch" {
+		d += t.Download
+	}
+	return max(d, t.DNS+t.Connect+t.Wait+t.Download)
 }
 
 // NetworkBody is the request and response payload of one fetch or XHR.

@@ -107,8 +107,9 @@ type Content struct {
 	Comment  string `json:"comment,omitempty"`
 }
 
-// Timings splits the entry's time. The capture measures only the whole
-// duration, so all of it is "wait" and the phases it cannot see are -1.
+// Timings splits the entry's time. Without the browser's phases the
+// capture has only the whole duration, so all of it is "wait" and the
+// phases it cannot see are -1.
 type Timings struct {
 	Blocked float64 `json:"blocked"`
 	DNS     float64 `json:"dns"`
@@ -192,6 +193,25 @@ func (p *pageSet) ref(pageURL string, ts time.Time) string {
 	return p.list[i].ID
 }
 
+// phased is the timings of a request whose phases the browser measured:
+// what is none of them was blocked (queued); a phase it did not measure (a
+// reused connection's dns and connect) is -1.
+func phased(n *capture.NetworkEntry) Timings {
+	t := n.Timing
+	measured := func(v float64) float64 {
+		if v > 0 {
+			return v
+		}
+		return -1
+	}
+	ssl := -1.0
+	if t.Connect > 0 {
+		ssl = measured(t.TLS)
+	}
+	blocked := max(n.Elapsed()-t.DNS-t.Connect-t.Wait-t.Download, 0)
+	return Timings{Blocked: blocked, DNS: measured(t.DNS), Connect: measured(t.Connect), SSL: ssl, Wait: t.Wait, Receive: t.Download}
+}
+
 func pageID(i int) string { return "page_" + strconv.Itoa(i+1) }
 
 func stamp(t time.Time) string { return t.UTC().Format(capture.TimeLayout) }
@@ -211,6 +231,9 @@ func entry(n *capture.NetworkEntry, b *capture.NetworkBody, pageref string) Entr
 			Cookies: []NameValue{}, Headers: []NameValue{}, HeadersSize: -1, BodySize: -1,
 			Content: Content{Size: n.Size, MimeType: "x-unknown"}},
 		Timings: Timings{Blocked: -1, DNS: -1, Connect: -1, SSL: -1, Wait: d},
+	}
+	if n.Timing != nil {
+		e.Time, e.Timings = n.Elapsed(), phased(n)
 	}
 	if n.Size > 0 {
 		e.Response.BodySize = n.Size
