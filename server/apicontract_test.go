@@ -24,7 +24,7 @@ func TestAnalyzeAPIContractThroughMCP(t *testing.T) {
 		t.Fatalf("analyze api: %s", text)
 	}
 	rep := mustJSON(mustCall(t, c, "analyze", map[string]any{"target": "api", "action": "report"}))
-	if !containsAll(rep, `"call_count":5`, `"price"`) || strings.Contains(rep, "12.5") {
+	if !containsAll(rep, `"call_count":5`, `"price"`) || strings.Contains(rep, ":12.5") || strings.Contains(rep, `"12.50"`) {
 		t.Errorf("report: %s", rep)
 	}
 	if ign := mustCall(t, c, "analyze", map[string]any{"target": "api", "ignore_endpoints": []any{"/api/products"}}); len(ign["endpoints"].([]any)) != 0 {
