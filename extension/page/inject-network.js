@@ -103,19 +103,20 @@
   // entry is built: a fetch's after its body is read, an XHR's after loadend, when the browser has
   // added the entry. The getters are our own, taken now: reading an entry runs none of the page's
   // code; lists are walked by index and the observed ones kept in a ring for the same reason.
-  const phasesOf = (() => {
+  const phases = (() => {
     const gopd = Object.getOwnPropertyDescriptor;
     const PerfC = W.Performance;
     const EntryC = W.PerformanceEntry;
     const ResC = W.PerformanceResourceTiming;
     const perf = W.performance;
-    if (!PerfC || !EntryC || !ResC || !perf) return () => undefined;
+    const none = { of: () => undefined, watch: () => {} };
+    if (!PerfC || !EntryC || !ResC || !perf) return none;
     const byName = PerfC.prototype.getEntriesByName;
     const getter = (C, k) => { const d = gopd(C.prototype, k); return d && typeof d.get === 'function' ? d.get : null; };
     const KEYS = ['initiatorType', 'domainLookupStart', 'domainLookupEnd', 'connectStart', 'connectEnd', 'secureConnectionStart', 'requestStart', 'responseStart', 'responseEnd'];
     const get = { startTime: getter(EntryC, 'startTime'), name: getter(EntryC, 'name') };
     for (const k of KEYS) get[k] = getter(ResC, k);
-    if (typeof byName !== 'function' || objectKeys(get).some((k) => !get[k])) return () => undefined;
+    if (typeof byName !== 'function' || objectKeys(get).some((k) => !get[k])) return none;
     const taken = new WeakSet();
     const read = (e, k) => apply(get[k], e, []);
     const span = (e, a, b) => {
@@ -125,21 +126,30 @@
     };
     const seen = new Array(SEEN_MAX); // the newest fetch and XHR entries observed
     let seenNext = 0;
-    try {
-      const getEntries = W.PerformanceObserverEntryList.prototype.getEntries;
-      const po = new W.PerformanceObserver((l) => {
-        const list = apply(getEntries, l, []);
-        for (let i = 0; i < list.length; i++) {
-          const t = read(list[i], 'initiatorType');
-          if (t === 'fetch' || t === 'xmlhttprequest') seen[seenNext++ % SEEN_MAX] = list[i];
-        }
-      });
-      apply(W.PerformanceObserver.prototype.observe, po, [{ type: 'resource' }]);
-    } catch (_) { /* the buffer's entries alone */ }
+    // The observer starts at the page's first fetch or XHR, before it is sent: a page's load
+    // (its scripts, styles, images) costs it nothing, and no request it could time is missed.
+    const PO = W.PerformanceObserver;
+    const poObserve = PO && PO.prototype.observe;
+    const getEntries = W.PerformanceObserverEntryList && W.PerformanceObserverEntryList.prototype.getEntries;
+    let watching = false;
+    const watch = () => {
+      if (watching) return;
+      watching = true;
+      try {
+        const po = new PO((l) => {
+          const list = apply(getEntries, l, []);
+          for (let i = 0; i < list.length; i++) {
+            const t = read(list[i], 'initiatorType');
+            if (t === 'fetch' || t === 'xmlhttprequest') seen[seenNext++ % SEEN_MAX] = list[i];
+          }
+        });
+        apply(poObserve, po, [{ type: 'resource' }]);
+      } catch (_) { /* the buffer's entries alone */ }
+    };
     const PHASES = [['dns', 'domainLookupStart', 'domainLookupEnd'], ['connect', 'connectStart', 'connectEnd'],
       ['tls', 'secureConnectionStart', 'connectEnd'], ['wait', 'requestStart', 'responseStart'], ['download', 'responseStart', 'responseEnd']];
     // rec: {url, start, sentAt}; type: 'fetch' or 'xmlhttprequest'. {dns, connect, tls, wait, download} (those measured) or undefined.
-    return (rec, type) => {
+    const of = (rec, type) => {
       if (!(rec.sentAt >= rec.start)) return undefined;
       const list = apply(byName, perf, [rec.url, 'resource']);
       let found = null;
@@ -170,14 +180,15 @@
       }
       return t;
     };
+    return { of, watch };
   })();
   const timed = (entry, rec, type) => {
     let t;
-    try { t = phasesOf(rec, type); } catch (_) { t = undefined; }
+    try { t = phases.of(rec, type); } catch (_) { t = undefined; }
     if (t) entry.timing = t;
     return entry;
   };
-  G.phasesOf = phasesOf; // for the tests
+  G.phases = phases; // for the tests
 
   // r: {ts, method, url, status, duration, contentType, reqHeaders, reqBody, respHeaders, respBody}
   function bodyEntry(r) {
@@ -216,6 +227,7 @@
     const where = G.resolve(isReq ? input.url : input);
     if (where.ignored) return null;
     const method = String((init && init.method) || (isReq ? input.method : 'GET')).toUpperCase();
+    phases.watch();
     const rec = { ts: dateNow(), start: perfNow(), method, url: where.url, bodies: G.bodies };
     if (rec.bodies) {
       rec.reqHeaders = headerObject(init && init.headers ? init.headers : isReq ? input.headers : null, rec);
@@ -350,6 +362,7 @@
       const rec = xhrs.get(xhr);
       if (!rec || rec.sent || G.resolve(rec.url).ignored) return;
       rec.sent = true;
+      phases.watch();
       rec.ts = dateNow();
       rec.start = perfNow();
       rec.bodies = G.bodies;

@@ -1,5 +1,5 @@
 // node --test extension/test/: a fetch or XHR's phases from its performance entry (page/inject-network.js's
-// phasesOf), against fake entries: the one that started within the hook's own call, never another's.
+// phases.of), against fake entries: the one that started within the hook's own call, never another's.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
@@ -36,7 +36,7 @@ globalThis.window = {
   },
 };
 await import('../page/inject-network.js');
-const phasesOf = globalThis.window.__gasolineInject.phasesOf;
+const { of: phasesOf, watch } = globalThis.window.__gasolineInject.phases;
 
 const URL = 'http://localhost:3000/api/cart';
 // An entry as the browser gives one for a request started at `at` over a new TLS connection.
@@ -120,6 +120,13 @@ test('the page replacing the timeline\'s methods and getters after inject runs n
 });
 
 test('an entry the page\'s full buffer did not take is found among those observed; one in both is one', () => {
+  assert.equal(observed, null, 'no observer before the page\'s first request');
+  watch();
+  watch();
+  assert.ok(observed, 'the first request starts one');
+  const first = observed;
+  watch();
+  assert.equal(observed, first, 'and only one');
   entries = [];
   const e = entry(300.2, { requestStart: 310, responseStart: 330 });
   deliver(entry(300.1, { initiatorType: 'img' }), e);
