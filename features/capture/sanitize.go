@@ -177,7 +177,7 @@ func (t *Timing) sanitized() *Timing {
 	}
 	c := *t
 	for _, v := range []*float64{&c.DNS, &c.Connect, &c.TLS, &c.Wait, &c.Download} {
-		*v = phaseMS(*v)
+		*v = Millis(*v)
 	}
 	if c == (Timing{}) {
 		return nil
@@ -185,10 +185,10 @@ func (t *Timing) sanitized() *Timing {
 	return &c
 }
 
-// phaseMS makes v a phase the store keeps, to a tenth of a millisecond:
-// NaN, infinite, negative or past an hour (no browser measures those)
-// become 0, "not measured".
-func phaseMS(v float64) float64 {
+// Millis makes v a time in milliseconds the stores keep, to a tenth: NaN,
+// infinite, negative or past an hour (no browser measures those) become 0,
+// "not measured".
+func Millis(v float64) float64 {
 	if math.IsNaN(v) || v < 0 || v > float64(time.Hour/time.Millisecond) {
 		return 0
 	}

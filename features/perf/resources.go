@@ -2,9 +2,7 @@ package perf
 
 import (
 	"errors"
-	"math"
 	"slices"
-	"time"
 
 	"github.com/gasoline-dev/gasoline/features/capture"
 )
@@ -50,15 +48,6 @@ func (r Resource) End() float64 { return r.Start + r.Duration }
 // bytes is what the row costs the store.
 func (r Resource) bytes() int { return len(r.URL) + len(r.Type) + resourceOverhead }
 
-// finite makes v a time the store keeps: NaN, negative or past an hour
-// (no browser measures those) become 0, "not measured".
-func finite(v float64) float64 {
-	if math.IsNaN(v) || v < 0 || v > float64(time.Hour/time.Millisecond) {
-		return 0
-	}
-	return math.Round(v*10) / 10
-}
-
 // sanitizeResources caps each row's strings, zeroes impossible times and
 // keeps at most MaxResources rows and MaxResourceBytes, counting the rest
 // in ResourcesDropped.
@@ -84,7 +73,7 @@ func (s *Sample) sanitizeResources() {
 		}
 		used += r.bytes()
 		for _, v := range []*float64{&r.Start, &r.Duration, &r.DNS, &r.Connect, &r.TLS, &r.Wait, &r.Download} {
-			*v = finite(*v)
+			*v = capture.Millis(*v)
 		}
 		if r.Size < 0 {
 			r.Size = 0
