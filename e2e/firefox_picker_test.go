@@ -44,15 +44,7 @@ func TestFirefoxElementPicker(t *testing.T) {
 		t.Fatalf("activate the page's tab: %v", err)
 	}
 	r.f.click(t, r.f.tab, "#go")
-	var got map[string]any
-	waitFor(t, 20*time.Second, "observe{what:\"pointed\"} to have the element", func() bool {
-		out, _, err := callTool(r.ai, "observe", map[string]any{"what": "pointed"})
-		if err != nil || len(entries(out)) == 0 {
-			return false
-		}
-		got = entries(out)[0]
-		return true
-	})
+	got := newestPointed(t, r.ai)
 	el, _ := got["entry"].(map[string]any)
 	b, _ := el["box"].(map[string]any)
 	if el["selector"] != "#go" || got["note"] != "in firefox" || !near(b["x"], box[0].(float64)) || !near(b["y"], box[1].(float64)) ||

@@ -71,15 +71,7 @@ func TestElementPickerInChromium(t *testing.T) {
 	cx, cy := box["x"]+box["width"]/2, box["y"]+box["height"]/2
 	mouse(t, b, input.DispatchMouseEventTypeMouseMoved, cx, cy)
 	click(t, b, cx, cy)
-	var got map[string]any
-	waitFor(t, 20*time.Second, "observe{what:\"pointed\"} to have the element", func() bool {
-		out, _, err := callTool(r.ai, "observe", map[string]any{"what": "pointed"})
-		if err != nil || len(entries(out)) == 0 {
-			return false
-		}
-		got = entries(out)[0]
-		return true
-	})
+	got := newestPointed(t, r.ai)
 	el, _ := got["entry"].(map[string]any)
 	gotBox, _ := el["box"].(map[string]any)
 	styles, _ := el["styles"].(map[string]any)
@@ -137,4 +129,20 @@ func click(t *testing.T, b *browser, x, y float64) {
 func near(got any, want float64) bool {
 	f, ok := got.(float64)
 	return ok && f-want < 0.1 && want-f < 0.1
+}
+
+// newestPointed waits for observe{what:"pointed"} to have an entry and
+// returns the newest.
+func newestPointed(t testing.TB, ai mcpClient) map[string]any {
+	t.Helper()
+	var got map[string]any
+	waitFor(t, 20*time.Second, "observe{what:\"pointed\"} to have the element", func() bool {
+		out, _, err := callTool(ai, "observe", map[string]any{"what": "pointed"})
+		if err != nil || len(entries(out)) == 0 {
+			return false
+		}
+		got = entries(out)[0]
+		return true
+	})
+	return got
 }

@@ -106,6 +106,27 @@ func ran(t *testing.T, ch chan map[string]any) map[string]any {
 	return nil
 }
 
+// askingServer is a server started with cfg whose extension has the AI
+// Web Pilot on.
+func askingServer(t *testing.T, cfg Config) (*Server, string) {
+	t.Helper()
+	s, base := startServerWith(t, cfg)
+	pilotWorker(t, base, true)
+	waitReachable(t, s)
+	waitFor(t, func() bool { return s.PilotStatus().Enabled })
+	return s, base
+}
+
+// showPage has the extension report tab 5 at url, the tab the AI's calls
+// act on.
+func showPage(t *testing.T, base, url string) {
+	t.Helper()
+	if code, out := do(t, base, call{method: "POST", path: "/page", body: `{"tab":5,"url":"` + url + `","title":"Shop","active":true}`,
+		header: map[string]string{"Origin": ExtensionOrigin}}); code != 200 {
+		t.Fatalf("page: %d %v", code, out)
+	}
+}
+
 // The human's a makes a rule: the call and every later execute_js of that
 // AI session on that origin run without asking, each audited with the
 // rule; another origin, another session, or a revoked rule asks again;
@@ -114,17 +135,8 @@ func ran(t *testing.T, ch chan map[string]any) map[string]any {
 func TestApprovalRule(t *testing.T) {
 	dir := t.TempDir()
 	path, state := filepath.Join(dir, "audit.jsonl"), filepath.Join(dir, "decisions.json")
-	s, base := startServerWith(t, Config{Version: "test", AuditLog: path, StateFile: state, PilotApproval: "ask", ApprovalTimeout: 20 * time.Second})
-	pilotWorker(t, base, true)
-	waitReachable(t, s)
-	waitFor(t, func() bool { return s.PilotStatus().Enabled })
-	page := func(url string) {
-		t.Helper()
-		if code, out := do(t, base, call{method: "POST", path: "/page", body: `{"tab":5,"url":"` + url + `","title":"Shop","active":true}`,
-			header: map[string]string{"Origin": ExtensionOrigin}}); code != 200 {
-			t.Fatalf("page: %d %v", code, out)
-		}
-	}
+	s, base := askingServer(t, Config{Version: "test", AuditLog: path, StateFile: state, PilotApproval: "ask", ApprovalTimeout: 20 * time.Second})
+	page := func(url string) { t.Helper(); showPage(t, base, url) }
 	page("http://localhost:5173/cart")
 	ai := dialAI(t, base, "claude-code")
 	js := map[string]any{"action": "execute_js", "script": "1 + 1"}
@@ -269,14 +281,8 @@ func TestNoToolParameterMakesARule(t *testing.T) {
 func TestApprovalRuleExpires(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "audit.jsonl")
 	ck := &testClock{t: time.Date(2026, 1, 24, 15, 32, 0, 0, time.UTC)}
-	s, base := startServerWith(t, Config{Version: "test", AuditLog: path, PilotApproval: "ask", ApprovalTimeout: 20 * time.Second, Clock: ck.now})
-	pilotWorker(t, base, true)
-	waitReachable(t, s)
-	waitFor(t, func() bool { return s.PilotStatus().Enabled })
-	if code, _ := do(t, base, call{method: "POST", path: "/page", body: `{"tab":5,"url":"http://localhost:5173/","title":"Shop","active":true}`,
-		header: map[string]string{"Origin": ExtensionOrigin}}); code != 200 {
-		t.Fatal("page")
-	}
+	s, base := askingServer(t, Config{Version: "test", AuditLog: path, PilotApproval: "ask", ApprovalTimeout: 20 * time.Second, Clock: ck.now})
+	showPage(t, base, "http://localhost:5173/")
 	ai := dialAI(t, base, "claude-code")
 	js := map[string]any{"action": "execute_js", "script": "1 + 1"}
 	waiting := func() approval.Request {
@@ -315,14 +321,8 @@ func TestApprovalRuleExpires(t *testing.T) {
 // relay's, which ends with the process).
 func TestServerStopEndsItsRules(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "audit.jsonl")
-	s, base := startServerWith(t, Config{Version: "test", AuditLog: path, PilotApproval: "ask", ApprovalTimeout: 20 * time.Second})
-	pilotWorker(t, base, true)
-	waitReachable(t, s)
-	waitFor(t, func() bool { return s.PilotStatus().Enabled })
-	if code, _ := do(t, base, call{method: "POST", path: "/page", body: `{"tab":5,"url":"http://localhost:5173/","title":"Shop","active":true}`,
-		header: map[string]string{"Origin": ExtensionOrigin}}); code != 200 {
-		t.Fatal("page")
-	}
+	s, base := askingServer(t, Config{Version: "test", AuditLog: path, PilotApproval: "ask", ApprovalTimeout: 20 * time.Second})
+	showPage(t, base, "http://localhost:5173/")
 	ai := dialAI(t, base, "claude-code")
 	first := ai.act(map[string]any{"action": "execute_js", "script": "1 + 1"})
 	waitFor(t, func() bool { return len(s.Approvals().Pending) == 1 })
