@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -76,11 +77,19 @@ func TestEveryParserEnforcesItsSchema(t *testing.T) {
 			t.Fatalf("%s: want exactly one required selector, got %v", tool.Name, tool.InputSchema.Required)
 		}
 		selector := tool.InputSchema.Required[0]
-		modes := tool.InputSchema.Properties[selector].(map[string]any)["enum"].([]any)
+		sel := tool.InputSchema.Properties[selector].(map[string]any)
+		modes := sel["enum"].([]any)
 		for name, p := range tool.InputSchema.Properties {
 			prop := p.(map[string]any)
+			mode := any(modeReading(sel["description"].(string), name))
+			if name == selector {
+				mode = modes[0]
+			} else if mode == "" {
+				t.Errorf("%s: no mode says it reads %s", tool.Name, name)
+				continue
+			}
 			for _, tc := range casesFor(prop) {
-				arguments := map[string]any{selector: modes[0], name: tc.value}
+				arguments := map[string]any{selector: mode, name: tc.value}
 				out, isErr := callTool(t, c, tool.Name, arguments)
 				msg, _ := out["message"].(string)
 				rejected := isErr && out["error"] == "invalid_param" && strings.HasPrefix(msg, name)
@@ -103,4 +112,51 @@ func TestEveryParserEnforcesItsSchema(t *testing.T) {
 		t.Fatalf("only %d cases derived from tools/list", checked)
 	}
 	t.Logf("%d cases from %d tools", checked, len(res.Tools))
+}
+
+// modeReading is the first mode a selector's description says reads
+// param: "dom(selector tab_id): matching elements; page_info(tab_id): …".
+func modeReading(desc, param string) string {
+	for _, part := range strings.Split(desc, "; ") {
+		names, rest, ok := strings.Cut(part, "(")
+		if !ok {
+			continue
+		}
+		reads, _, _ := strings.Cut(rest, ")")
+		if slices.Contains(strings.Fields(reads), param) {
+			return strings.Split(names, ",")[0]
+		}
+	}
+	return ""
+}
+
+// A parameter the selected mode does not read is refused, naming it and
+// what the mode does read; one no mode reads is refused too. Ignored, it
+// would answer a question the AI did not ask as if it had.
+func TestAParameterTheModeDoesNotReadIsRefused(t *testing.T) {
+	c := mcpClient(t, New(Config{Version: "test"}))
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"observe", map[string]any{"what": "errors", "level": "error"},
+			`level is not read by observe what "errors", which reads limit, after, url_filter, tab_id`},
+		{"observe", map[string]any{"what": "page", "limit": 5},
+			`limit is not read by observe what "page", which reads no other parameter`},
+		{"analyze", map[string]any{"target": "page_info", "selector": "h1"},
+			`selector is not read by analyze target "page_info", which reads tab_id`},
+		{"observe", map[string]any{"what": "logs", "levels": "warn"}, "levels is not a parameter of observe"},
+		{"configure", map[string]any{"action": "clear", "buffer": "logs", "url_filter": "x", "settings": "reset"},
+			`settings is not read by configure action "clear", which reads buffer`},
+	} {
+		out, isErr := callTool(t, c, tc.tool, tc.args)
+		if !isErr || out["error"] != "invalid_param" || out["message"] != tc.want {
+			t.Errorf("%s %v: %v", tc.tool, tc.args, out)
+		}
+	}
+	// A null is a parameter left out, as some clients send it.
+	if out, isErr := callTool(t, c, "observe", map[string]any{"what": "page", "limit": nil}); isErr {
+		t.Errorf("a null limit on page: %v", out)
+	}
 }

@@ -67,7 +67,11 @@ func TestAnalyzeWithoutExtensionFailsFast(t *testing.T) {
 	c := mcpClient(t, s)
 	for _, target := range []string{"dom", "page_info", "accessibility"} {
 		t0 := time.Now()
-		out, isErr := callTool(t, c, "analyze", map[string]any{"target": target, "selector": "body"})
+		a := map[string]any{"target": target}
+		if target == "dom" {
+			a["selector"] = "body"
+		}
+		out, isErr := callTool(t, c, "analyze", a)
 		if !isErr || out["error"] != "extension_not_connected" || !strings.Contains(out["message"].(string), "human") {
 			t.Fatalf("%s: %v", target, out)
 		}

@@ -150,21 +150,14 @@ func TestApprovalRule(t *testing.T) {
 		return code
 	}
 
-	// The AI can name no rule: a call that asks for one still waits for
-	// the human and makes none, and without the token no rule is made.
-	asked := ai.act(map[string]any{"action": "execute_js", "script": "1", "rule": true, "approve_similar": true})
-	req := waiting()
-	if len(s.Approvals().Rules) != 0 {
-		t.Fatal("an AI's call made a rule")
-	}
-	if _, _, err := s.approvals.Answer(req.ID, false, ""); err != nil {
-		t.Fatal(err)
-	}
-	if out := <-asked; out["error"] != "denied_by_user" {
-		t.Fatalf("denied: %v", out)
+	// The AI can name no rule: a call that asks for one is refused before
+	// it reaches the human, and without the token no rule is made.
+	asked := <-ai.act(map[string]any{"action": "execute_js", "script": "1", "rule": true, "approve_similar": true})
+	if asked["error"] != "invalid_param" || len(s.Approvals().Pending) != 0 || len(s.Approvals().Rules) != 0 {
+		t.Fatalf("a call asking for a rule: %v; pending %v, rules %v", asked, s.Approvals().Pending, s.Approvals().Rules)
 	}
 	first := ai.act(js)
-	req = waiting()
+	req := waiting()
 	if req.Origin != "http://localhost:5173" {
 		t.Fatalf("waiting call's origin: %q", req.Origin)
 	}

@@ -9,8 +9,8 @@ import (
 
 // The parameters of the security target.
 var (
-	checksParam   = newParam[[]string]("checks", "default all")
-	severityParam = newParam[string]("severity_min", "")
+	checksParam   = newParam[[]string]("checks", "default all").oneOf(security.AllChecks...)
+	severityParam = newParam[string]("severity_min", "").oneOf(security.Severities...)
 )
 
 // analyzeSecurity audits whole buffers: a finding the newest 500 entries

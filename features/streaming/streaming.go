@@ -20,6 +20,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/problem"
@@ -42,7 +43,7 @@ const (
 	DefaultThrottle = 5 // seconds
 	MinThrottle     = 1
 	MaxThrottle     = 60
-	MaxURLFilter    = 500 // bytes
+	MaxURLFilter    = 500 // characters, as the tool's schema counts them
 )
 
 // Config is the streaming configuration, as configure reports it.
@@ -130,8 +131,8 @@ func (s *Streamer) Configure(u Update) (Config, error) {
 	if u.ThrottleSeconds != 0 && (u.ThrottleSeconds < MinThrottle || u.ThrottleSeconds > MaxThrottle) {
 		return Config{}, problem.New(problem.InvalidParam, "throttle_seconds must be between %d and %d", MinThrottle, MaxThrottle)
 	}
-	if u.URLFilter != nil && len(*u.URLFilter) > MaxURLFilter {
-		return Config{}, problem.New(problem.InvalidParam, "url_filter must be at most %d bytes", MaxURLFilter)
+	if u.URLFilter != nil && utf8.RuneCountInString(*u.URLFilter) > MaxURLFilter {
+		return Config{}, problem.New(problem.InvalidParam, "url_filter is longer than %d characters", MaxURLFilter)
 	}
 	s.mu.Lock()
 	if events != nil {
