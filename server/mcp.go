@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -201,35 +200,6 @@ func (t tool) call(ctx context.Context, specs []spec, byName map[string]mode, a 
 		return nil, err
 	}
 	return m.run(ctx, a)
-}
-
-// unread refuses a parameter the mode would not read: ignoring it would
-// answer a question the AI did not ask (level on errors, a selector on
-// page_info) as if it had.
-func (t tool) unread(specs []spec, m mode, a args) error {
-	reads := make([]string, len(m.reads))
-	for i, p := range m.reads {
-		reads[i] = p.decl().name
-	}
-	var keys []string
-	for k, v := range a {
-		if k != t.selector.name && v != nil && !slices.Contains(reads, k) {
-			keys = append(keys, k)
-		}
-	}
-	if len(keys) == 0 {
-		return nil
-	}
-	slices.Sort(keys)
-	which := fmt.Sprintf("%s %s %q", t.name, t.selector.name, m.name)
-	known := slices.ContainsFunc(specs, func(s spec) bool { return s.name == keys[0] })
-	if !known {
-		return invalid("%s is not a parameter of %s", keys[0], t.name)
-	}
-	if len(reads) == 0 {
-		return invalid("%s is not read by %s, which reads no other parameter", keys[0], which)
-	}
-	return invalid("%s is not read by %s, which reads %s", keys[0], which, strings.Join(reads, ", "))
 }
 
 // toolError is a failure the AI can act on: isError with a stable code.

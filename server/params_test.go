@@ -146,7 +146,12 @@ func TestAParameterTheModeDoesNotReadIsRefused(t *testing.T) {
 			`limit is not read by observe what "page", which reads no other parameter`},
 		{"analyze", map[string]any{"target": "page_info", "selector": "h1"},
 			`selector is not read by analyze target "page_info", which reads tab_id`},
-		{"observe", map[string]any{"what": "logs", "levels": "warn"}, "levels is not a parameter of observe"},
+		{"observe", map[string]any{"what": "logs", "levels": "warn"}, "levels is not a parameter of observe: did you mean level?"},
+		{"observe", map[string]any{"what": "errors", "tabId": 3}, "tabId is not a parameter of observe: did you mean tab_id?"},
+		{"observe", map[string]any{"what": "page", "tabId": 3}, `tabId is not a parameter of observe; what "page" reads no other parameter`},
+		{"analyze", map[string]any{"target": "dom", "selector": "h1", "depth": 2}, "depth is not a parameter of analyze: did you mean max_depth?"},
+		{"analyze", map[string]any{"target": "dom", "selector": "h1", "css": true},
+			`css is not a parameter of analyze; target "dom" reads selector, include_styles, properties, include_children, max_depth, tab_id`},
 		{"configure", map[string]any{"action": "clear", "buffer": "logs", "url_filter": "x", "settings": "reset"},
 			`settings is not read by configure action "clear", which reads buffer`},
 	} {
