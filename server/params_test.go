@@ -149,6 +149,7 @@ func TestAParameterTheModeDoesNotReadIsRefused(t *testing.T) {
 		{"observe", map[string]any{"what": "logs", "levels": "warn"}, "levels is not a parameter of observe: did you mean level?"},
 		{"observe", map[string]any{"what": "errors", "tabId": 3}, "tabId is not a parameter of observe: did you mean tab_id?"},
 		{"observe", map[string]any{"what": "page", "tabId": 3}, `tabId is not a parameter of observe; what "page" reads no other parameter`},
+		{"observe", map[string]any{"what": "logs", "url": "x"}, "url is not a parameter of observe: did you mean url_filter?"},
 		{"analyze", map[string]any{"target": "dom", "selector": "h1", "depth": 2}, "depth is not a parameter of analyze: did you mean max_depth?"},
 		{"analyze", map[string]any{"target": "dom", "selector": "h1", "css": true},
 			`css is not a parameter of analyze; target "dom" reads selector, include_styles, properties, include_children, max_depth, tab_id`},

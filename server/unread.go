@@ -42,7 +42,7 @@ func (t tool) unread(specs []spec, m mode, a args) error {
 }
 
 // nearest is the name in names closest to key, case and underscores
-// aside: at most two edits away, or else holding key whole (depth,
+// aside: at most two edits away, or else holding key whole (url, depth,
 // max_depth); "" when none is.
 func nearest(key string, names []string) string {
 	fold := func(s string) string { return strings.ReplaceAll(strings.ToLower(s), "_", "") }
@@ -53,7 +53,7 @@ func nearest(key string, names []string) string {
 			best, bestD = n, d
 		}
 	}
-	if best == "" && len(k) >= 4 {
+	if best == "" && len(k) >= 3 {
 		for _, n := range names {
 			if strings.Contains(fold(n), k) {
 				return n

@@ -116,7 +116,7 @@ func (b *Broker) reachable() bool {
 
 // ErrNotConnected tells the AI what the human must do.
 var ErrNotConnected = problem.New(problem.ExtensionNotConnected,
-	"The Gasoline extension is not connected to this server. Ask the human to open Chrome with the Gasoline "+
+	"The Gasoline extension is not connected to this server. Ask the human to open Chrome or Firefox with the Gasoline "+
 		"extension enabled (its popup must say Connected), then try again.")
 
 // Ask sends one query and waits for its answer until timeout. It fails at
