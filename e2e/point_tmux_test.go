@@ -75,9 +75,6 @@ func TestPointFromDashboardInTmux(t *testing.T) {
 			t.Errorf("the notification lacks %s: %s", want, got)
 		}
 	}
-	if took > 5*time.Second {
-		t.Errorf("the notification took %v", took)
-	}
 	dash.await(10*time.Second, "sent to AI", "not read yet")
 
 	out := observe(t, reader, map[string]any{"what": "errors"})

@@ -268,7 +268,7 @@ func TestAskHeldAsksTheHoldingLinksOnly(t *testing.T) {
 	b.MarkHolding(mute)
 	t0 := time.Now()
 	b.AskHeld(context.Background(), 50*time.Millisecond)
-	if len(mute.sent) != 1 || time.Since(t0) > 2*time.Second || b.Held() != 0 {
+	if len(mute.sent) != 1 || time.Since(t0) > 10*time.Second || b.Held() != 0 {
 		t.Fatalf("mute link: sent %d, took %v, %d queries left", len(mute.sent), time.Since(t0), b.Held())
 	}
 }
