@@ -142,10 +142,12 @@ func (s spec) option() mcp.ToolOption {
 	return mcp.WithAny(s.name, opts...)
 }
 
-// check is the invalid_param a value of this parameter earns, if any.
+// check is the invalid_param a value of this parameter earns, if any. An
+// optional string left "" is left out (some clients send "" for every
+// string they have no value for): no value of an enum, and no filter.
 func (s spec) check(a args) error {
 	v, ok := a[s.name]
-	if !ok || v == nil {
+	if !ok || v == nil || (v == "" && !s.required) {
 		if s.required {
 			return invalid("%s is required", s.name)
 		}

@@ -161,8 +161,13 @@ func TestAParameterTheModeDoesNotReadIsRefused(t *testing.T) {
 			t.Errorf("%s %v: %v", tc.tool, tc.args, out)
 		}
 	}
-	// A null is a parameter left out, as some clients send it.
-	if out, isErr := callTool(t, c, "observe", map[string]any{"what": "page", "limit": nil}); isErr {
-		t.Errorf("a null limit on page: %v", out)
+	// A value that asks nothing is a parameter left out: some clients fill
+	// every optional parameter with one.
+	blank := map[string]any{"what": "page", "limit": nil, "url_filter": "", "status_min": 0, "include_styles": false, "tags": []any{}}
+	if out, isErr := callTool(t, c, "observe", blank); isErr {
+		t.Errorf("blank values on page: %v", out)
+	}
+	if out, isErr := callTool(t, c, "observe", map[string]any{"what": "logs", "level": "", "direction": ""}); isErr {
+		t.Errorf("a blank level on logs: %v", out)
 	}
 }

@@ -18,7 +18,7 @@ func (t tool) unread(specs []spec, m mode, a args) error {
 	}
 	var keys []string
 	for k, v := range a {
-		if k != t.selector.name && v != nil && !slices.Contains(reads, k) {
+		if k != t.selector.name && !empty(v) && !slices.Contains(reads, k) {
 			keys = append(keys, k)
 		}
 	}
@@ -39,6 +39,28 @@ func (t tool) unread(specs []spec, m mode, a args) error {
 		return invalid("%s is not a parameter of %s; %s %s", key, t.name, mode, what)
 	}
 	return invalid("%s is not read by %s %s, which %s", key, t.name, mode, what)
+}
+
+// empty says whether v asks nothing: null, "", false, 0, [] or {}. Some
+// clients fill every optional parameter with such a value (an OpenAI
+// model's "" for a string it has no value for); refusing those would make
+// the tools unusable from them.
+func empty(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case string:
+		return x == ""
+	case bool:
+		return !x
+	case float64:
+		return x == 0
+	case []any:
+		return len(x) == 0
+	case map[string]any:
+		return len(x) == 0
+	}
+	return false
 }
 
 // nearest is the name in names closest to key, case and underscores
