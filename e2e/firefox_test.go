@@ -299,6 +299,12 @@ func newFoxRig(t testing.TB, agent string, settings map[string]any) *foxRig {
 	r.ai = mcpStdio(t, r.port, agent)
 	r.site = fixtureServer(t)
 	r.f = launchFirefox(t, firefoxExtension(t, "http://127.0.0.1:"+strconv.Itoa(r.port)))
+	// The extension's dump() and the browser's own messages, for a failure's log.
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("Firefox's output:\n%s", r.f.out.String())
+		}
+	})
 	r.acceptOrigin(t)
 	r.f.setCapture(t, settings)
 	return r

@@ -94,12 +94,39 @@ func NewBroker() *Broker {
 func (b *Broker) Attach(l Link) (detach func()) {
 	b.mu.Lock()
 	b.links = append(b.links, l)
+	// A worker stops polling once its socket is open: what was queued for
+	// its next poll goes on the socket, or would wait out its deadline.
+	queued := b.queue
+	b.queue = nil
 	b.mu.Unlock()
+	if len(queued) > 0 {
+		go b.sendQueued(l, queued)
+	}
 	return func() {
 		b.mu.Lock()
 		defer b.mu.Unlock()
 		b.links = slices.DeleteFunc(b.links, func(x Link) bool { return x == l })
 		b.holding = slices.DeleteFunc(b.holding, func(x Link) bool { return x == l })
+	}
+}
+
+// sendQueued sends requests queued for a poll on l, oldest first; one that
+// l cannot take is queued again while someone still waits for it.
+func (b *Broker) sendQueued(l Link, reqs []Request) {
+	for _, r := range reqs {
+		b.mu.Lock()
+		_, waiting := b.pending[r.ID]
+		b.mu.Unlock()
+		if !waiting {
+			continue
+		}
+		if l.Send(context.Background(), r) != nil {
+			b.mu.Lock()
+			if _, waiting := b.pending[r.ID]; waiting {
+				b.queue = append(b.queue, r)
+			}
+			b.mu.Unlock()
+		}
 	}
 }
 

@@ -127,6 +127,64 @@ func TestPollingFallback(t *testing.T) {
 	}
 }
 
+// A query queued for a poll goes on the socket that opens next: the
+// worker polls no more once its socket is open, so the query would wait
+// out its deadline (the Firefox flake of TestFirefoxQueries: the socket
+// reopened after the human accepted the origin, between the query and
+// the next poll).
+func TestQueuedQueryGoesOnTheSocketThatOpens(t *testing.T) {
+	b := NewBroker()
+	b.Poll() // a worker without a socket polls
+	done := make(chan error, 1)
+	go func() {
+		_, err := b.Ask(context.Background(), KindDOM, 0, nil, 20*time.Second)
+		done <- err
+	}()
+	waitQueued(t, b)
+	link := &fakeLink{b: b, answer: func(r Request) *Response { return &Response{ID: r.ID, URL: "http://x/"} }}
+	defer b.Attach(link)()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	link.mu.Lock()
+	defer link.mu.Unlock()
+	if len(link.sent) != 1 || link.sent[0].Kind != KindDOM {
+		t.Fatalf("sent on the socket: %+v", link.sent)
+	}
+	if again := b.Poll(); len(again) != 0 {
+		t.Fatalf("still queued for a poll: %+v", again)
+	}
+}
+
+// A queued query the new socket cannot take stays queued for a poll.
+func TestQueuedQueryTheSocketRefusesStaysQueued(t *testing.T) {
+	b := NewBroker()
+	b.Poll()
+	go b.Ask(context.Background(), KindDOM, 0, nil, 20*time.Second)
+	waitQueued(t, b)
+	defer b.Attach(&fakeLink{b: b, fail: true})()
+	got := pollUntilQueued(t, b)
+	if len(got) != 1 || got[0].Kind != KindDOM {
+		t.Fatalf("%+v", got)
+	}
+}
+
+// waitQueued waits, without taking it, until a query is queued for a poll.
+func waitQueued(t *testing.T, b *Broker) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		b.mu.Lock()
+		n := len(b.queue)
+		b.mu.Unlock()
+		if n > 0 {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+	t.Fatal("no query was queued within 20 s")
+}
+
 // pollUntilQueued polls as the worker does until a query is queued, and
 // fails the test when none is within a generous deadline.
 func pollUntilQueued(t *testing.T, b *Broker) []Request {
