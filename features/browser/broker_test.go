@@ -103,17 +103,27 @@ func TestTimeoutLeavesNothingAndLateAnswersAreDropped(t *testing.T) {
 	}
 }
 
-func TestPollingFallback(t *testing.T) {
+// asked is what an Ask returned.
+type asked struct {
+	r   Response
+	err error
+}
+
+// askPolled asks, in the background, a broker whose worker has no socket
+// and polls; the answer comes on the channel.
+func askPolled(kind string, tab int) (*Broker, chan asked) {
 	b := NewBroker()
-	b.Poll() // a worker without a socket polls
-	done := make(chan Response, 1)
+	b.Poll()
+	done := make(chan asked, 1)
 	go func() {
-		r, err := b.Ask(context.Background(), KindPageInfo, 4, nil, 5*time.Second)
-		if err != nil {
-			t.Error(err)
-		}
-		done <- r
+		r, err := b.Ask(context.Background(), kind, tab, nil, 20*time.Second)
+		done <- asked{r, err}
 	}()
+	return b, done
+}
+
+func TestPollingFallback(t *testing.T) {
+	b, done := askPolled(KindPageInfo, 4)
 	got := pollUntilQueued(t, b)
 	if got[0].Tab != 4 || got[0].Kind != KindPageInfo {
 		t.Fatalf("%+v", got)
@@ -122,8 +132,8 @@ func TestPollingFallback(t *testing.T) {
 		t.Fatalf("handed out twice: %+v", again)
 	}
 	b.Resolve(Response{ID: got[0].ID, URL: "http://x/"})
-	if r := <-done; r.URL != "http://x/" {
-		t.Fatalf("%+v", r)
+	if a := <-done; a.err != nil || a.r.URL != "http://x/" {
+		t.Fatalf("%+v", a)
 	}
 }
 
@@ -133,18 +143,12 @@ func TestPollingFallback(t *testing.T) {
 // reopened after the human accepted the origin, between the query and
 // the next poll).
 func TestQueuedQueryGoesOnTheSocketThatOpens(t *testing.T) {
-	b := NewBroker()
-	b.Poll() // a worker without a socket polls
-	done := make(chan error, 1)
-	go func() {
-		_, err := b.Ask(context.Background(), KindDOM, 0, nil, 20*time.Second)
-		done <- err
-	}()
+	b, done := askPolled(KindDOM, 0)
 	waitQueued(t, b)
 	link := &fakeLink{b: b, answer: func(r Request) *Response { return &Response{ID: r.ID, URL: "http://x/"} }}
 	defer b.Attach(link)()
-	if err := <-done; err != nil {
-		t.Fatal(err)
+	if a := <-done; a.err != nil {
+		t.Fatal(a.err)
 	}
 	link.mu.Lock()
 	defer link.mu.Unlock()
@@ -158,9 +162,7 @@ func TestQueuedQueryGoesOnTheSocketThatOpens(t *testing.T) {
 
 // A queued query the new socket cannot take stays queued for a poll.
 func TestQueuedQueryTheSocketRefusesStaysQueued(t *testing.T) {
-	b := NewBroker()
-	b.Poll()
-	go b.Ask(context.Background(), KindDOM, 0, nil, 20*time.Second)
+	b, _ := askPolled(KindDOM, 0)
 	waitQueued(t, b)
 	defer b.Attach(&fakeLink{b: b, fail: true})()
 	got := pollUntilQueued(t, b)
