@@ -38,11 +38,8 @@ func (e *stackEntry) Where() (*int, *string) { return &e.TabID, &e.Page }
 
 // TextBytes is the length of the entry's text fields (capture.LogEntry's).
 func (e *stackEntry) TextBytes() int {
-	n := len(e.Level) + len(e.Kind) + len(e.Message) + len(e.Stack) + len(e.Code) + len(e.Source) + len(e.Page) + len(e.Screenshot)
-	for _, a := range e.Args {
-		n += len(a) + 3
-	}
-	return n
+	return len(e.Level) + len(e.Kind) + len(e.Message) + capture.ListBytes(e.Args) + len(e.Stack) + len(e.Code) +
+		len(e.Source) + len(e.Page) + len(e.Screenshot)
 }
 
 // readStacks adapts a console or error buffer read: the stacks of the

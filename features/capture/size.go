@@ -5,7 +5,7 @@ package capture
 // room for the field names and numbers bounds the entry's JSON; a reader
 // that must bound an answer measures exactly only past that.
 func (e *LogEntry) TextBytes() int {
-	return len(e.Level) + len(e.Kind) + len(e.Message) + listBytes(e.Args) + len(e.Stack) + len(e.Source) +
+	return len(e.Level) + len(e.Kind) + len(e.Message) + ListBytes(e.Args) + len(e.Stack) + len(e.Source) +
 		len(e.Page) + len(e.Screenshot) + len(e.Doc)
 }
 
@@ -35,7 +35,9 @@ func (a *Action) TextBytes() int {
 	return len(a.Type) + len(a.Selector) + len(a.Text) + len(a.Value) + len(a.InputType) + len(a.URL) + len(a.Page) + len(a.Doc)
 }
 
-func listBytes(list []string) int {
+// ListBytes is the length of a list of strings' text: each string's bytes
+// and its quotes and comma (see LogEntry's TextBytes).
+func ListBytes(list []string) int {
 	n := 0
 	for _, s := range list {
 		n += len(s) + 3 // the quotes and comma
