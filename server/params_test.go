@@ -153,6 +153,8 @@ func TestAParameterTheModeDoesNotReadIsRefused(t *testing.T) {
 		{"analyze", map[string]any{"target": "dom", "selector": "h1", "depth": 2}, "depth is not a parameter of analyze: did you mean max_depth?"},
 		{"analyze", map[string]any{"target": "dom", "selector": "h1", "css": true},
 			`css is not a parameter of analyze; target "dom" reads selector, include_styles, properties, include_children, max_depth, tab_id`},
+		{"observe", map[string]any{"what": "page", strings.Repeat("x", 100_000): 1},
+			strings.Repeat("x", maxNameEcho) + ` is not a parameter of observe; what "page" reads no other parameter`},
 		{"configure", map[string]any{"action": "clear", "buffer": "logs", "url_filter": "x", "settings": "reset"},
 			`settings is not read by configure action "clear", which reads buffer`},
 	} {

@@ -4,7 +4,12 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/gasoline-dev/gasoline/features/capture"
 )
+
+// maxNameEcho bounds the parameter name a refusal repeats.
+const maxNameEcho = 64
 
 // unread refuses a parameter the mode would not read: ignoring it would
 // answer a question the AI did not ask (level on errors, a selector on
@@ -26,13 +31,14 @@ func (t tool) unread(specs []spec, m mode, a args) error {
 		return nil
 	}
 	slices.Sort(keys)
-	key := keys[0]
+	// The name is the caller's: echoed, but no longer than a name can be.
+	key := capture.Truncate(keys[0], maxNameEcho)
 	what := "reads no other parameter"
 	if len(reads) > 0 {
 		what = "reads " + strings.Join(reads, ", ")
 	}
 	mode := fmt.Sprintf("%s %q", t.selector.name, m.name)
-	if !slices.ContainsFunc(specs, func(s spec) bool { return s.name == key }) {
+	if !slices.ContainsFunc(specs, func(s spec) bool { return s.name == keys[0] }) {
 		if near := nearest(key, reads); near != "" {
 			return invalid("%s is not a parameter of %s: did you mean %s?", key, t.name, near)
 		}
