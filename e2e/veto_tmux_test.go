@@ -32,8 +32,10 @@ func startDashboardSized(t testing.TB, w, h, port int, name string, args ...stri
 	t.Helper()
 	tm := &term{t: t, socket: filepath.Join(t.TempDir(), "tmux"), name: name}
 	// The dashboard's colours are what some tests read: a NO_COLOR or
-	// CLICOLOR=0 the run inherits (CI logs often set one) would turn them off.
-	cmd := "env -u NO_COLOR -u CLICOLOR HOME=" + testHome + " " + binPath + " --port " + strconv.Itoa(port) + " " + strings.Join(args, " ")
+	// CLICOLOR=0 the run inherits (CI logs often set one) would turn them
+	// off. CI is set, as CI machines set it, so every run proves the
+	// dashboard keeps its colours there.
+	cmd := "env -u NO_COLOR -u CLICOLOR -u CLICOLOR_FORCE CI=true HOME=" + testHome + " " + binPath + " --port " + strconv.Itoa(port) + " " + strings.Join(args, " ")
 	if out, err := exec.Command("tmux", "-S", tm.socket, "new-session", "-d", "-s", name, "-x", strconv.Itoa(w), "-y", strconv.Itoa(h), cmd).CombinedOutput(); err != nil {
 		t.Fatalf("tmux: %v %s", err, out)
 	}

@@ -56,7 +56,9 @@ func Run(parent context.Context, opts Options) error {
 		popts = append(popts, tea.WithInput(opts.Input))
 	}
 	m.out = os.Stdout
-	if opts.Output != nil {
+	if opts.Output == nil {
+		useTerminalColours()
+	} else {
 		popts = append(popts, tea.WithOutput(opts.Output))
 		m.out = opts.Output
 	}
