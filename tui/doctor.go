@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"time"
 
@@ -20,15 +21,40 @@ const doctorTimeout = 10 * time.Second
 // DoctorMsg is a report of gasoline doctor's checks.
 type DoctorMsg doctor.Report
 
-// doctorDue says it is time to run the checks again.
-type doctorDue struct{}
+// doctorDue says it is time to run the checks again; gen is the report it
+// follows, so a tick a recheck overtook starts nothing.
+type doctorDue struct{ gen int }
 
 // doctorState runs gasoline doctor's checks off the UI goroutine, one run
-// at a time, every DoctorEvery, and keeps the last report.
+// at a time, every DoctorEvery and whenever the facts it reports change,
+// and keeps the last report.
 type doctorState struct {
 	run     func(context.Context) doctor.Report
 	running bool
-	report  *doctor.Report
+	// again runs the checks once more when the run under way ends: the
+	// facts changed after it started.
+	again  bool
+	gen    int
+	report *doctor.Report
+}
+
+// doctorFacts are what the doctor reports that the header also shows from
+// the live status: when they change, the last report contradicts the line
+// above it until the checks run again.
+func doctorFacts(h *Health) string {
+	if h == nil {
+		return ""
+	}
+	return fmt.Sprintf("%s|%t|%s|%q", h.Version, h.Extension.Connected, h.Extension.Version, h.Clients)
+}
+
+// recheck runs the checks now, or right after the run under way.
+func (d *doctorState) recheck() tea.Cmd {
+	if d.running {
+		d.again = true
+		return nil
+	}
+	return d.start()
 }
 
 // start runs the checks unless they are running or there are none.
@@ -49,7 +75,21 @@ func (d *doctorState) start() tea.Cmd {
 func (d *doctorState) done(r doctor.Report) tea.Cmd {
 	d.running = false
 	d.report = &r
-	return tea.Tick(DoctorEvery, func(time.Time) tea.Msg { return doctorDue{} })
+	d.gen++
+	if d.again {
+		d.again = false
+		return d.start()
+	}
+	gen := d.gen
+	return tea.Tick(DoctorEvery, func(time.Time) tea.Msg { return doctorDue{gen} })
+}
+
+// due starts the checks the tick of report gen asked for.
+func (d *doctorState) due(gen int) tea.Cmd {
+	if gen != d.gen {
+		return nil
+	}
+	return d.start()
 }
 
 // problems are the report's failures, then its warnings.

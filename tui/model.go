@@ -167,6 +167,7 @@ func notice(s string) tea.Cmd { return func() tea.Msg { return noteMsg(s) } }
 // Update applies one message.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
+	facts := doctorFacts(m.health)
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -204,7 +205,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.setNote(fmt.Sprintf("copied %d bytes to the clipboard (OSC 52)", msg.n), false)
 		}
 	case doctorDue:
-		cmd = m.doc.start()
+		cmd = m.doc.due(msg.gen)
 	case DoctorMsg:
 		cmd = m.doc.done(doctor.Report(msg))
 	case actionMsg:
@@ -230,6 +231,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	default:
 		m.apply(msg)
+	}
+	if doctorFacts(m.health) != facts {
+		cmd = tea.Batch(cmd, m.doc.recheck())
 	}
 	m.panes[m.active].sync()
 	return m, cmd
