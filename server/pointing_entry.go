@@ -11,9 +11,8 @@ import (
 	"github.com/gasoline-dev/gasoline/features/problem"
 )
 
-// pointedEntry finds the stored entry the dashboard's row names (same
-// time to the millisecond and same identifying fields) and returns it
-// whole, with a one-line summary. A row whose entry the server no longer
+// pointedEntry finds the stored entry the dashboard's row names and
+// returns it whole, with a one-line summary. A row whose entry the server no longer
 // holds is refused: what reaches the AI is always the server's copy.
 func (s *Server) pointedEntry(kind string, sent json.RawMessage) (json.RawMessage, string, error) {
 	if len(sent) == 0 {
@@ -25,13 +24,7 @@ func (s *Server) pointedEntry(kind string, sent json.RawMessage) (json.RawMessag
 		if err := json.Unmarshal(sent, &row); err != nil {
 			return nil, "", problem.New(problem.InvalidParam, "entry: %v", err)
 		}
-		get := s.store.Logs
-		if kind == pointing.KindError {
-			get = s.store.Errors
-		}
-		e, ok := find(get(capture.Query{All: true, TabID: row.TabID}).Entries, func(e *capture.LogEntry) bool {
-			return sameMilli(e.TS, row.TS) && e.Message == row.Message && e.Level == row.Level
-		})
+		e, ok := s.store.FindLog(row, kind == pointing.KindError)
 		if !ok {
 			return nil, "", gone()
 		}
@@ -41,9 +34,7 @@ func (s *Server) pointedEntry(kind string, sent json.RawMessage) (json.RawMessag
 		if err := json.Unmarshal(sent, &row); err != nil {
 			return nil, "", problem.New(problem.InvalidParam, "entry: %v", err)
 		}
-		e, ok := find(s.store.Network(capture.Query{All: true, TabID: row.TabID}).Entries, func(e *capture.NetworkEntry) bool {
-			return sameMilli(e.TS, row.TS) && e.URL == row.URL && e.Method == row.Method
-		})
+		e, ok := s.store.FindNetwork(row)
 		if !ok {
 			return nil, "", gone()
 		}
@@ -53,9 +44,7 @@ func (s *Server) pointedEntry(kind string, sent json.RawMessage) (json.RawMessag
 		if err := json.Unmarshal(sent, &row); err != nil {
 			return nil, "", problem.New(problem.InvalidParam, "entry: %v", err)
 		}
-		e, ok := find(s.store.WSEvents(capture.Query{All: true, TabID: row.TabID}).Entries, func(e *capture.WSEvent) bool {
-			return sameMilli(e.TS, row.TS) && e.ID == row.ID && e.Event == row.Event && e.Direction == row.Direction
-		})
+		e, ok := s.store.FindWSEvent(row)
 		if !ok {
 			return nil, "", gone()
 		}
@@ -65,9 +54,7 @@ func (s *Server) pointedEntry(kind string, sent json.RawMessage) (json.RawMessag
 		if err := json.Unmarshal(sent, &row); err != nil {
 			return nil, "", problem.New(problem.InvalidParam, "entry: %v", err)
 		}
-		e, ok := find(s.store.Actions(capture.Query{All: true, TabID: row.TabID}).Entries, func(e *capture.Action) bool {
-			return sameMilli(e.TS, row.TS) && e.Type == row.Type && e.Selector == row.Selector
-		})
+		e, ok := s.store.FindAction(row)
 		if !ok {
 			return nil, "", gone()
 		}
@@ -105,18 +92,6 @@ func (s *Server) requestWithBodies(e capture.NetworkEntry) (json.RawMessage, str
 		Truncated       bool              `json:"truncated,omitempty"`
 	}{e, b.ContentType, b.RequestBody, b.ResponseBody, b.RequestHeaders, b.ResponseHeaders, b.Truncated}, summary)
 }
-
-func find[T any](entries []T, match func(*T) bool) (T, bool) {
-	for i := range entries {
-		if match(&entries[i]) {
-			return entries[i], true
-		}
-	}
-	var zero T
-	return zero, false
-}
-
-func sameMilli(a, b capture.Time) bool { return a.UnixMilli() == b.UnixMilli() }
 
 func gone() error {
 	return problem.New(problem.NotFound, "that entry is no longer in the server's buffers")
