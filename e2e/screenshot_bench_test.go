@@ -23,15 +23,18 @@ func BenchmarkScreenshot(b *testing.B) {
 	for _, c := range []struct {
 		name, path string
 		w, h       int64
+		args       map[string]any
 	}{
-		{"one_box_800x600", "/shot-box.html", 800, 600}, {"text_800x600", "/shot-text.html", 800, 600},
-		{"box_and_password_800x600", "/shot.html", 800, 600},
-		{"one_box_1280x800", "/shot-box.html", 1280, 800}, {"text_1280x800", "/shot-text.html", 1280, 800},
+		{"one_box_800x600", "/shot-box.html", 800, 600, nil}, {"text_800x600", "/shot-text.html", 800, 600, nil},
+		{"box_and_password_800x600", "/shot.html", 800, 600, nil},
+		{"one_box_1280x800", "/shot-box.html", 1280, 800, nil}, {"text_1280x800", "/shot-text.html", 1280, 800, nil},
+		// Full width, as chrome-devtools-mcp answers: the browser's own encoding, nothing scaled.
+		{"text_1280x800_full_width", "/shot-text.html", 1280, 800, map[string]any{"max_width": 1280}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			resizeWindow(b, r.b.ctx, c.w, c.h)
 			r.open(b, c.path)
-			screenshot(b, r.ai, nil)
+			screenshot(b, r.ai, c.args)
 			// The page's cost: its main thread's tasks over 50 ms while screenshots are taken.
 			if _, err := chromedp.Run(r.b.ctx, chromedp.Evaluate[bool](`window.__longTasks = 0;
 				new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longTasks += e.duration; }).observe({type: 'longtask'}); true`)); err != nil {
@@ -43,7 +46,7 @@ func BenchmarkScreenshot(b *testing.B) {
 				b.StopTimer()
 				time.Sleep(600 * time.Millisecond)
 				b.StartTimer()
-				s := screenshot(b, r.ai, nil)
+				s := screenshot(b, r.ai, c.args)
 				lat = append(lat, s.took)
 				if s.code != "" {
 					b.Fatalf("%s %s", s.code, s.msg)
