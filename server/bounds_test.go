@@ -20,7 +20,7 @@ import (
 
 // short are limits a test can wait out.
 var short = limits{header: time.Second, read: 300 * time.Millisecond, write: 300 * time.Millisecond,
-	idle: 300 * time.Millisecond, ping: time.Second, stream: 300 * time.Millisecond}
+	idle: 300 * time.Millisecond, ping: time.Second, stream: 300 * time.Millisecond, status: time.Second}
 
 func startShort(t *testing.T) (*Server, string) {
 	return startServerWith(t, Config{Version: "test"}, func(s *Server) { s.limits = short })

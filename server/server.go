@@ -44,12 +44,15 @@ type limits struct {
 	// ping is how often a WebSocket peer is pinged, and how long it has
 	// to answer; stream bounds one write to an event stream.
 	ping, stream time.Duration
+	// status is how often an event stream carries the server's status
+	// (besides when an MCP client comes or goes).
+	status time.Duration
 }
 
 // defaultLimits: a 5 MB body over loopback takes milliseconds, so 15 s to
 // read a request is generous to the extension and short for a trickler.
 var defaultLimits = limits{header: 5 * time.Second, read: 15 * time.Second, write: 30 * time.Second, idle: 60 * time.Second,
-	ping: 20 * time.Second, stream: 10 * time.Second}
+	ping: 20 * time.Second, stream: 10 * time.Second, status: time.Second}
 
 // Config is what a Server needs from main.
 type Config struct {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gasoline-dev/gasoline/features/approval"
 	"github.com/gasoline-dev/gasoline/features/audit"
+	"github.com/gasoline-dev/gasoline/server/wire"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"golang.org/x/sync/semaphore"
@@ -100,6 +101,9 @@ func (s *Server) ServeSession(ctx context.Context, conn msgConn) error {
 	defer func() {
 		s.mcp.UnregisterSession(ctx, sess.id)
 		s.clients.remove(sess.id)
+		if sess.Initialized() {
+			s.clientsChanged()
+		}
 		why := approval.EndSessionEnded
 		if serving.Err() != nil {
 			why = approval.EndServerStopped
@@ -170,6 +174,9 @@ func (s *Server) ServeSession(ctx context.Context, conn msgConn) error {
 		if isInitialize(raw) {
 			if resp := s.mcp.HandleMessage(hctx, raw); resp != nil {
 				write(resp)
+			}
+			if sess.Initialized() { // its name is known now
+				s.clientsChanged()
 			}
 			continue
 		}
@@ -260,6 +267,15 @@ func (c *mcpClients) remove(id string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	delete(c.by, id)
+}
+
+// clientsChanged sends the dashboards the status at once when an MCP
+// client comes or goes, rather than at the next tick: the header's client
+// list and the AI's first call then show together.
+func (s *Server) clientsChanged() {
+	if s.events.active() {
+		s.events.publish(wire.EventStatus, s.Health())
+	}
 }
 
 // names lists the clientInfo names of the connected MCP clients.

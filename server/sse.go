@@ -142,9 +142,6 @@ func sseFrame(event string, data []byte) []byte {
 	return fmt.Appendf(nil, "event: %s\ndata: %s\n\n", event, data)
 }
 
-// statusEvery is how often the stream carries the server's status.
-const statusEvery = time.Second
-
 // handleEventStream is GET /events/stream: the dashboard's live view. It
 // opens with a snapshot (status, overrides, what the human last pointed
 // at, recent entries oldest first, `?backlog=N` per buffer, default 200)
@@ -211,7 +208,7 @@ func (s *Server) handleEventStream(w http.ResponseWriter, r *http.Request) {
 	}
 	fl.Flush()
 
-	tick := time.NewTicker(statusEvery)
+	tick := time.NewTicker(s.limits.status)
 	defer tick.Stop()
 	for {
 		select {

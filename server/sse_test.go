@@ -8,6 +8,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/gasoline-dev/gasoline/server/wire"
 )
 
 // openStream opens base's /events/stream without a backlog, as the holder
@@ -140,5 +144,34 @@ func TestEventStreamKeepsTheDashboardsSlot(t *testing.T) {
 	}
 	if code := open(s.HumanToken()); code != http.StatusTooManyRequests {
 		t.Fatalf("token holders' streams are not bounded: %d", code)
+	}
+}
+
+// A dashboard learns that an MCP client came or went at once, not at the
+// next status tick (here an hour away): its header's client list and the
+// client's first call show together.
+func TestStatusFollowsMCPClients(t *testing.T) {
+	_, base := startServerWith(t, Config{Version: "test"}, func(s *Server) { s.limits.status = time.Hour })
+	stream := openStream(t, base, "")
+	stream.until(t, wire.EventStatus, `"service"`) // the opening snapshot
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	c, _, err := websocket.Dial(ctx, strings.Replace(base, "http", "ws", 1)+"/mcp/ws", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	send := func(m string) {
+		if err := c.Write(ctx, websocket.MessageText, []byte(m)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"pusher","version":"1"}}}`)
+	if _, _, err := c.Read(ctx); err != nil {
+		t.Fatal(err)
+	}
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	stream.until(t, wire.EventStatus, `"mcp_clients":["pusher"]`)
+	c.Close(websocket.StatusNormalClosure, "")
+	for strings.Contains(stream.until(t, wire.EventStatus, `"service"`), "pusher") {
 	}
 }
