@@ -58,6 +58,11 @@ func TestAIReadsInTmux(t *testing.T) {
 	dash.keys("6")
 	row := fmt.Sprintf("read errors · %d entries · limit=10", n)
 	dash.await(20*time.Second, "AI ◁ claude-code", row, fmt.Sprintf("AI read errors (%d entries)", n))
+	// The client's arrival reached the dashboard before its reads did:
+	// the header names it beside them, never "MCP clients: none".
+	if head := strings.SplitN(dash.screen(), "\n", 2)[0]; !strings.Contains(head, "claude-code") {
+		t.Fatalf("the header does not name the client whose reads it shows: %q", head)
+	}
 	// Read rows are dim (ANSI 90, the terminal's grey) but for the
 	// selected one; the errors' sparkline has a bar above the empty one.
 	colour, _ := exec.Command("tmux", "-S", dash.socket, "capture-pane", "-e", "-p", "-t", dash.name).Output()

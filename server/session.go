@@ -41,6 +41,10 @@ type session struct {
 	id     string
 	notifs chan mcp.JSONRPCNotification
 	ready  atomic.Bool
+	// onNamed runs when the initialized client's name becomes known or
+	// changes (an initialize, or the first request of a client that sends
+	// its name with each one).
+	onNamed func()
 
 	mu   sync.RWMutex
 	info mcp.Implementation
@@ -58,7 +62,12 @@ func newSession() *session {
 	return &session{id: "gasoline-" + hex.EncodeToString(b), notifs: make(chan mcp.JSONRPCNotification, 64)}
 }
 
-func (c *session) Initialize()                                         { c.ready.Store(true) }
+func (c *session) Initialize() {
+	if c.ready.CompareAndSwap(false, true) && c.GetClientInfo().Name != "" {
+		c.named()
+	}
+}
+
 func (c *session) Initialized() bool                                   { return c.ready.Load() }
 func (c *session) NotificationChannel() chan<- mcp.JSONRPCNotification { return c.notifs }
 func (c *session) SessionID() string                                   { return c.id }
@@ -71,8 +80,18 @@ func (c *session) GetClientInfo() mcp.Implementation {
 
 func (c *session) SetClientInfo(info mcp.Implementation) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
+	changed := c.info.Name != info.Name
 	c.info = info
+	c.mu.Unlock()
+	if changed && c.ready.Load() {
+		c.named()
+	}
+}
+
+func (c *session) named() {
+	if c.onNamed != nil {
+		c.onNamed()
+	}
 }
 
 func (c *session) GetClientCapabilities() mcp.ClientCapabilities {
@@ -93,6 +112,7 @@ func (c *session) SetClientCapabilities(caps mcp.ClientCapabilities) {
 // the server hold is bounded in bytes (MaxBacklog).
 func (s *Server) ServeSession(ctx context.Context, conn msgConn) error {
 	sess := newSession()
+	sess.onNamed = s.clientsChanged
 	if err := s.mcp.RegisterSession(ctx, sess); err != nil {
 		return err
 	}
@@ -174,9 +194,6 @@ func (s *Server) ServeSession(ctx context.Context, conn msgConn) error {
 		if isInitialize(raw) {
 			if resp := s.mcp.HandleMessage(hctx, raw); resp != nil {
 				write(resp)
-			}
-			if sess.Initialized() { // its name is known now
-				s.clientsChanged()
 			}
 			continue
 		}
