@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/gasoline-dev/gasoline/features/approval"
 	"github.com/gasoline-dev/gasoline/features/audit"
@@ -33,6 +34,10 @@ type mcpClients struct {
 	mu  sync.Mutex
 	by  map[string]*session
 	cut atomic.Int64 // clients cut off for not reading their answers
+	// pushedAt is the last status clientsChanged pushed; trailing says one
+	// more is due at the end of its gap.
+	pushedAt time.Time
+	trailing bool
 }
 
 // session is one MCP client of this server, whichever transport it came
@@ -286,13 +291,38 @@ func (c *mcpClients) remove(id string) {
 	delete(c.by, id)
 }
 
+// statusPushGap spaces the status pushes clientsChanged makes: a client
+// that renames itself on every request costs the dashboards one status
+// each gap, not one each request.
+const statusPushGap = 100 * time.Millisecond
+
 // clientsChanged sends the dashboards the status at once when an MCP
-// client comes or goes, rather than at the next tick: the header's client
-// list and the AI's first call then show together.
+// client comes, goes or renames itself, rather than at the next tick: the
+// header's client list and the AI's first call then show together. Within
+// statusPushGap of the last push, one more follows at the gap's end.
 func (s *Server) clientsChanged() {
-	if s.events.active() {
-		s.events.publish(wire.EventStatus, s.Health())
+	if !s.events.active() {
+		return
 	}
+	c := &s.clients
+	c.mu.Lock()
+	wait := time.Until(c.pushedAt.Add(statusPushGap))
+	if wait > 0 {
+		if !c.trailing {
+			c.trailing = true
+			time.AfterFunc(wait, func() {
+				c.mu.Lock()
+				c.trailing = false
+				c.mu.Unlock()
+				s.clientsChanged()
+			})
+		}
+		c.mu.Unlock()
+		return
+	}
+	c.pushedAt = time.Now()
+	c.mu.Unlock()
+	s.events.publish(wire.EventStatus, s.Health())
 }
 
 // names lists the clientInfo names of the connected MCP clients.
@@ -304,7 +334,7 @@ func (c *mcpClients) names() []string {
 		if !sess.Initialized() {
 			continue
 		}
-		n := sess.GetClientInfo().Name
+		n := audit.Cap(sess.GetClientInfo().Name) // the client wrote it
 		if n == "" {
 			n = "unknown"
 		}

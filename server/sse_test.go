@@ -175,3 +175,44 @@ func TestStatusFollowsMCPClients(t *testing.T) {
 	for strings.Contains(stream.until(t, wire.EventStatus, `"service"`), "pusher") {
 	}
 }
+
+// A burst of client changes (a client renaming itself on every request)
+// costs the dashboards two statuses, the first at once and one at the end
+// of the gap with the last names, not one per change.
+func TestClientChangesCoalesce(t *testing.T) {
+	s, _ := startServer(t)
+	sub, unsubscribe, ok := s.events.subscribe(true)
+	if !ok {
+		t.Fatal("subscribe")
+	}
+	defer unsubscribe()
+	statuses := func() int {
+		n := 0
+		for _, f := range sub.take() {
+			if strings.HasPrefix(string(f), "event: "+wire.EventStatus+"\n") {
+				n++
+			}
+			sub.release(len(f))
+		}
+		return n
+	}
+	for range 1000 {
+		s.clientsChanged()
+	}
+	got := 0
+	deadline := time.After(10 * time.Second)
+	for got < 2 {
+		select {
+		case <-sub.wake:
+			got += statuses()
+		case <-deadline:
+			t.Fatalf("%d statuses, want the first and the trailing one", got)
+		}
+	}
+	s.clients.mu.Lock()
+	due := s.clients.trailing
+	s.clients.mu.Unlock()
+	if extra := statuses(); got+extra != 2 || due {
+		t.Fatalf("%d statuses for 1000 changes (one more due: %v), want 2", got+extra, due)
+	}
+}
