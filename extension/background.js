@@ -23,6 +23,7 @@ import { Screenshots, shrinkPNG } from './sw/screenshots.js';
 import { PilotSwitch } from './sw/pilot-switch.js';
 import { Pilot } from './sw/pilot.js';
 import { ScriptRunner, parkingKey } from './sw/script.js';
+import { Actor } from './sw/act.js';
 import { BROWSER } from './sw/platform.js';
 import { Documents } from './sw/documents.js';
 import { passHeld } from './sw/held.js';
@@ -54,9 +55,15 @@ const script = new ScriptRunner({
   settled: (tabId, job) => documents.settled(tabId, job),
   randomKey: parkingKey,
 });
+const actor = new Actor({
+  debugger: BROWSER === 'firefox' ? null : chrome.debugger, // Firefox: the content script dispatches the events
+  tabs: chrome.tabs, documents, tracked: tabs, pilot, clock: systemClock,
+  lock: (tabId, fn) => script.withTabLock(tabId, fn), // one debugger session per tab: the AI's script or its action
+  deliverHeld: () => delivery.deliverHeld(),
+});
 const actions = new Pilot({
   tabs: chrome.tabs, storage: chrome.storage.local, scripting: chrome.scripting, cookies: chrome.cookies, clock: systemClock, pilot, script,
-  tracked: tabs, documents,
+  tracked: tabs, documents, act: actor,
 });
 const channel = new Channel({
   WebSocket,
@@ -87,6 +94,7 @@ const picker = new Picker({
 });
 
 chrome.runtime.onMessage.addListener(onMessage);
+if (BROWSER !== 'firefox' && chrome.debugger) chrome.debugger.onEvent.addListener((src, method, params) => actor.onDebuggerEvent(src, method, params));
 chrome.storage.sync.onChanged.addListener(onSettingsChanged);
 chrome.runtime.onInstalled.addListener(() => { ready.then(() => settings.recompute()); });
 chrome.runtime.onStartup.addListener(() => { ready.then(() => settings.recompute()); });

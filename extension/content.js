@@ -290,7 +290,7 @@
     if (batchTimer) clearTimeout(batchTimer);
     batchTimer = 0;
     batchDue = false;
-    if (dead || (!batch.length && !unsent.length)) return;
+    if (dead || (!batch.length && !unsent.length)) return Promise.resolve();
     const events = unsent;
     unsent = [];
     for (const ev of batch) {
@@ -300,10 +300,11 @@
       } catch (_) { /* an event that cannot be scrubbed is not sent */ }
     }
     batch = [];
-    if (!events.length) return;
+    if (!events.length) return Promise.resolve();
     try {
-      if (!chrome.runtime || !chrome.runtime.id) return shutdown();
-      chrome.runtime.sendMessage({ type: 'events', events }).then(() => { resends = 0; }, (err) => {
+      if (!chrome.runtime || !chrome.runtime.id) return Promise.resolve(shutdown());
+      // Resolves once the worker took the events (or did not): content/act.js waits for it.
+      return chrome.runtime.sendMessage({ type: 'events', events }).then(() => { resends = 0; }, (err) => {
         if (invalidated(err)) return shutdown();
         if (dead || resends >= RESEND_MAX) return;
         resends++;
@@ -312,6 +313,7 @@
       });
     } catch (err) {
       shutdown();
+      return Promise.resolve();
     }
   }
 

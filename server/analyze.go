@@ -4,6 +4,9 @@ package server
 // tool's description says which one by default.
 var queryTabParam = tabParam
 
+// listAfterParam pages the interactive list: the next of the last answer.
+var listAfterParam = newParam[uint64]("after", "")
+
 func (s *Server) analyzeTool() tool {
 	return tool{
 		name:     "analyze",
@@ -14,6 +17,7 @@ func (s *Server) analyzeTool() tool {
 			{"dom", "matching elements", []declared{selectorParam, stylesParam, propsParam, childrenParam, depthParam, queryTabParam},
 				s.analyzeDOM},
 			{"page_info", "page summary", []declared{queryTabParam}, s.analyzePageInfo},
+			{"interactive", "actionable elements, refs", []declared{listAfterParam, queryTabParam}, s.analyzeInteractive},
 			{"screenshot", "viewport or element", []declared{selectorParam, fullPageParam, formatParam, maxWidthParam, queryTabParam},
 				s.analyzeScreenshot},
 			{"accessibility", "axe-core audit, cached 30 s", []declared{scopeParam, tagsParam, passesParam, refreshParam, queryTabParam},

@@ -19,15 +19,25 @@ var (
 	includeURLParam    = newParam[bool]("include_url", "default true")
 	scriptParam        = newParam[string]("script", "JavaScript; returns its (awaited) value")
 	scriptTimeoutParam = newParam[int]("timeout_ms", "default 5000").between(1, pilot.MaxScriptMS)
-	actTabParam        = tabParam
+	actTabParam        = tabParam.describe("every action")
+	textParam          = newParam[string]("text", "visible text or name; type: to type")
+	refParam           = newParam[string]("ref", "from analyze interactive")
+	navURLParam        = newParam[string]("url", "")
+	clearParam         = newParam[bool]("clear", "default true")
+	submitParam        = newParam[bool]("submit", "Enter after")
+	keyParam           = newParam[string]("key", "e.g. Enter, Control+a")
+	valueParam         = newParam[string]("value", "option value/label")
+	toParam            = newParam[string]("to", "").oneOf("top", "bottom")
+	stateParam         = newParam[string]("state", "default visible").oneOf("visible", "hidden")
 )
+
+// The targets an element action reads.
+var targetReads = []declared{highlightParam, textParam, refParam, actTabParam}
 
 // pilotAbout says what the pilot's actions do.
 var pilotAbout = map[string]string{
-	"highlight":  "outline selector",
-	"save_state": "localStorage, sessionStorage, cookies, URL",
-	"load_state": "localStorage, sessionStorage, cookies, URL",
-	"execute_js": "run script in the page",
+	"save_state": "storage, cookies, URL",
+	"load_state": "storage, cookies, URL",
 }
 
 // pilotReads are the parameters each pilot action reads; every action
@@ -39,6 +49,17 @@ var pilotReads = map[string][]declared{
 	"list_states":  {actTabParam},
 	"delete_state": {snapshotParam, actTabParam},
 	"execute_js":   {scriptParam, scriptTimeoutParam, actTabParam},
+	"navigate":     {navURLParam, actTabParam},
+	"reload":       {actTabParam},
+	"back":         {actTabParam},
+	"forward":      {actTabParam},
+	"click":        targetReads,
+	"hover":        targetReads,
+	"type":         {highlightParam, refParam, textParam, clearParam, submitParam, actTabParam},
+	"press_key":    append([]declared{keyParam}, targetReads...),
+	"select":       append([]declared{valueParam}, targetReads...),
+	"scroll":       append([]declared{toParam}, targetReads...),
+	"wait_for":     {textParam, highlightParam, stateParam, scriptTimeoutParam, actTabParam},
 }
 
 func (s *Server) interactTool() tool {
@@ -67,6 +88,13 @@ func (s *Server) interact(ctx context.Context, action string, a args) (any, erro
 		SnapshotName: snapshotParam.get(a),
 		Script:       scriptParam.get(a),
 		TimeoutMS:    scriptTimeoutParam.get(a),
+		Act: pilot.Act{
+			Text: textParam.get(a), Ref: refParam.get(a), URL: navURLParam.get(a), Submit: submitParam.get(a),
+			Key: keyParam.get(a), Value: valueParam.get(a), To: toParam.get(a), State: stateParam.get(a),
+		},
+	}
+	if c, ok := clearParam.lookup(a); ok {
+		p.Clear = &c
 	}
 	if _, ok := a[includeURLParam.name]; ok {
 		p.IncludeURL = new(includeURLParam.get(a))
@@ -82,6 +110,9 @@ func (s *Server) interact(ctx context.Context, action string, a args) (any, erro
 		if err := s.approve(ctx, p, actTabParam.get(a)); err != nil {
 			return nil, err
 		}
+	}
+	if pilot.IsAct(p.Name) {
+		return s.act(ctx, actTabParam.get(a), p)
 	}
 	return s.runPilot(ctx, actTabParam.get(a), p)
 }

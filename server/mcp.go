@@ -89,13 +89,16 @@ func (t tool) specs() []spec {
 func (t tool) modesText() string {
 	var keys []string
 	modes := make(map[string][]string)
+	common := t.commonReads()
 	for _, m := range t.modes {
 		key := ""
-		if len(m.reads) > 0 {
-			names := make([]string, len(m.reads))
-			for i, p := range m.reads {
-				names[i] = p.decl().name
+		var names []string
+		for _, p := range m.reads {
+			if n := p.decl().name; !common[n] {
+				names = append(names, n)
 			}
+		}
+		if len(names) > 0 {
 			key = "(" + strings.Join(names, " ") + ")"
 		}
 		if m.about != "" {
@@ -114,6 +117,42 @@ func (t tool) modesText() string {
 		parts[i] = strings.Join(modes[k], ",") + k
 	}
 	return strings.Join(parts, "; ")
+}
+
+// tools are the five tools, in tools/list's order.
+func (s *Server) tools() []tool {
+	return []tool{s.observeTool(), s.analyzeTool(), s.generateTool(), s.configureTool(), s.interactTool()}
+}
+
+// toolNamed is one of the tools.
+func (s *Server) toolNamed(name string) tool {
+	for _, t := range s.tools() {
+		if t.name == name {
+			return t
+		}
+	}
+	return tool{}
+}
+
+// commonReads are the parameters every mode of a tool reads: listed once,
+// not in each mode's entry (their own description says so).
+func (t tool) commonReads() map[string]bool {
+	if len(t.modes) < 2 {
+		return nil
+	}
+	count := make(map[string]int)
+	for _, m := range t.modes {
+		for _, p := range m.reads {
+			count[p.decl().name]++
+		}
+	}
+	out := make(map[string]bool)
+	for n, c := range count {
+		if c == len(t.modes) {
+			out[n] = true
+		}
+	}
+	return out
 }
 
 // schema is the tool as tools/list shows it.
@@ -151,7 +190,7 @@ func (s *Server) newMCP() *server.MCPServer {
 		server.WithHooks(hooks),
 		server.WithToolHandlerMiddleware(s.recordReads),
 	)
-	for _, t := range []tool{s.observeTool(), s.analyzeTool(), s.generateTool(), s.configureTool(), s.interactTool()} {
+	for _, t := range s.tools() {
 		addTool(m, withReads(t))
 	}
 	return m

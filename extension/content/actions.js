@@ -92,8 +92,14 @@
     return clean(el.innerText || el.textContent || el.getAttribute('aria-label') || el.getAttribute('title') || '', TEXT_MAX);
   }
 
+  // The AI's actions (content/act.js) are recorded as the human's are, marked as the AI's. Events it
+  // dispatches itself (Firefox) are not trusted: they count only while it dispatches them.
+  const aiActing = () => !!G.aiActing && G.aiActing();
+  const person = (e) => e.isTrusted || G.aiDispatching === true;
+
   function record(data, quiet) {
     data.ts = data.ts || Date.now();
+    if (data.type !== 'navigation' && aiActing()) data.source = 'ai';
     accept('action', data, quiet);
   }
 
@@ -109,7 +115,7 @@
 
   listen(document, 'click', (e) => {
     try {
-      if (!e.isTrusted || actionsOff() || early()) return;
+      if (!person(e) || actionsOff() || early()) return;
       click(e.target);
     } catch (_) { /* ignore */ }
   });
@@ -202,28 +208,28 @@
 
   listen(document, 'input', (e) => {
     try {
-      if (!e.isTrusted || actionsOff() || early()) return;
+      if (!person(e) || actionsOff() || early()) return;
       typed(e.target);
     } catch (_) { /* ignore */ }
   });
 
   listen(document, 'change', (e) => {
     try {
-      if (!e.isTrusted || actionsOff() || early()) return;
+      if (!person(e) || actionsOff() || early()) return;
       changed(e.target);
     } catch (_) { /* ignore */ }
   });
 
   listen(document, 'submit', (e) => {
     try {
-      if (actionsOff() || early()) return;
+      if (!person(e) || actionsOff() || early()) return;
       submitted(e.target);
     } catch (_) { /* ignore */ }
   });
 
   listen(document, 'keydown', (e) => {
     try {
-      if (!e.isTrusted || (e.key !== 'Enter' && e.key !== 'Escape') || actionsOff() || early()) return;
+      if (!person(e) || (e.key !== 'Enter' && e.key !== 'Escape') || actionsOff() || early()) return;
       pressed(e.target, e.key);
     } catch (_) { /* ignore */ }
   });
@@ -269,4 +275,5 @@
 
   G.selectorFor = selectorFor;
   G.clean = clean;
+  G.flushInputs = flushInputs;
 })();

@@ -130,12 +130,21 @@
         case 'pilot':
           if (!G.pilot) throw new QueryError('internal', 'the pilot part of the content script is not loaded');
           return { result: G.pilot(params) };
+        case 'act': {
+          if (!G.act) throw new QueryError('internal', 'the acting part of the content script is not loaded');
+          // Some steps wait (settle, wait_for): their errors come back as the others' do.
+          return Promise.resolve(G.act(params)).then((result) => ({ result }), errorAnswer);
+        }
         default: throw new QueryError('invalid_param', `unknown query kind ${JSON.stringify(msg.kind)}`);
       }
     } catch (err) {
-      if (err instanceof QueryError) return { error: { code: err.code, message: err.message } };
-      return { error: { code: 'internal', message: String((err && err.message) || err) } };
+      return errorAnswer(err);
     }
+  }
+
+  function errorAnswer(err) {
+    if (err instanceof QueryError || (err && typeof err.code === 'string')) return { error: { code: err.code, message: err.message } };
+    return { error: { code: 'internal', message: String((err && err.message) || err) } };
   }
 
   // The element's trimmed textContent cut at `max`, reading only as much of the subtree as that needs

@@ -3,6 +3,7 @@
 // execute_js (script.js).
 
 import { QueryError, errText } from './errors.js';
+import { ACTIONS } from './act.js';
 
 const SNAPSHOTS_KEY = 'gasoline_snapshots';
 const SNAPSHOT_NAME_MAX = 50;
@@ -18,6 +19,7 @@ const HIGHLIGHT_MAX_MS = 60000;
  * @property {import('./clock.js').Clock} clock
  * @property {{ready(): Promise<unknown>, assert(): void}} pilot the human's switch
  * @property {{run(tabId: number, p: object, job: object): Promise<unknown>}} script execute_js
+ * @property {{run(tabId: number, q: object, p: object, job: object): Promise<unknown>}} act act.js's Actor: navigate … wait_for
  * @property {{resolveTab(tab: unknown): Promise<number>}} tracked tabs.js's Tabs: which tab a query means
  * @property {{askContent: Function, onDocument: Function, navigateTab(tabId: number, url: string): Promise<void>}} documents
  *   documents.js's Documents: the tab's current document asked
@@ -47,6 +49,10 @@ export class Pilot {
       case 'execute_js':
         break;
       default:
+        if (ACTIONS.has(p.action)) {
+          job.tab = await this.d.tracked.resolveTab(q.tab);
+          return this.d.act.run(job.tab, q, p, job);
+        }
         throw new QueryError('invalid_param', `unknown pilot action ${JSON.stringify(p.action)}`);
     }
     job.tab = await this.d.tracked.resolveTab(q.tab);

@@ -5,8 +5,8 @@
 import { scriptTimeout } from './serialize.js';
 import { QueryError, errText } from './errors.js';
 
-const QUERY_KINDS = new Set(['dom', 'page_info', 'a11y', 'pilot', 'flush', 'screenshot']);
-const QUERY_DEFAULT_MS = { dom: 10000, page_info: 10000, a11y: 30000, pilot: 10000, screenshot: 10000 };
+const QUERY_KINDS = new Set(['dom', 'page_info', 'a11y', 'pilot', 'flush', 'screenshot', 'interactive']);
+const QUERY_DEFAULT_MS = { dom: 10000, page_info: 10000, a11y: 30000, pilot: 10000, screenshot: 10000, interactive: 10000 };
 const QUERY_MAX_MS = 120000;
 
 /** A query's time limit when the server set none: execute_js gets its script's own plus a margin. */
@@ -65,7 +65,8 @@ export class QueryRunner {
         out = { result: await this.d.shots.shoot(job.tab, params) };
       } else {
         job.tab = await this.d.tracked.resolveTab(q.tab);
-        const query = { id: q.id, kind: q.kind, params };
+        // The interactive list is content/act.js's: asked as its step, outside the pilot's actions.
+        const query = q.kind === 'interactive' ? { id: q.id, kind: 'act', params: { step: 'interactive', after: params.after } } : { id: q.id, kind: q.kind, params };
         out = q.kind === 'a11y' ? await this.d.audits.audit(job.tab, query, job) : await this.d.documents.askContent(job.tab, query, job);
       }
       if (out) this.finish(job, out);

@@ -42,6 +42,7 @@ async function harness({ snapshots = {} } = {}) {
     clock,
     pilot: { ready: () => h.switchRead, assert: () => { if (!h.on) throw Object.assign(new Error('off'), { code: 'ai_web_pilot_disabled' }); } },
     script: { run: async (tab, p) => ({ result: { ran: p.script, tab } }) },
+    act: { run: async (tab, q, p) => ({ result: { acted: p.action, tab } }) },
     tracked,
     documents,
   });
@@ -66,7 +67,8 @@ test('every action waits for the switch to be read, and refuses while it is off'
   assert.equal(h.gets, 1);
   assert.deepEqual(h.asked, []);
   h.on = true;
-  await assert.rejects(h.run({ action: 'click' }), (e) => e.code === 'invalid_param' && e.message === 'unknown pilot action "click"');
+  await assert.rejects(h.run({ action: 'no_such' }), (e) => e.code === 'invalid_param' && e.message === 'unknown pilot action "no_such"');
+  assert.deepEqual(await h.run({ action: 'click' }), { result: { acted: 'click', tab: 7 } }, 'the actions go to the actor, with their tab');
   assert.deepEqual(await h.run({ action: 'execute_js', script: '2' }), { result: { ran: '2', tab: 7 } }, 'execute_js goes to the script runner, with its tab');
 });
 

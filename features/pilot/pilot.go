@@ -148,7 +148,7 @@ const (
 )
 
 // Actions are the names an Action may have.
-var Actions = []string{"highlight", "save_state", "load_state", "list_states", "delete_state", "execute_js"}
+var Actions = append([]string{"highlight", "save_state", "load_state", "list_states", "delete_state", "execute_js"}, Acts...)
 
 // Action is one thing the AI asks the pilot to do, as the extension gets it.
 type Action struct {
@@ -159,6 +159,7 @@ type Action struct {
 	IncludeURL   *bool  `json:"include_url,omitempty"`
 	Script       string `json:"script,omitempty"`
 	TimeoutMS    int    `json:"timeout_ms,omitempty"`
+	Act
 }
 
 // Check validates an action and fills in its defaults.
@@ -190,6 +191,9 @@ func (a *Action) Check() error {
 		}
 	case "list_states":
 	default:
+		if IsAct(a.Name) {
+			return a.checkAct()
+		}
 		return problem.New(problem.InvalidParam, "unknown pilot action %q", a.Name)
 	}
 	return nil
@@ -198,8 +202,13 @@ func (a *Action) Check() error {
 // Timeout is how long the server waits for the page: a script's own
 // timeout plus time to report it, else a fixed bound.
 func (a *Action) Timeout() time.Duration {
-	if a.Name == "execute_js" {
+	switch {
+	case a.Name == "execute_js":
 		return time.Duration(a.TimeoutMS)*time.Millisecond + scriptReplyGrace
+	case a.Name == "wait_for":
+		return time.Duration(a.TimeoutMS)*time.Millisecond + actReplyGrace
+	case IsAct(a.Name):
+		return actTimeout
 	}
 	return actionTimeout
 }

@@ -45,7 +45,10 @@ const (
 	TabNotVisible Code = "tab_not_visible"
 	// ScreenshotsOff: the human turned AI screenshots off (ai_screenshots).
 	ScreenshotsOff Code = "ai_screenshots_off"
-	Internal       Code = "internal"
+	// NotActionable: the action's target is there but cannot take it
+	// (covered by another element, disabled, hidden, not a text field).
+	NotActionable Code = "not_actionable"
+	Internal      Code = "internal"
 )
 
 // Error is a failure with a code and a message that says what to do next.

@@ -1,0 +1,194 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+
+	"github.com/gasoline-dev/gasoline/features/browser"
+	"github.com/gasoline-dev/gasoline/features/capture"
+	"github.com/gasoline-dev/gasoline/features/pilot"
+	"github.com/gasoline-dev/gasoline/features/problem"
+	"github.com/gasoline-dev/gasoline/features/redact"
+)
+
+// What an action's answer lists of what it caused, at most.
+const (
+	causedRequestsMax = 20
+	causedErrorsMax   = 10
+)
+
+// actTarget is the element an action aimed at, as the page named it.
+type actTarget struct {
+	Ref      string `json:"ref,omitempty"`
+	Role     string `json:"role,omitempty"`
+	Name     string `json:"name,omitempty"`
+	Selector string `json:"selector,omitempty"`
+}
+
+// actPage is a page an action led to.
+type actPage struct {
+	URL   string `json:"url"`
+	Title string `json:"title,omitempty"`
+}
+
+// actRequest and actError are what an action caused, as captured.
+type actRequest struct {
+	Method string `json:"method"`
+	URL    string `json:"url"`
+	Status int    `json:"status,omitempty"`
+	Error  string `json:"error,omitempty"`
+}
+
+type actError struct {
+	Message string `json:"message"`
+	Source  string `json:"source,omitempty"`
+}
+
+type actDialog struct {
+	Type    string `json:"type"`
+	Message string `json:"message,omitempty"`
+}
+
+// actCaused is what happened within the settle window.
+type actCaused struct {
+	Navigation *actPage     `json:"navigation,omitempty"`
+	Requests   []actRequest `json:"requests,omitempty"`
+	Errors     []actError   `json:"errors,omitempty"`
+	Dialogs    []actDialog  `json:"dialogs,omitempty"`
+	// More counts requests and errors past the lists' caps.
+	More int `json:"more,omitempty"`
+}
+
+// actAnswer is an action's answer: the extension's report, with what the
+// action caused read from what was captured meanwhile.
+type actAnswer struct {
+	Action string          `json:"action"`
+	Target *actTarget      `json:"target,omitempty"`
+	Caused *actCaused      `json:"caused,omitempty"`
+	After  json.RawMessage `json:"after,omitempty"`
+	Scroll json.RawMessage `json:"scroll,omitempty"`
+	// WaitedMS is how long wait_for waited; SettleMS how long the page
+	// took to settle after the input.
+	WaitedMS *int   `json:"waited_ms,omitempty"`
+	SettleMS int    `json:"settle_ms,omitempty"`
+	URL      string `json:"url,omitempty"`
+	Tab      int    `json:"tab,omitempty"`
+}
+
+// extActResult is the extension's report of an action (sw/act.js).
+type extActResult struct {
+	Action     string          `json:"action"`
+	Target     *actTarget      `json:"target"`
+	Navigation *actPage        `json:"navigation"`
+	After      json.RawMessage `json:"after"`
+	Scroll     json.RawMessage `json:"scroll"`
+	Dialogs    []actDialog     `json:"dialogs"`
+	SettleMS   int             `json:"settle_ms"`
+	WaitedMS   *int            `json:"waited_ms"`
+	URL        string          `json:"url"`
+}
+
+// act runs one of the AI's actions and says what it caused.
+func (s *Server) act(ctx context.Context, tab int, p pilot.Action) (any, error) {
+	if err := s.pilot.Check(s.queries.Reachable()); err != nil {
+		return nil, err
+	}
+	since := s.store.Network(capture.Query{Limit: 1}).Cursor
+	resp, err := s.queries.Ask(ctx, browser.KindPilot, tab, p, p.Timeout())
+	if err != nil {
+		return nil, err
+	}
+	var r extActResult
+	if err := json.Unmarshal(resp.Result, &r); err != nil {
+		return nil, problem.New(problem.Internal, "the extension's answer could not be read: %v", err)
+	}
+	out := actAnswer{Action: p.Name, Target: r.Target, After: r.After, Scroll: r.Scroll, WaitedMS: r.WaitedMS, SettleMS: r.SettleMS,
+		URL: redact.URL(r.URL), Tab: resp.Tab}
+	c := s.caused(ctx, resp.Tab, since)
+	if r.Navigation != nil {
+		c.Navigation = &actPage{URL: redact.URL(r.Navigation.URL), Title: redact.Text(r.Navigation.Title)}
+		out.URL = ""
+	}
+	c.Dialogs = r.Dialogs
+	for i := range c.Dialogs {
+		c.Dialogs[i].Message = redact.Text(c.Dialogs[i].Message)
+	}
+	if c.Navigation != nil || len(c.Requests) > 0 || len(c.Errors) > 0 || len(c.Dialogs) > 0 {
+		out.Caused = &c
+	}
+	if out.Target != nil {
+		out.Target.Name = redact.Text(out.Target.Name)
+	}
+	return out, nil
+}
+
+// caused reads the requests and errors captured on tab since the cursor,
+// oldest first: the extension delivered them before it answered.
+func (s *Server) caused(ctx context.Context, tab int, since uint64) actCaused {
+	var c actCaused
+	if tab == 0 {
+		return c
+	}
+	nets := s.store.Network(capture.Query{After: since, TabID: tab, All: true}).Entries
+	slices.Reverse(nets)
+	for _, n := range nets {
+		if len(c.Requests) == causedRequestsMax {
+			c.More++
+			continue
+		}
+		c.Requests = append(c.Requests, actRequest{Method: n.Method, URL: n.URL, Status: n.Status, Error: n.Error})
+	}
+	errs := s.store.Errors(capture.Query{After: since, TabID: tab, All: true}).Entries
+	slices.Reverse(errs)
+	for _, e := range errs {
+		if len(c.Errors) == causedErrorsMax {
+			c.More++
+			continue
+		}
+		c.Errors = append(c.Errors, actError{Message: e.Message, Source: s.locateEntry(e)})
+	}
+	return c
+}
+
+// interactiveElement is one actionable element of analyze interactive.
+type interactiveElement struct {
+	Ref         string `json:"ref"`
+	Role        string `json:"role"`
+	Name        string `json:"name,omitempty"`
+	Selector    string `json:"selector,omitempty"`
+	Value       string `json:"value,omitempty"`
+	ValueHidden bool   `json:"value_hidden,omitempty"`
+	Checked     *bool  `json:"checked,omitempty"`
+	Visible     *bool  `json:"visible,omitempty"`
+	InViewport  *bool  `json:"in_viewport,omitempty"`
+	Disabled    bool   `json:"disabled,omitempty"`
+}
+
+// interactiveList is a page of the list; Next is the after of the next.
+type interactiveList struct {
+	Tab      int                  `json:"tab,omitempty"`
+	URL      string               `json:"url"`
+	Title    string               `json:"title,omitempty"`
+	Count    int                  `json:"count"`
+	Next     int                  `json:"next,omitempty"`
+	Elements []interactiveElement `json:"elements"`
+}
+
+// analyzeInteractive lists the page's actionable elements with refs.
+func (s *Server) analyzeInteractive(ctx context.Context, a args) (any, error) {
+	var r interactiveList
+	resp, err := s.ask(ctx, browser.KindInteractive, queryTabParam.get(a), map[string]uint64{"after": listAfterParam.get(a)}, domTimeout, &r)
+	if err != nil {
+		return nil, err
+	}
+	r.Tab, r.URL, r.Title = resp.Tab, redact.URL(r.URL), redact.Text(r.Title)
+	if len(r.Elements) > pilot.MaxInteractive {
+		r.Elements = r.Elements[:pilot.MaxInteractive]
+	}
+	for i := range r.Elements {
+		e := &r.Elements[i]
+		e.Name, e.Value = redact.Text(e.Name), redact.Text(e.Value)
+	}
+	return r, nil
+}
