@@ -87,6 +87,10 @@ type extActResult struct {
 	SettleMS   int             `json:"settle_ms"`
 	WaitedMS   *int            `json:"waited_ms"`
 	URL        string          `json:"url"`
+	// Requests, where the browser let the extension watch the tab's
+	// network (Chromium's debugger), are every request the action caused.
+	Requests     []actRequest `json:"requests"`
+	RequestsMore int          `json:"requests_more"`
 }
 
 // act runs one of the AI's actions and says what it caused.
@@ -105,7 +109,13 @@ func (s *Server) act(ctx context.Context, tab int, p pilot.Action) (any, error) 
 	}
 	out := actAnswer{Action: p.Name, Target: r.Target, After: r.After, Scroll: r.Scroll, WaitedMS: r.WaitedMS, SettleMS: r.SettleMS,
 		URL: redact.URL(r.URL), Tab: resp.Tab}
-	c := s.caused(ctx, resp.Tab, since)
+	c := s.caused(ctx, resp.Tab, since, r.Requests == nil)
+	if r.Requests != nil {
+		c.Requests, c.More = r.Requests, c.More+r.RequestsMore
+		for i := range c.Requests {
+			c.Requests[i].URL, c.Requests[i].Error = redact.URL(c.Requests[i].URL), redact.Text(c.Requests[i].Error)
+		}
+	}
 	if r.Navigation != nil {
 		c.Navigation = &actPage{URL: redact.URL(r.Navigation.URL), Title: redact.Text(r.Navigation.Title)}
 		out.URL = ""
@@ -123,14 +133,18 @@ func (s *Server) act(ctx context.Context, tab int, p pilot.Action) (any, error) 
 	return out, nil
 }
 
-// caused reads the requests and errors captured on tab since the cursor,
-// oldest first: the extension delivered them before it answered.
-func (s *Server) caused(ctx context.Context, tab int, since uint64) actCaused {
+// caused reads the errors (and, unless the extension saw them, the
+// requests) captured on tab since the cursor, oldest first: the extension
+// delivered them before it answered.
+func (s *Server) caused(ctx context.Context, tab int, since uint64, requests bool) actCaused {
 	var c actCaused
 	if tab == 0 {
 		return c
 	}
-	nets := s.store.Network(capture.Query{After: since, TabID: tab, All: true}).Entries
+	var nets []capture.NetworkEntry
+	if requests {
+		nets = s.store.Network(capture.Query{After: since, TabID: tab, All: true}).Entries
+	}
 	slices.Reverse(nets)
 	for _, n := range nets {
 		if len(c.Requests) == causedRequestsMax {

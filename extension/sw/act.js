@@ -11,6 +11,7 @@ import { QueryError, errText } from './errors.js';
 
 export const ACTIONS = new Set(['navigate', 'reload', 'back', 'forward', 'click', 'type', 'press_key', 'select', 'hover', 'scroll', 'wait_for']);
 const SETTLE_MAX_MS = 2000;
+const REQUESTS_MAX = 20;
 const DETACH_WAIT_MS = 1000;
 // Actions the content script performs in every browser: a native select's options and scrolling have no
 // input that chrome.debugger could send better.
@@ -35,6 +36,9 @@ const MODS = { alt: 1, ctrl: 2, meta: 4, shift: 8 };
 class Watch {
   constructor() {
     this.inflight = new Set();
+    /** @type {Map<string, {method: string, url: string, status?: number, error?: string}>} the requests the action caused, in order */
+    this.requests = new Map();
+    this.dropped = 0;
     this.dialogs = [];
     /** @type {(() => void)[]} */
     this.idleWaiters = [];
@@ -43,11 +47,25 @@ class Watch {
   /** @param {string} method @param {any} params */
   event(method, params) {
     switch (method) {
-      case 'Network.requestWillBeSent':
+      case 'Network.requestWillBeSent': {
         this.inflight.add(params.requestId);
+        const req = params.request || {};
+        if (!/^https?:/i.test(req.url || '') || this.requests.has(params.requestId)) break;
+        if (this.requests.size < REQUESTS_MAX) this.requests.set(params.requestId, { method: req.method, url: req.url });
+        else this.dropped++;
         break;
+      }
+      case 'Network.responseReceived': {
+        const r = this.requests.get(params.requestId);
+        if (r && params.response) r.status = params.response.status;
+        break;
+      }
+      case 'Network.loadingFailed': {
+        const r = this.requests.get(params.requestId);
+        if (r) r.error = params.canceled ? 'aborted' : String(params.blockedReason || params.errorText || 'failed');
+      }
+      // falls through
       case 'Network.loadingFinished':
-      case 'Network.loadingFailed':
         this.inflight.delete(params.requestId);
         if (!this.inflight.size) for (const w of this.idleWaiters.splice(0)) w();
         break;
@@ -115,6 +133,7 @@ export class Actor {
       if (out.after) result.after = out.after;
       if (out.scroll) result.scroll = out.scroll;
       if (out.dialogs && out.dialogs.length) result.dialogs = out.dialogs;
+      if (out.requests) Object.assign(result, { requests: out.requests, requests_more: out.requests_more });
       result.settle_ms = out.settle_ms;
       result.url = out.url;
       await this.d.deliverHeld().catch(() => {});
@@ -209,7 +228,11 @@ export class Actor {
         await this.networkIdle(watch, deadline);
         s = (await ask({ step: 'settle', ref, max_ms: 0 })) || s;
       }
-      return { target: prep.target, url: s.url, title: s.title, after: s.after, scroll: prep.scroll, dialogs: watch.dialogs, settle_ms: clock.now() - t0 };
+      const out = { target: prep.target, url: s.url, title: s.title, after: s.after, scroll: prep.scroll, dialogs: watch.dialogs, settle_ms: clock.now() - t0 };
+      // The debugger saw every request of the tab (documents, images, fetches): the server need not wait
+      // for the page's capture of them.
+      if (attached) Object.assign(out, { requests: [...watch.requests.values()], requests_more: watch.dropped });
+      return out;
     } finally {
       if (attached) {
         this.watches.delete(tabId);

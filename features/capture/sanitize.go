@@ -237,6 +237,9 @@ func (a *Action) sanitize() {
 		a.Value = ""
 	}
 	a.Value = scrubText(a.Value, MaxText)
+	if a.Source != "ai" {
+		a.Source = "" // the human's: the only other source there is
+	}
 }
 
 func (e *LogEntry) stamp() *Time     { return &e.TS }

@@ -182,8 +182,11 @@ type Action struct {
 	Value     string `json:"value,omitempty"`    // input value; never for passwords
 	InputType string `json:"input_type,omitempty"`
 	URL       string `json:"url,omitempty"` // navigation target
-	TabID     int    `json:"tab,omitempty"`
-	Page      string `json:"page,omitempty"`
+	// Source is "ai" for the AI's own actions (interact), absent for the
+	// human's.
+	Source string `json:"source,omitempty"`
+	TabID  int    `json:"tab,omitempty"`
+	Page   string `json:"page,omitempty"`
 	// Doc and Seq are the entry's place in its page's sequence (PROTOCOL.md,
 	// "Sequence numbers"); read at ingest and cleared before it is stored.
 	Doc string `json:"dc,omitempty"`
