@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"strconv"
+	"strings"
 
+	"github.com/gasoline-dev/gasoline/features/approval"
 	"github.com/gasoline-dev/gasoline/features/browser"
 	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/pilot"
@@ -131,6 +134,36 @@ func (s *Server) act(ctx context.Context, tab int, p pilot.Action) (any, error) 
 		out.Target.Name = redact.Text(out.Target.Name)
 	}
 	return out, nil
+}
+
+// describeAct fills in what the human is asked to approve: the target as
+// the page names it (found first, so a target that is not there, or a
+// field the AI may never fill, is refused before anyone is asked), the
+// text to type with secrets masked, where a navigation goes.
+func (s *Server) describeAct(ctx context.Context, p pilot.Action, req *approval.Request) error {
+	if !pilot.IsAct(p.Name) {
+		return nil
+	}
+	req.Selector = p.Target()
+	switch p.Name {
+	case "type":
+		req.Text = redact.Text(p.Text)
+	case "navigate":
+		req.To = redact.URL(p.URL)
+	}
+	if !p.Targeted() {
+		return nil
+	}
+	q := p
+	q.Describe = true
+	var r extActResult
+	if _, err := s.ask(ctx, browser.KindPilot, req.Tab, q, domTimeout, &r); err != nil {
+		return err
+	}
+	if t := r.Target; t != nil {
+		req.Target = strings.TrimSpace(t.Role + " " + strconv.Quote(redact.Text(t.Name)) + " " + t.Selector)
+	}
+	return nil
 }
 
 // caused reads the errors (and, unless the extension saw them, the

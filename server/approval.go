@@ -40,6 +40,9 @@ func (s *Server) approve(ctx context.Context, p pilot.Action, tab int) error {
 		return nil
 	}
 	req := approval.Request{Agent: agent(ctx), Action: p.Name, Selector: p.Selector, Name: p.SnapshotName, Script: p.Script, Tab: tab}
+	if err := s.describeAct(ctx, p, &req); err != nil {
+		return err
+	}
 	if pg, ok := s.store.Page(); ok {
 		req.URL = pg.URL
 		if req.Tab == 0 {
@@ -53,7 +56,7 @@ func (s *Server) approve(ctx context.Context, p pilot.Action, tab int) error {
 	if timeout <= 0 {
 		timeout = approval.DefaultTimeout
 	}
-	s.audit(audit.Event{Event: "approval_requested", Action: p.Name, Selector: p.Selector, Source: "ai", Agent: req.Agent})
+	s.audit(audit.Event{Event: "approval_requested", Action: p.Name, Selector: p.Target(), Source: "ai", Agent: req.Agent})
 	d, err := s.approvals.Ask(ctx, req, timeout, func(waited time.Duration) {
 		progress(ctx, waited.Seconds(), timeout.Seconds(), "waiting for the human to approve "+p.Name+" in the Gasoline dashboard")
 	})

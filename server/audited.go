@@ -55,6 +55,9 @@ func (s *Server) auditConfigure(ctx context.Context, a args, v any, err error) {
 func (s *Server) auditInteract(ctx context.Context, a args, _ any, err error) {
 	action, _ := a["action"].(string)
 	sel, _ := a[highlightParam.name].(string)
+	if pilot.IsAct(action) {
+		sel = actionOf(action, a).Target()
+	}
 	name, _ := a[snapshotParam.name].(string)
 	ev := audit.Event{Event: "pilot_action", Action: action, Selector: sel, Name: name, Source: "ai", Agent: agent(ctx), Result: "ok"}
 	if script, _ := a[scriptParam.name].(string); script != "" {

@@ -81,24 +81,7 @@ func (s *Server) interactTool() tool {
 }
 
 func (s *Server) interact(ctx context.Context, action string, a args) (any, error) {
-	p := pilot.Action{
-		Name:         action,
-		Selector:     highlightParam.get(a),
-		DurationMS:   durationParam.get(a),
-		SnapshotName: snapshotParam.get(a),
-		Script:       scriptParam.get(a),
-		TimeoutMS:    scriptTimeoutParam.get(a),
-		Act: pilot.Act{
-			Text: textParam.get(a), Ref: refParam.get(a), URL: navURLParam.get(a), Submit: submitParam.get(a),
-			Key: keyParam.get(a), Value: valueParam.get(a), To: toParam.get(a), State: stateParam.get(a),
-		},
-	}
-	if c, ok := clearParam.lookup(a); ok {
-		p.Clear = &c
-	}
-	if _, ok := a[includeURLParam.name]; ok {
-		p.IncludeURL = new(includeURLParam.get(a))
-	}
+	p := actionOf(action, a)
 	if err := p.Check(); err != nil {
 		return nil, err
 	}
@@ -134,4 +117,27 @@ func (s *Server) runPilot(ctx context.Context, tab int, p pilot.Action) (any, er
 		out["tab"] = resp.Tab
 	}
 	return out, nil
+}
+
+// actionOf is the pilot action a call asks for, as its arguments say.
+func actionOf(action string, a args) pilot.Action {
+	p := pilot.Action{
+		Name:         action,
+		Selector:     highlightParam.get(a),
+		DurationMS:   durationParam.get(a),
+		SnapshotName: snapshotParam.get(a),
+		Script:       scriptParam.get(a),
+		TimeoutMS:    scriptTimeoutParam.get(a),
+		Act: pilot.Act{
+			Text: textParam.get(a), Ref: refParam.get(a), URL: navURLParam.get(a), Submit: submitParam.get(a),
+			Key: keyParam.get(a), Value: valueParam.get(a), To: toParam.get(a), State: stateParam.get(a),
+		},
+	}
+	if _, ok := a[includeURLParam.name]; ok {
+		p.IncludeURL = new(includeURLParam.get(a))
+	}
+	if c, ok := clearParam.lookup(a); ok {
+		p.Clear = &c
+	}
+	return p
 }

@@ -158,8 +158,17 @@ func (m *Model) askView(height int) string {
 	if req.URL != "" || req.Tab != 0 {
 		head = append(head, fit(fmt.Sprintf("tab %d: %s", req.Tab, clean(req.URL)), w))
 	}
-	if req.Selector != "" {
+	switch {
+	case req.Target != "":
+		head = append(head, fit("target: "+clean(req.Target), w))
+	case req.Selector != "":
 		head = append(head, fit("selector: "+clean(req.Selector), w))
+	}
+	if req.Text != "" {
+		head = append(head, fit("text: "+clean(req.Text), w))
+	}
+	if req.To != "" {
+		head = append(head, fit("to: "+clean(req.To), w))
 	}
 	if req.Name != "" {
 		head = append(head, fit("snapshot: "+clean(req.Name), w))

@@ -248,6 +248,7 @@
     }
     if (action === 'select' && tag !== 'select') throw new QueryError('not_actionable', `${nameForError(el)} is not a select`);
     if (action !== 'hover' && action !== 'scroll' && disabled(el)) throw new QueryError('not_actionable', `${nameForError(el)} is disabled`);
+    if (p.dry) return { target: describe(el) }; // for the human's approval: nothing moved yet
     let r = el.getBoundingClientRect();
     if (!inViewport(r) || action === 'scroll') {
       el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });

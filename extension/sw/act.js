@@ -108,6 +108,11 @@ export class Actor {
       return ans.result;
     };
     if (p.action === 'wait_for') return this.waitFor(tabId, p, job, ask);
+    if (p.describe) {
+      // Before the human is asked: the target as the page names it, and the refusals that need no input.
+      const d = await ask({ step: 'prepare', dry: true, action: p.action, selector: p.selector, text: p.action === 'type' ? undefined : p.text, ref: p.ref });
+      return d && { result: { action: p.action, target: d.target } };
+    }
     await this.d.documents.settled(tabId, job);
     return this.d.lock(tabId, async () => {
       if (job.done) return null; // never act late, after the query ended

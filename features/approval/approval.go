@@ -28,8 +28,14 @@ type Request struct {
 	Selector string `json:"selector,omitempty"`
 	Name     string `json:"snapshot_name,omitempty"`
 	Script   string `json:"script,omitempty"`
-	Tab      int    `json:"tab,omitempty"`
-	URL      string `json:"url,omitempty"`
+	// Target is an action's element as the page names it (role "name"
+	// selector); Text what it would type, secrets masked; To where it would
+	// navigate.
+	Target string `json:"target,omitempty"`
+	Text   string `json:"text,omitempty"`
+	To     string `json:"to,omitempty"`
+	Tab    int    `json:"tab,omitempty"`
+	URL    string `json:"url,omitempty"`
 	// Origin is the page's origin a rule made from this call would name
 	// (OriginOf); Session the MCP session that made the call.
 	Origin   string    `json:"origin,omitempty"`

@@ -49,7 +49,12 @@ func (r Rule) String() string {
 }
 
 // Covers reports whether req is a call the rule approves, at time now.
+// A navigation that leaves the page's origin is never covered: the
+// human is asked each time.
 func (r Rule) Covers(req Request, now time.Time) bool {
+	if req.Action == "navigate" && OriginOf(req.To) != req.Origin {
+		return false
+	}
 	return req.Session != "" && req.Origin != "" && req.Session == r.Session &&
 		req.Action == r.Action && req.Origin == r.Origin && now.Before(r.Expires)
 }

@@ -245,3 +245,23 @@ func TestStopEndsEveryRule(t *testing.T) {
 		t.Fatalf("ended %v", r.ended)
 	}
 }
+
+// A rule for navigate covers navigations within the page's origin only:
+// one that leaves it always asks.
+func TestNavigationThatLeavesTheOriginAlwaysAsks(t *testing.T) {
+	r := newRuleRig()
+	nav := func(to string) Request {
+		req := js("s1", shop)
+		req.Action, req.To = "navigate", to
+		return req
+	}
+	r.makeRule(t, nav(shop+"/a"))
+	if _, ok := r.rs.Match(nav(shop + "/b?x=1")); !ok {
+		t.Fatal("a same-origin navigation is not covered by the rule")
+	}
+	for _, to := range []string{other + "/", "https://evil.test/", ""} {
+		if _, ok := r.rs.Match(nav(to)); ok {
+			t.Fatalf("a navigation to %q is covered by a rule", to)
+		}
+	}
+}

@@ -52,11 +52,14 @@ type Act struct {
 	Value string `json:"value,omitempty"`
 	To    string `json:"to,omitempty"`
 	State string `json:"state,omitempty"`
+	// Describe asks the extension only to find and name the target, for the
+	// human's approval: nothing is done.
+	Describe bool `json:"describe,omitempty"`
 }
 
 // Targeted says whether the action acts on an element rather than the
 // page (scroll to an end, a key to whatever has the focus).
-func (a *Action) Targeted() bool {
+func (a Action) Targeted() bool {
 	switch a.Name {
 	case "click", "type", "select", "hover":
 		return true
@@ -67,7 +70,7 @@ func (a *Action) Targeted() bool {
 }
 
 // Target says what the action aims at, for the audit and the human.
-func (a *Action) Target() string {
+func (a Action) Target() string {
 	switch {
 	case a.Ref != "":
 		return "ref " + a.Ref
