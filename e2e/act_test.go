@@ -4,6 +4,8 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -192,4 +194,91 @@ func TestAIActsInTheTab(t *testing.T) {
 		t.Fatalf("reload: %v", out)
 	}
 	t.Logf("reload answered in %v", time.Since(start))
+}
+
+// pendingApproval waits for the one action waiting for the human and
+// returns it, as GET /api/approvals shows it.
+func pendingApproval(t *testing.T, r *rig) map[string]any {
+	t.Helper()
+	var req map[string]any
+	waitFor(t, 10*time.Second, "an action waiting for the human", func() bool {
+		resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/api/approvals", r.port))
+		if err != nil {
+			return false
+		}
+		defer resp.Body.Close()
+		var st struct{ Pending []map[string]any }
+		if json.NewDecoder(resp.Body).Decode(&st) != nil || len(st.Pending) == 0 {
+			return false
+		}
+		req = st.Pending[0]
+		return true
+	})
+	return req
+}
+
+func humanAnswers(t *testing.T, r *rig, path string, id any) {
+	t.Helper()
+	resp, err := humanPost(t, r.port, path, fmt.Sprintf(`{"id":%v,"approve":true}`, id))
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("%s: %v %v", path, resp, err)
+	}
+	resp.Body.Close()
+}
+
+// In ask mode the waiting action names its target as the page does; the
+// human's rule covers the next click on that origin; a navigation to
+// another origin still asks.
+func TestAIActionsAskTheHuman(t *testing.T) {
+	r := newRig(t, "ask-agent", map[string]any{})
+	page := r.open(t, "/act.html")
+	r.setPilot(t, true)
+	if resp, err := humanPost(t, r.port, "/api/approvals/mode", `{"mode":"ask"}`); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("ask mode: %v %v", resp, err)
+	}
+	// A target that is not there is refused before anyone is asked.
+	refused(t, r, map[string]any{"action": "click", "selector": "#nope"}, "not_found", "#nope")
+	refused(t, r, map[string]any{"action": "type", "selector": "#pw", "text": "x"}, "forbidden", "password")
+
+	done := make(chan map[string]any, 1)
+	go func() {
+		out, _, _ := callTool(r.ai, "interact", map[string]any{"action": "click", "text": "Add"})
+		done <- out
+	}()
+	req := pendingApproval(t, r)
+	if req["action"] != "click" || req["target"] != `button "Add" #add` {
+		t.Fatalf("the waiting click: %v", req)
+	}
+	humanAnswers(t, r, "/api/approvals/rule", req["id"])
+	if out := <-done; field(out, "target", "selector") != "#add" {
+		t.Fatalf("the approved click: %v", out)
+	}
+	// The rule covers the next click on this origin: no question.
+	if out := act(t, r, map[string]any{"action": "click", "selector": "#add"}); textOf(t, r, "#count") != "Added 2" {
+		t.Fatalf("the click under the rule: %v", out)
+	}
+	// A navigation to another origin asks, whatever rules exist; the same
+	// server's other name is another origin.
+	other := strings.Replace(page, "127.0.0.1", "localhost", 1)
+	go func() {
+		out, _, _ := callTool(r.ai, "interact", map[string]any{"action": "navigate", "url": other})
+		done <- out
+	}()
+	req = pendingApproval(t, r)
+	if req["action"] != "navigate" || req["to"] != other {
+		t.Fatalf("the waiting navigation: %v", req)
+	}
+	humanAnswers(t, r, "/api/approvals/rule", req["id"])
+	if out := <-done; field(out, "caused", "navigation", "url") != other {
+		t.Fatalf("the approved navigation: %v", out)
+	}
+	go func() {
+		out, _, _ := callTool(r.ai, "interact", map[string]any{"action": "navigate", "url": page})
+		done <- out
+	}()
+	if req = pendingApproval(t, r); req["to"] != page {
+		t.Fatalf("a second navigation across origins was not asked: %v", req)
+	}
+	humanAnswers(t, r, "/api/approvals/answer", req["id"])
+	<-done
 }
