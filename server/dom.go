@@ -10,7 +10,7 @@ import (
 )
 
 // domTimeout bounds DOM and page-info queries (the spec's 10 s).
-const domTimeout = 5 * time.Second
+const domTimeout = 10 * time.Second
 
 // The parameters of the dom target.
 var (
