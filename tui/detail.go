@@ -141,6 +141,9 @@ func describe(src any, bodies []capture.NetworkBody) (title, text string) {
 		title = "Action " + e.Type
 		b.field("time", stampFull(e.TS.Time))
 		b.field("action", e.Type)
+		if e.Source == "ai" {
+			b.field("by", "the AI (interact)")
+		}
 		b.field("selector", e.Selector)
 		b.field("text", e.Text)
 		b.field("value", e.Value)

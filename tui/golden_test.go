@@ -113,6 +113,7 @@ func sampleModelAt(w, height int) *Model {
 				{TS: at(-13.0), Type: "navigation", URL: "http://localhost:3000/checkout"},
 				{TS: at(-7.0), Type: "input", Selector: "input#coupon", Value: "SAVE10", InputType: "text"},
 				{TS: at(-6.3), Type: "click", Selector: "button.apply-coupon", Text: "Apply"},
+				{TS: at(-5.9), Type: "click", Selector: "#retry", Text: "Retry", Source: "ai"},
 				{TS: at(-5.2), Type: "submit", Selector: "form#checkout"},
 			},
 			Bodies: []capture.NetworkBody{

@@ -211,7 +211,12 @@ func actionRow(a capture.Action) row {
 	if a.Value != "" {
 		what += " = " + a.Value
 	}
-	r := newRow(c, fmt.Sprintf(actionFormat, stamp(a.TS.Time), clean(a.Type), clean(strings.TrimSpace(what))))
+	kind := clean(a.Type)
+	if a.Source == "ai" {
+		// The AI's own action: the audit's mark and colour, so it never reads as yours.
+		c, kind = ai, "AI ▶ "+kind
+	}
+	r := newRow(c, fmt.Sprintf(actionFormat, stamp(a.TS.Time), kind, clean(strings.TrimSpace(what))))
 	r.src = a
 	return r
 }
