@@ -1,0 +1,60 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"strconv"
+	"testing"
+	"time"
+)
+
+// In ask mode a waiting click shows its target as the page names it on the
+// dashboard, in a real terminal; a approves it and makes a rule, so the next
+// click on the origin runs at once; x on the rule makes the next one ask.
+func TestActionApprovalInTmux(t *testing.T) {
+	dash, r := askingDashboard(t, "act", "act-tmux-agent", "40s")
+	r.open(t, "/act.html")
+	click := func() chan map[string]any {
+		ch := make(chan map[string]any, 1)
+		go func() {
+			out, _, _ := callTool(r.ai, "interact", map[string]any{"action": "click", "text": "Add"})
+			ch <- out
+		}()
+		return ch
+	}
+	got := func(ch chan map[string]any) map[string]any {
+		t.Helper()
+		select {
+		case out := <-ch:
+			return out
+		case <-time.After(40 * time.Second):
+			t.Fatalf("no answer in 40 s; the screen:\n%s", dash.screen())
+		}
+		return nil
+	}
+	first := click()
+	dash.await(20*time.Second, "APPROVE? AI act-tmux-agent wants to click", `target: button "Add" #add`, "a = yes to every click on "+r.site)
+	dash.keys("a")
+	if out := got(first); field(out, "target", "selector") != "#add" {
+		t.Fatalf("the approved click: %v", out)
+	}
+	if out := got(click()); field(out, "target", "selector") != "#add" {
+		t.Fatalf("the click under the rule: %v", out)
+	}
+	var rule int
+	for _, l := range auditOf(t, r.port) {
+		if l["event"] == "approval_rule_made" {
+			f, _ := l["rule_id"].(float64)
+			rule = int(f)
+		}
+	}
+	dash.keys("5")
+	dash.keys("End")
+	dash.await(20*time.Second, "rule "+strconv.Itoa(rule)+": click on "+r.site)
+	dash.keys("x")
+	dash.await(20*time.Second, "revoked rule "+strconv.Itoa(rule))
+	third := click()
+	dash.await(20*time.Second, "APPROVE? AI act-tmux-agent wants to click")
+	dash.keys("y")
+	got(third)
+}
