@@ -35,11 +35,11 @@ func (s *Server) setApprovalMode(mode, by string) {
 // approve holds a pilot action until the human answers, in ask mode: the
 // dashboard shows it at once and the AI's call gets progress notifications
 // while it waits. nil means go ahead.
-func (s *Server) approve(ctx context.Context, p pilot.Action, tab int) error {
+func (s *Server) approve(ctx context.Context, p pilot.Action, tab int, steps ...string) error {
 	if !s.pilotMode.Asks() {
 		return nil
 	}
-	req := approval.Request{Agent: agent(ctx), Action: p.Name, Selector: p.Selector, Name: p.SnapshotName, Script: p.Script, Tab: tab}
+	req := approval.Request{Agent: agent(ctx), Action: p.Name, Selector: p.Selector, Name: p.SnapshotName, Script: p.Script, Tab: tab, Steps: steps}
 	if err := s.describeAct(ctx, p, &req); err != nil {
 		return err
 	}

@@ -38,6 +38,7 @@ var targetReads = []declared{highlightParam, textParam, refParam, actTabParam}
 var pilotAbout = map[string]string{
 	"save_state": "storage, cookies, URL",
 	"load_state": "storage, cookies, URL",
+	"replay":     "the human's flow",
 }
 
 // pilotReads are the parameters each pilot action reads; every action
@@ -60,6 +61,7 @@ var pilotReads = map[string][]declared{
 	"select":       append([]declared{valueParam}, targetReads...),
 	"scroll":       append([]declared{toParam}, targetReads...),
 	"wait_for":     {textParam, highlightParam, stateParam, scriptTimeoutParam, actTabParam},
+	"replay":       {replayAfterParam, actTabParam},
 }
 
 func (s *Server) interactTool() tool {
@@ -84,6 +86,9 @@ func (s *Server) interact(ctx context.Context, action string, a args) (any, erro
 	p := actionOf(action, a)
 	if err := p.Check(); err != nil {
 		return nil, err
+	}
+	if p.Name == "replay" {
+		return s.replayFlow(ctx, actTabParam.get(a), replayAfterParam.get(a)) // one approval for every step
 	}
 	if s.pilotMode.Asks() {
 		// Ask only for what could run: the pilot's own refusals come first.

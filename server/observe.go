@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"math"
 	"slices"
 	"time"
 
@@ -13,8 +12,6 @@ import (
 	"github.com/gasoline-dev/gasoline/features/problem"
 )
 
-// maxTabID is the largest Chrome tab id; 0 means the tracked tab.
-const maxTabID = math.MaxInt32
 
 // The filters every buffer read shares.
 var (
@@ -27,7 +24,7 @@ var (
 	statusMaxParam = newParam[int]("status_max", "").between(0, 999)
 	connParam      = newParam[string]("connection_id", "")
 	directionParam = newParam[string]("direction", "").oneOf(capture.Directions...)
-	tabParam       = newParam[int]("tab_id", "").between(0, maxTabID)
+	tabParam       = newParam[int]("tab_id", "").atLeast(0)
 )
 
 func (s *Server) observeTool() tool {

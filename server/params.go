@@ -25,6 +25,7 @@ type spec struct {
 	kind     string   // the JSON Schema type; "" accepts any value
 	enum     []string // strings: the allowed values
 	lo, hi   *int     // integers: inclusive bounds, when bounded
+	cursor   bool     // a cursor (uint64): bounded below only
 	maxRunes int      // strings: the most characters, when > 0
 	required bool
 }
@@ -47,7 +48,7 @@ func newParam[T any](name, desc string) param[T] {
 		p.kind = "integer"
 	case uint64:
 		p.kind = "integer"
-		p.lo = new(0)
+		p.lo, p.cursor = new(0), true
 	case bool:
 		p.kind = "boolean"
 	case []string:
@@ -58,6 +59,9 @@ func newParam[T any](name, desc string) param[T] {
 
 // oneOf limits a string, or each string of a list, to values.
 func (p param[T]) oneOf(values ...string) param[T] { p.enum = values; return p }
+
+// atLeast bounds an integer below.
+func (p param[T]) atLeast(lo int) param[T] { p.lo = &lo; return p }
 
 // between bounds an integer, both ends included.
 func (p param[T]) between(lo, hi int) param[T] { p.lo, p.hi = &lo, &hi; return p }
@@ -193,11 +197,13 @@ func (s spec) check(a args) error {
 	return nil
 }
 
-// bounds says which integers are allowed: only a cursor (uint64) is
-// bounded below alone.
+// bounds says which integers are allowed.
 func (s spec) bounds() string {
-	if s.hi == nil {
+	switch {
+	case s.cursor:
 		return "a cursor from an earlier result"
+	case s.hi == nil:
+		return fmt.Sprintf("at least %d", *s.lo)
 	}
 	return fmt.Sprintf("between %d and %d", *s.lo, *s.hi)
 }

@@ -249,10 +249,12 @@
 
   // Navigation: the initial load, popstate/hashchange here, push/replaceState via inject.js.
   let lastNavURL = '';
-  function navigation(url, ts, quiet) {
+  function navigation(url, ts, quiet, load) {
     if (typeof url !== 'string' || !url || url === lastNavURL) return;
     lastNavURL = url;
-    record({ type: 'navigation', url, ts: typeof ts === 'number' ? ts : Date.now() }, quiet);
+    const data = { type: 'navigation', url, ts: typeof ts === 'number' ? ts : Date.now() };
+    if (load) data.load = true; // the document's own load, not a pushState or a hash change
+    record(data, quiet);
   }
   G.navigation = navigation;
   // content.js calls this when it takes inject.js's link (a page opened before the extension has no
@@ -260,7 +262,7 @@
   // pushState calls start.js held since then. It goes with the next event (content.js's accept).
   G.firstNavigation = () => {
     const nav = performance.getEntriesByType('navigation')[0];
-    navigation(nav && nav.name ? nav.name : location.href, Math.round(performance.timeOrigin), true);
+    navigation(nav && nav.name ? nav.name : location.href, Math.round(performance.timeOrigin), true, true);
   };
   listen(window, 'popstate', () => navigation(location.href));
   listen(window, 'hashchange', () => navigation(location.href));

@@ -34,8 +34,10 @@ type Request struct {
 	Target string `json:"target,omitempty"`
 	Text   string `json:"text,omitempty"`
 	To     string `json:"to,omitempty"`
-	Tab    int    `json:"tab,omitempty"`
-	URL    string `json:"url,omitempty"`
+	// Steps are a replay's steps, as the human approves them at once.
+	Steps []string `json:"steps,omitempty"`
+	Tab   int      `json:"tab,omitempty"`
+	URL   string   `json:"url,omitempty"`
 	// Origin is the page's origin a rule made from this call would name
 	// (OriginOf); Session the MCP session that made the call.
 	Origin   string    `json:"origin,omitempty"`

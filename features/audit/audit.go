@@ -58,6 +58,8 @@ type Event struct {
 	// Entries and Bytes are the size of what an AI read (ai_read).
 	Entries int `json:"entries,omitempty"`
 	Bytes   int `json:"bytes,omitempty"`
+	// ReplayID ties the steps of one replay of the human's flow.
+	ReplayID string `json:"replay_id,omitempty"`
 	// Port and PID name the server that wrote the line: several servers,
 	// on several ports and one after another on a port, share one file.
 	Port int `json:"port,omitempty"`

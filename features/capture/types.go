@@ -182,6 +182,9 @@ type Action struct {
 	Value     string `json:"value,omitempty"`    // input value; never for passwords
 	InputType string `json:"input_type,omitempty"`
 	URL       string `json:"url,omitempty"` // navigation target
+	// Load marks a navigation that loaded a document (not a pushState or
+	// a hash change).
+	Load bool `json:"load,omitempty"`
 	// Source is "ai" for the AI's own actions (interact), absent for the
 	// human's.
 	Source string `json:"source,omitempty"`

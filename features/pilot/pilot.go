@@ -148,7 +148,7 @@ const (
 )
 
 // Actions are the names an Action may have.
-var Actions = append([]string{"highlight", "save_state", "load_state", "list_states", "delete_state", "execute_js"}, Acts...)
+var Actions = append(append([]string{"highlight", "save_state", "load_state", "list_states", "delete_state", "execute_js"}, Acts...), "replay")
 
 // Action is one thing the AI asks the pilot to do, as the extension gets it.
 type Action struct {
@@ -189,7 +189,7 @@ func (a *Action) Check() error {
 		if a.TimeoutMS == 0 {
 			a.TimeoutMS = DefaultScriptMS
 		}
-	case "list_states":
+	case "list_states", "replay":
 	default:
 		if IsAct(a.Name) {
 			return a.checkAct()

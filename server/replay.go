@@ -1,0 +1,173 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"slices"
+
+	"github.com/gasoline-dev/gasoline/features/audit"
+	"github.com/gasoline-dev/gasoline/features/capture"
+	"github.com/gasoline-dev/gasoline/features/pilot"
+	"github.com/gasoline-dev/gasoline/features/problem"
+	"github.com/gasoline-dev/gasoline/features/redact"
+	"github.com/gasoline-dev/gasoline/features/replay"
+)
+
+// replayAfterParam starts a replay after an observe actions cursor.
+var replayAfterParam = newParam[uint64]("after", "")
+
+// replayStep is one step of a replay's answer.
+type replayStep struct {
+	N      int        `json:"n"`
+	Action string     `json:"action"`
+	Target string     `json:"target,omitempty"`
+	Result string     `json:"result"`
+	Why    string     `json:"why,omitempty"`
+	Caused *actCaused `json:"caused,omitempty"`
+}
+
+// replayAnswer is a replay's answer.
+type replayAnswer struct {
+	ReplayID string       `json:"replay_id"`
+	Summary  string       `json:"summary"`
+	Steps    []replayStep `json:"steps"`
+	Tab      int          `json:"tab,omitempty"`
+}
+
+// replayFlow replays the human's recorded flow on the tab: the steps
+// planned from what was captured, one approval for all of them in ask mode,
+// each step through the AI's own actions, settled before the next.
+func (s *Server) replayFlow(ctx context.Context, tab int, after uint64) (any, error) {
+	if err := s.pilot.Check(s.queries.Reachable()); err != nil {
+		return nil, err
+	}
+	if tab == 0 {
+		if pg, ok := s.store.Page(); ok {
+			tab = pg.TabID
+		}
+	}
+	if tab == 0 {
+		return nil, problem.New(problem.NotFound, "no tab is tracked: ask the human to open the page, or pass tab_id")
+	}
+	actions := s.store.Actions(capture.Query{After: after, TabID: tab, All: true}).Entries
+	slices.Reverse(actions)
+	if after == 0 {
+		if i := replay.FlowStart(actions); i > 0 {
+			actions = actions[i:]
+		}
+	}
+	steps, cut := replay.Plan(actions)
+	if len(steps) > 0 && steps[0].Action != "navigate" && actions[0].Page != "" {
+		// The flow began before what is kept: start from the page its first step was on.
+		steps = append([]replay.Step{{Action: "navigate", Target: actions[0].Page}}, steps...)
+		if len(steps) > replay.MaxSteps {
+			steps, cut = steps[:replay.MaxSteps], cut+1
+		}
+		for i := range steps {
+			steps[i].N = i + 1
+		}
+	}
+	if len(steps) <= 1 {
+		return nil, problem.New(problem.NotFound, "no flow of the human's to replay on tab %d: ask them to show it once (with action capture on)", tab)
+	}
+	if cut > 0 {
+		return nil, problem.New(problem.InvalidParam, "the flow has %d steps, more than %d: pass after (a cursor from observe actions) to replay its end", len(steps)+cut, replay.MaxSteps)
+	}
+	if s.pilotMode.Asks() {
+		list := make([]string, len(steps))
+		for i, st := range steps {
+			list[i] = fmt.Sprintf("%d. %s", st.N, redact.Text(st.Describe()))
+		}
+		if err := s.approve(ctx, pilot.Action{Name: "replay"}, tab, list...); err != nil {
+			return nil, err
+		}
+	}
+	id := newReplayID()
+	ctx, cancel := context.WithTimeout(ctx, replay.MaxTime)
+	defer cancel()
+	out := replayAnswer{ReplayID: id, Tab: tab}
+	counts := map[string]int{}
+	for _, st := range steps {
+		if st.Skip != "" {
+			out.Steps = append(out.Steps, replayStep{N: st.N, Action: st.Action, Target: st.Target, Result: "skipped", Why: st.Skip})
+			counts["skipped"]++
+			s.auditStep(ctx, id, st, "skipped", nil)
+			continue
+		}
+		if ctx.Err() != nil {
+			return nil, problem.New(problem.Timeout, "the replay took over %v and stopped before step %d (%s %s); steps 1–%d ran", replay.MaxTime, st.N, st.Action, st.Target, st.N-1)
+		}
+		// The human's switch, or their block, stops a replay between steps.
+		if err := s.pilot.Check(s.queries.Reachable()); err != nil {
+			return nil, err
+		}
+		res, err := s.replayStep(ctx, tab, st)
+		s.auditStep(ctx, id, st, "ok", err)
+		if err != nil {
+			p := problem.From(err)
+			shown := ""
+			if pg, ok := s.store.Page(); ok {
+				shown = fmt.Sprintf("; the page showed %s %q", pg.URL, pg.Title)
+			}
+			return nil, problem.New(p.Code, "step %d (%s %s) failed: %s%s; steps 1–%d ran (replay %s)", st.N, st.Action, st.Target, p.Message, shown, st.N-1, id)
+		}
+		step := replayStep{N: st.N, Action: st.Action, Target: st.Target, Result: "ok"}
+		if res.Caused != nil {
+			c := *res.Caused
+			c.Dialogs = nil
+			step.Caused = &c
+		}
+		out.Steps = append(out.Steps, step)
+		counts["ok"]++
+	}
+	out.Summary = fmt.Sprintf("%d steps replayed: %d ok", len(steps), counts["ok"])
+	if n := counts["skipped"]; n > 0 {
+		out.Summary += fmt.Sprintf(", %d skipped", n)
+	}
+	return out, nil
+}
+
+// replayStep runs one step: the recorded selector, else the recorded text.
+func (s *Server) replayStep(ctx context.Context, tab int, st replay.Step) (actAnswer, error) {
+	p := pilot.Action{Name: st.Action, Selector: st.Target}
+	switch st.Action {
+	case "navigate":
+		p.Selector, p.URL = "", st.Target
+	case "type":
+		p.Text = st.Text
+	case "select":
+		p.Value = st.Value
+	case "press_key":
+		p.Key = st.Key
+	}
+	if err := p.Check(); err != nil {
+		return actAnswer{}, err
+	}
+	v, err := s.act(ctx, tab, p)
+	if err != nil && st.Action == "click" && st.Text != "" && problem.From(err).Code == problem.NotFound {
+		// The selector changed: the same role and name, or visible text.
+		p.Selector, p.Text = "", st.Text
+		v, err = s.act(ctx, tab, p)
+	}
+	if err != nil {
+		return actAnswer{}, err
+	}
+	return v.(actAnswer), nil
+}
+
+func (s *Server) auditStep(ctx context.Context, id string, st replay.Step, result string, err error) {
+	ev := audit.Event{Event: "pilot_action", Action: st.Action, Selector: audit.Cap(st.Target), Source: "ai", Agent: agent(ctx),
+		Result: result, ReplayID: id}
+	if err != nil {
+		ev.Result, ev.Error = "error", string(problem.From(err).Code)
+	}
+	s.audit(ev)
+}
+
+func newReplayID() string {
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	return "r" + hex.EncodeToString(b)
+}
