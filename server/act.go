@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gasoline-dev/gasoline/features/approval"
 	"github.com/gasoline-dev/gasoline/features/browser"
@@ -102,6 +103,12 @@ func (s *Server) act(ctx context.Context, tab int, p pilot.Action) (any, error) 
 		return nil, err
 	}
 	since := s.store.Network(capture.Query{Limit: 1}).Cursor
+	on := tab
+	if pg, ok := s.store.Page(); ok && on == 0 {
+		on = pg.TabID
+	}
+	end := s.aiActs.Open(on, time.Now())
+	defer func() { end(time.Now()) }()
 	resp, err := s.queries.Ask(ctx, browser.KindPilot, tab, p, p.Timeout())
 	if err != nil {
 		return nil, err
@@ -134,6 +141,20 @@ func (s *Server) act(ctx context.Context, tab int, p pilot.Action) (any, error) 
 		out.Target.Name = redact.Text(out.Target.Name)
 	}
 	return out, nil
+}
+
+// markAILoads marks as the AI's the page loads captured while its action
+// held the tab: the new document's content script cannot know who loaded
+// it.
+func (s *Server) markAILoads(add func([]capture.Action) (int, []capture.Rejection)) func([]capture.Action) (int, []capture.Rejection) {
+	return func(as []capture.Action) (int, []capture.Rejection) {
+		for i := range as {
+			if a := &as[i]; a.Type == "navigation" && s.aiActs.Covers(a.TabID, a.TS.Time) {
+				a.Source = "ai"
+			}
+		}
+		return add(as)
+	}
 }
 
 // describeAct fills in what the human is asked to approve: the target as

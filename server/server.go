@@ -108,6 +108,8 @@ type Server struct {
 	events  *hub
 	streams streams
 	pilot   *pilot.Switch
+	// aiActs are the times the AI's actions held a tab (act.go).
+	aiActs pilot.Windows
 	an      *analysis
 	pointed *pointing.Board // what the human pointed the AI at (pointing.go)
 	mcp     *server.MCPServer
@@ -223,7 +225,7 @@ func New(cfg Config) *Server {
 		"/network":          storeBatch(s, "entries", sequenced(s, "network", s.store.AddNetwork)),
 		"/network-bodies":   storeBatch(s, "bodies", sequenced(s, "", s.store.AddBodies)),
 		"/websocket-events": storeBatch(s, "events", sequenced(s, "ws", s.store.AddWSEvents)),
-		"/actions":          storeBatch(s, "actions", sequenced(s, "action", s.store.AddActions)),
+		"/actions":          storeBatch(s, "actions", sequenced(s, "action", s.markAILoads(s.store.AddActions))),
 		"/performance":      storeBatch(s, "entries", s.addPerformance),
 	}
 	return s

@@ -185,8 +185,12 @@ func (m *Model) askView(height int) string {
 	}
 	room := max(1, height-len(head)-5) // borders, the line count, a blank, the keys
 	var body []string
-	if req.Script != "" {
-		lines := strings.Split(strings.ReplaceAll(req.Script, "\t", "  "), "\n")
+	if req.Script != "" || len(req.Steps) > 0 {
+		// A script whole, or a replay's steps, one a line.
+		lines := req.Steps
+		if req.Script != "" {
+			lines = strings.Split(strings.ReplaceAll(req.Script, "\t", "  "), "\n")
+		}
 		m.asking.scroll = min(m.asking.scroll, max(0, len(lines)-room))
 		end := min(len(lines), m.asking.scroll+room)
 		for _, l := range lines[m.asking.scroll:end] {
