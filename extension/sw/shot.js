@@ -161,13 +161,17 @@ export function makeShooter({ chrome, settings, now = Date.now, sleep = (ms) => 
         if (capped) out.capped = capped;
         return out;
       }
-      if (!selector && top.vw * top.dpr <= maxW) {
+      // The capture's own size says how many of its pixels a CSS pixel is: a zoomed tab, a HiDPI screen
+      // or an emulated viewport (DevTools' device mode) each make it other than the page's
+      // devicePixelRatio says.
+      const direct = !selector && top.vw * top.dpr <= maxW; // the capture is the answer, unless its size says otherwise
+      const shot = await capture(tab.windowId, fmt, direct ? Math.round(JPEG_QUALITY * 100) : undefined);
+      const size = imageSize(shot.slice(shot.indexOf(',') + 1));
+      if (!selector && (size ? size.w <= maxW : direct)) {
         // Already no wider than asked: the browser's own encoding is the answer.
-        const shot = await capture(tab.windowId, fmt, Math.round(JPEG_QUALITY * 100));
         out.data = shot.slice(shot.indexOf(',') + 1);
         return out;
       }
-      const shot = await capture(tab.windowId, fmt);
       const crop = selector ? cropBox(top, Number(p.margin) || 0) : null;
       out.data = await reencode(shot, top, crop, fmt, maxW);
       return out;
@@ -220,9 +224,13 @@ export function cropBox(top, margin) {
 // it needs neither.
 async function reencode(dataURL, top, crop, fmt, maxW) {
   const blob = await (await fetch(dataURL)).blob();
-  const k = top.dpr; // device pixels per CSS pixel
+  const size = imageSize(dataURL.slice(dataURL.indexOf(',') + 1)) || { w: Math.round(top.vw * top.dpr), h: Math.round(top.vh * top.dpr) };
+  const kx = size.w / top.vw; // the capture's pixels per CSS pixel, measured
+  const ky = size.h / top.vh;
   const c = crop || { x: 0, y: 0, w: top.vw, h: top.vh };
-  const src = { x: Math.round(c.x * k), y: Math.round(c.y * k), w: Math.max(1, Math.round(c.w * k)), h: Math.max(1, Math.round(c.h * k)) };
+  const src = { x: Math.round(c.x * kx), y: Math.round(c.y * ky), w: Math.max(1, Math.round(c.w * kx)), h: Math.max(1, Math.round(c.h * ky)) };
+  src.w = Math.min(src.w, size.w - src.x);
+  src.h = Math.min(src.h, size.h - src.y);
   const scale = Math.min(1, maxW / src.w);
   const w = Math.max(1, Math.round(src.w * scale));
   const h = Math.max(1, Math.round(src.h * scale));
@@ -232,6 +240,33 @@ async function reencode(dataURL, top, crop, fmt, maxW) {
   canvas.getContext('2d').drawImage(bitmap, 0, 0, w, h);
   bitmap.close();
   return blobBase64(await canvas.convertToBlob(encoding(fmt)));
+}
+
+/**
+ * The width and height of a base64 PNG or JPEG, read from its header (no decoding); null if unknown.
+ * @param {string} b64
+ * @returns {{w: number, h: number} | null}
+ */
+export function imageSize(b64) {
+  const bin = atob(b64.slice(0, 88)); // a PNG's header is in its first 24 bytes
+  const at = (i) => bin.charCodeAt(i);
+  if (bin.startsWith('\x89PNG')) return { w: (at(16) << 24 | at(17) << 16 | at(18) << 8 | at(19)) >>> 0, h: (at(20) << 24 | at(21) << 16 | at(22) << 8 | at(23)) >>> 0 };
+  if (at(0) !== 0xff || at(1) !== 0xd8) return null;
+  // A JPEG: walk its segments to the frame header (SOF0–SOF15 but DHT, JPG and DAC).
+  const limit = Math.min(b64.length, 1 << 20);
+  const bytes = atob(b64.slice(0, limit - (limit % 4)));
+  const b = (i) => bytes.charCodeAt(i);
+  for (let i = 2; i + 9 < bytes.length;) {
+    if (b(i) !== 0xff) return null;
+    const marker = b(i + 1);
+    if (marker === 0xff) { i++; continue; }
+    const len = (b(i + 2) << 8) | b(i + 3);
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+      return { w: (b(i + 7) << 8) | b(i + 8), h: (b(i + 5) << 8) | b(i + 6) };
+    }
+    i += 2 + len;
+  }
+  return null;
 }
 
 async function blobBase64(blob) {
