@@ -42,17 +42,12 @@ func TestUnreadMCPAnswersCutThePeer(t *testing.T) {
 			break // cut off already
 		}
 	}
-	for end := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+	eventually(t, "the client that never reads cut", func() bool {
 		s.clients.mu.Lock()
 		n := len(s.clients.by)
 		s.clients.mu.Unlock()
-		if n == 0 && s.Health().MCPClientsCut == 1 {
-			break
-		}
-		if time.Now().After(end) {
-			t.Fatalf("after 30 s: %d sessions, %d cut", n, s.Health().MCPClientsCut)
-		}
-	}
+		return n == 0 && s.Health().MCPClientsCut == 1
+	})
 }
 
 // Calls that wait on the browser or the human take the waiting slots, so

@@ -127,16 +127,6 @@ func extSocket(t *testing.T, base string) *websocket.Conn {
 	return c
 }
 
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
-		if cond() {
-			return
-		}
-	}
-	t.Fatalf("%s: never happened", what)
-}
-
 // Health counts the extension's live sockets, and a peer that stops
 // answering pings is dropped while one that answers stays.
 func TestExtensionSocketsCountedAndDeadOnesDropped(t *testing.T) {

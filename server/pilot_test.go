@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // pilotWorker plays an extension whose popup toggle is `on`; it answers
@@ -26,7 +25,7 @@ func TestPilotStatusEverywhere(t *testing.T) {
 	}
 	pilotWorker(t, base, true)
 	waitReachable(t, s)
-	waitFor(t, func() bool { return s.PilotStatus().Enabled })
+	eventually(t, "the pilot on", func() bool { return s.PilotStatus().Enabled })
 	obs, _ := callTool(t, ai, "observe", map[string]any{"what": "pilot"})
 	_, http := do(t, base, call{method: "GET", path: "/pilot-status"})
 	h, _ := callTool(t, ai, "observe", map[string]any{"what": "health"})
@@ -45,13 +44,9 @@ func TestPilotOfAGoneExtensionIsUnknown(t *testing.T) {
 	ai := mcpClient(t, s)
 	w := connectWorkerHello(t, base, map[string]any{"type": "hello", "pilot": true}, func(map[string]any) map[string]any { return nil })
 	waitReachable(t, s)
-	waitFor(t, func() bool { return s.PilotStatus().Enabled })
+	eventually(t, "the pilot on", func() bool { return s.PilotStatus().Enabled })
 	w.c.CloseNow()
-	for deadline := time.Now().Add(10 * time.Second); s.PilotStatus().Source != "stale"; time.Sleep(50 * time.Millisecond) {
-		if time.Now().After(deadline) { // pilot.Fresh after the last word
-			t.Fatalf("the pilot is still fresh: %+v", s.PilotStatus())
-		}
-	}
+	eventually(t, "the pilot stale", func() bool { return s.PilotStatus().Source == "stale" }) // pilot.Fresh after the last word
 	obs, _ := callTool(t, ai, "observe", map[string]any{"what": "pilot"})
 	_, http := do(t, base, call{method: "GET", path: "/pilot-status"})
 	h, _ := callTool(t, ai, "observe", map[string]any{"what": "health"})
@@ -92,7 +87,7 @@ func TestInteractWhenEnabledIsAuditedAndBlockable(t *testing.T) {
 	ai := clientNamed(t, s, "pilot-agent")
 	pilotWorker(t, base, true)
 	waitReachable(t, s)
-	waitFor(t, func() bool { return s.PilotStatus().Enabled })
+	eventually(t, "the pilot on", func() bool { return s.PilotStatus().Enabled })
 
 	out, isErr := callTool(t, ai, "interact", map[string]any{"action": "highlight", "selector": "#go"})
 	if isErr || out["tab"] != float64(5) || mustJSON(out["echo"]) != `{"action":"highlight","duration_ms":5000,"selector":"#go"}` {
@@ -176,21 +171,10 @@ func TestNothingButTheExtensionEnablesThePilot(t *testing.T) {
 	}
 }
 
-func waitFor(t *testing.T, cond func() bool) {
-	t.Helper()
-	for range 500 {
-		if cond() {
-			return
-		}
-		waitReachableTick()
-	}
-	t.Fatal("condition never held")
-}
-
 func TestHealthNamesTheExtensionVersion(t *testing.T) {
 	s, base := startServer(t)
 	connectWorkerHello(t, base, map[string]any{"type": "hello", "version": "0.1.0", "pilot": false}, func(map[string]any) map[string]any { return nil })
-	waitFor(t, func() bool { return s.Health().Extension.Version == "0.1.0" })
+	eventually(t, "the extension's version in health", func() bool { return s.Health().Extension.Version == "0.1.0" })
 	if h := s.Health(); !h.Extension.Connected {
 		t.Fatalf("health: %+v", h.Extension)
 	}

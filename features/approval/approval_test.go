@@ -3,6 +3,7 @@ package approval
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -32,19 +33,11 @@ func (c *fakeClock) after(d time.Duration) <-chan time.Time {
 // awaitTimers waits until at least n timers are armed.
 func (c *fakeClock) awaitTimers(t *testing.T, n int) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
+	eventually(t, fmt.Sprint(n, " timers armed"), func() bool {
 		c.mu.Lock()
-		armed := len(c.timers)
-		c.mu.Unlock()
-		if armed >= n {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d timers armed, want %d", armed, n)
-		}
-		time.Sleep(time.Millisecond)
-	}
+		defer c.mu.Unlock()
+		return len(c.timers) >= n
+	})
 }
 
 func (c *fakeClock) advance(d time.Duration) {
@@ -62,16 +55,10 @@ func (c *fakeClock) advance(d time.Duration) {
 	c.timers = kept
 }
 
-func waitPending(t *testing.T, q *Queue, n int) []Request {
+func waitPending(t *testing.T, q *Queue, n int) (p []Request) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for len(q.Pending()) != n {
-		if time.Now().After(deadline) {
-			t.Fatalf("pending %d, want %d", len(q.Pending()), n)
-		}
-		time.Sleep(time.Millisecond)
-	}
-	return q.Pending()
+	eventually(t, fmt.Sprint(n, " requests pending"), func() bool { p = q.Pending(); return len(p) == n })
+	return p
 }
 
 func TestApproveDenyAndTimeoutInOrder(t *testing.T) {
