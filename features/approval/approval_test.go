@@ -3,10 +3,11 @@ package approval
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gasoline-dev/gasoline/internal/wait"
 )
 
 // fakeClock fires its timers only when the test says so.
@@ -33,11 +34,10 @@ func (c *fakeClock) after(d time.Duration) <-chan time.Time {
 // awaitTimers waits until at least n timers are armed.
 func (c *fakeClock) awaitTimers(t *testing.T, n int) {
 	t.Helper()
-	eventually(t, fmt.Sprint(n, " timers armed"), func() bool {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		return len(c.timers) >= n
-	})
+	armed := func() int { c.mu.Lock(); defer c.mu.Unlock(); return len(c.timers) }
+	if !wait.Until(10*time.Second, func() bool { return armed() >= n }) {
+		t.Fatalf("%d timers armed, want %d", armed(), n)
+	}
 }
 
 func (c *fakeClock) advance(d time.Duration) {
@@ -55,9 +55,13 @@ func (c *fakeClock) advance(d time.Duration) {
 	c.timers = kept
 }
 
+// waitPending waits until n requests are pending; 10 s only turns a hang
+// into a failure.
 func waitPending(t *testing.T, q *Queue, n int) (p []Request) {
 	t.Helper()
-	eventually(t, fmt.Sprint(n, " requests pending"), func() bool { p = q.Pending(); return len(p) == n })
+	if !wait.Until(10*time.Second, func() bool { p = q.Pending(); return len(p) == n }) {
+		t.Fatalf("pending %d, want %d", len(p), n)
+	}
 	return p
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gasoline-dev/gasoline/features/problem"
+	"github.com/gasoline-dev/gasoline/internal/wait"
 )
 
 // fakeLink answers through the broker the way the extension's socket does.
@@ -174,20 +175,21 @@ func TestQueuedQueryTheSocketRefusesStaysQueued(t *testing.T) {
 	}
 }
 
-// waitQueued waits, without taking it, until a query is queued for a poll.
+// waitQueued waits, without taking it, until a query is queued for a poll;
+// 10 s only turns a hang into a failure.
 func waitQueued(t *testing.T, b *Broker) {
 	t.Helper()
-	eventually(t, "a query queued for a poll", func() bool {
-		b.mu.Lock()
-		defer b.mu.Unlock()
-		return len(b.queue) > 0
-	})
+	if !wait.Until(10*time.Second, func() bool { b.mu.Lock(); defer b.mu.Unlock(); return len(b.queue) > 0 }) {
+		t.Fatal("no query was queued within 10 s")
+	}
 }
 
 // pollUntilQueued polls as the worker does until a query is queued.
 func pollUntilQueued(t *testing.T, b *Broker) (got []Request) {
 	t.Helper()
-	eventually(t, "a query handed to a poll", func() bool { got = b.Poll(); return len(got) > 0 })
+	if !wait.Until(10*time.Second, func() bool { got = b.Poll(); return len(got) > 0 }) {
+		t.Fatal("no query was queued for a poll within 10 s")
+	}
 	return got
 }
 
