@@ -4,7 +4,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/gasoline-dev/gasoline/features/pilot"
 )
 
 // pilotWorker plays an extension whose popup toggle is `on`; it answers
@@ -40,13 +44,18 @@ func TestPilotStatusEverywhere(t *testing.T) {
 // The extension goes away while the pilot is on: every surface says the
 // pilot is unknown, never its last report, and the AI is refused.
 func TestPilotOfAGoneExtensionIsUnknown(t *testing.T) {
-	s, base := startServer(t)
+	var ahead atomic.Int64 // how far the server's clock runs ahead of the wall clock
+	s, base := startServerWith(t, Config{Version: "test", Clock: func() time.Time { return time.Now().Add(time.Duration(ahead.Load())) }})
 	ai := mcpClient(t, s)
 	w := connectWorkerHello(t, base, map[string]any{"type": "hello", "pilot": true}, func(map[string]any) map[string]any { return nil })
 	waitReachable(t, s)
 	eventually(t, "the pilot on", func() bool { return s.PilotStatus().Enabled })
 	w.c.CloseNow()
-	eventually(t, "the pilot stale", func() bool { return s.PilotStatus().Source == "stale" }) // pilot.Fresh after the last word
+	eventually(t, "the socket gone", func() bool { return !s.queries.Reachable() })
+	ahead.Store(int64(pilot.Fresh)) // the last word is pilot.Fresh old
+	if st := s.PilotStatus(); st.Source != "stale" {
+		t.Fatalf("the pilot after pilot.Fresh without a word: %+v", st)
+	}
 	obs, _ := callTool(t, ai, "observe", map[string]any{"what": "pilot"})
 	_, http := do(t, base, call{method: "GET", path: "/pilot-status"})
 	h, _ := callTool(t, ai, "observe", map[string]any{"what": "health"})
