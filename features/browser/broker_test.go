@@ -176,19 +176,19 @@ func TestQueuedQueryTheSocketRefusesStaysQueued(t *testing.T) {
 }
 
 // waitQueued waits, without taking it, until a query is queued for a poll;
-// 10 s only turns a hang into a failure.
+// 20 s only turns a hang into a failure.
 func waitQueued(t *testing.T, b *Broker) {
 	t.Helper()
-	if !wait.Until(10*time.Second, func() bool { b.mu.Lock(); defer b.mu.Unlock(); return len(b.queue) > 0 }) {
-		t.Fatal("no query was queued within 10 s")
+	if !wait.Until(20*time.Second, func() bool { b.mu.Lock(); defer b.mu.Unlock(); return len(b.queue) > 0 }) {
+		t.Fatal("no query was queued within 20 s")
 	}
 }
 
 // pollUntilQueued polls as the worker does until a query is queued.
 func pollUntilQueued(t *testing.T, b *Broker) (got []Request) {
 	t.Helper()
-	if !wait.Until(10*time.Second, func() bool { got = b.Poll(); return len(got) > 0 }) {
-		t.Fatal("no query was queued for a poll within 10 s")
+	if !wait.Until(20*time.Second, func() bool { got = b.Poll(); return len(got) > 0 }) {
+		t.Fatal("no query was queued for a poll within 20 s")
 	}
 	return got
 }
