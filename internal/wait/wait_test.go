@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// A state that comes is seen at once, however far off the bound is.
+// A state that comes is seen when it comes, however far off the bound is.
 func TestUntilSeesTheStateWhenItComes(t *testing.T) {
 	var n atomic.Int32
 	done := make(chan bool, 1)
