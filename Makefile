@@ -79,9 +79,11 @@ fuzz:
 e2e: tools $(AXE)
 	$(GO) test -tags e2e -count=1 -timeout 15m ./e2e/
 
-# The attacks of issues 10 and 41 against the real binary, with their figures
-# (minutes; not part of `make test`). ATTACK_SECONDS=10 for a short flood,
-# ATTACK_AUDIT_CALLS=100 for fewer 4.5 MB calls.
+# Attacks against the real binary (a flood of events with stalled readers,
+# held connections, a huge relay request, 4.5 MB audit calls, an MCP peer
+# that never reads), with their figures (minutes; not part of `make test`).
+# ATTACK_SECONDS=10 for a short flood, ATTACK_AUDIT_CALLS=100 for fewer
+# 4.5 MB calls.
 attack: $(AXE)
 	$(GO) test -tags 'e2e attack' -count=1 -v -timeout 40m -run '^TestAttack' ./e2e/
 
@@ -92,7 +94,8 @@ bench: $(AXE)
 clean:
 	rm -rf bin $(AXE)
 
-# Issue 12's page benchmark: the workload page and a 50-resource page load in
+# The page benchmark behind extension/PERFORMANCE.md's figures (what the
+# extension costs a page): the workload page and a 50-resource page load in
 # headless Chromium, with the extension and without it in pairs, in two tabs
 # of one Chromium (the tab without it in a new browser context, where the
 # extension does not run); a do-nothing control extension the same way (the

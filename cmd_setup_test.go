@@ -15,6 +15,7 @@ import (
 
 	"github.com/gasoline-dev/gasoline/extension"
 	"github.com/gasoline-dev/gasoline/features/doctor"
+	"github.com/gasoline-dev/gasoline/internal/wait"
 	"github.com/gasoline-dev/gasoline/server"
 )
 
@@ -208,14 +209,10 @@ func TestDoctorCLI(t *testing.T) {
 		done <- server.New(server.Config{Version: version, Log: io.Discard, AuditLog: filepath.Join(home, "audit.jsonl")}).Serve(ctx, ln)
 	}()
 	defer func() { cancel(); <-done }()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
+	wait.Until(10*time.Second, func() bool { // the server serving; the checks below say what is missing if never
 		code, out, _ = runCLI(t, runDoctor, "--port", port)
-		if strings.Contains(out, "is held by Gasoline") || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return strings.Contains(out, "is held by Gasoline")
+	})
 	for _, want := range []string{"✓ server     gasoline " + version, "✗ extension  not connected",
 		"fix: gasoline setup, then in Chrome: chrome://extensions → Developer mode → Load unpacked → " + filepath.Join(home, ".gasoline", "extension"),
 		filepath.Join(home, "audit.jsonl") + " is writable", "1 problem."} {

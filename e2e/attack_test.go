@@ -21,6 +21,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/gasoline-dev/gasoline/internal/wait"
 )
 
 // memKB reads a field such as VmHWM or VmRSS of /proc/pid/status, in kB.
@@ -144,11 +146,8 @@ func TestAttackFlood(t *testing.T) {
 	}
 	// Memory back once the readers are gone: the runtime returns it to the
 	// system lazily, so this samples for up to 30 s, until half is back.
-	after := memKB(t, pid, "VmRSS")
-	for end := time.Now().Add(30 * time.Second); time.Now().Before(end) && after > hwm/2; {
-		time.Sleep(500 * time.Millisecond)
-		after = memKB(t, pid, "VmRSS")
-	}
+	var after int
+	wait.Until(30*time.Second, func() bool { after = memKB(t, pid, "VmRSS"); return after <= hwm/2 })
 	t.Logf("flood %ds: %d batches stored (%.0f MB), %d failed; events dropped for stalled readers: %v",
 		secs, sent.Load(), float64(sentBytes.Load())/(1<<20), refused.Load(), h["events_dropped"])
 	t.Logf("server RSS: peak sampled %.1f MB, VmHWM %.1f MB, after the readers closed %.1f MB",

@@ -14,6 +14,8 @@ import (
 	"github.com/chromedp/cdproto/domdebugger"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/gasoline-dev/gasoline/internal/wait"
 )
 
 func configure(t testing.TB, r *rig, settings any) map[string]any {
@@ -147,19 +149,18 @@ func (r *rig) messageListeners(t testing.TB) int {
 	return n
 }
 
-// configureAfterRateLimit retries while the 1 s rate limit refuses.
+// configureAfterRateLimit retries while the 1 s rate limit refuses (the
+// server's own clock: a real binary's cannot be moved).
 func configureAfterRateLimit(t testing.TB, r *rig, settings any) {
 	t.Helper()
-	deadline := time.Now().Add(3 * time.Second)
-	for {
-		out, isErr, err := callTool(r.ai, "configure", map[string]any{"action": "capture", "settings": settings})
-		if err == nil && !isErr {
-			return
-		}
-		if out["error"] != "rate_limited" || time.Now().After(deadline) {
-			t.Fatalf("configure %v: %v %v", settings, err, out)
-		}
-		time.Sleep(50 * time.Millisecond) // the limit is a wall-clock second
+	var out map[string]any
+	var err error
+	if !wait.Until(3*time.Second, func() bool {
+		var isErr bool
+		out, isErr, err = callTool(r.ai, "configure", map[string]any{"action": "capture", "settings": settings})
+		return (err == nil && !isErr) || out["error"] != "rate_limited"
+	}) || err != nil || out["error"] != nil {
+		t.Fatalf("configure %v: %v %v", settings, err, out)
 	}
 }
 

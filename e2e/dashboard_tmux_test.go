@@ -5,12 +5,15 @@ package e2e
 import (
 	"os/exec"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/gasoline-dev/gasoline/internal/wait"
 )
 
 // tmux runs a tmux command on the dashboard's server.
@@ -21,23 +24,15 @@ func (tm *term) tmux(args ...string) {
 	}
 }
 
-// awaitGone polls the screen until it shows none of needles.
+// awaitGone waits until the screen shows none of needles.
 func (tm *term) awaitGone(within time.Duration, needles ...string) {
 	tm.t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		s := tm.screen()
-		gone := true
-		for _, n := range needles {
-			gone = gone && !strings.Contains(s, n)
-		}
-		if gone {
-			return
-		}
-		if time.Now().After(deadline) {
-			tm.t.Fatalf("timed out after %v waiting for %q to go; the screen:\n%s", within, needles, s)
-		}
-		time.Sleep(50 * time.Millisecond)
+	var s string
+	if !wait.Until(within, func() bool {
+		s = tm.screen()
+		return !slices.ContainsFunc(needles, func(n string) bool { return strings.Contains(s, n) })
+	}) {
+		tm.t.Fatalf("timed out after %v waiting for %q to go; the screen:\n%s", within, needles, s)
 	}
 }
 

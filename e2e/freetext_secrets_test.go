@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/gasoline-dev/gasoline/internal/wait"
 )
 
 // freeTextSecrets are made-up secrets in the formats of issue 40's table,
@@ -88,7 +90,7 @@ func TestSecretsInFreeTextNeverReachTheAI(t *testing.T) {
 	results := map[string]map[string]any{}
 	var seen string
 	var missing []string
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+	if !wait.Until(60*time.Second, func() bool {
 		for _, what := range []string{"logs", "errors", "network", "network_bodies", "websocket_events"} {
 			results[what] = observe(t, r.ai, map[string]any{"what": what, "limit": 100})
 		}
@@ -100,12 +102,9 @@ func TestSecretsInFreeTextNeverReachTheAI(t *testing.T) {
 				missing = append(missing, w)
 			}
 		}
-		if len(missing) == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("observe lacks %q:\n%s", missing, seen)
-		}
+		return len(missing) == 0
+	}) {
+		t.Fatalf("observe lacks %q:\n%s", missing, seen)
 	}
 	for name, v := range secrets {
 		if strings.Contains(seen, v) || strings.Contains(mustJSON(results), v) {

@@ -23,6 +23,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/gasoline-dev/gasoline/extension"
+	"github.com/gasoline-dev/gasoline/internal/wait"
 	"github.com/gasoline-dev/gasoline/server"
 )
 
@@ -244,15 +245,12 @@ const pilotAreasJS = `(async () => [
 		(await chrome.storage.local.get('aiWebPilotEnabled')).aiWebPilotEnabled,
 		(await chrome.storage.session.get('aiWebPilotEnabled')).aiWebPilotEnabled].join())()`
 
-// waitFor polls cond until it holds or the deadline passes.
+// waitFor is this package's eventually: it waits until cond holds, and
+// fails the test after within.
 func waitFor(t testing.TB, within time.Duration, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(within)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %v waiting for %s", within, what)
-		}
-		time.Sleep(25 * time.Millisecond)
+	if !wait.Until(within, cond) {
+		t.Fatalf("timed out after %v waiting for %s", within, what)
 	}
 }
 

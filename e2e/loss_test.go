@@ -15,6 +15,8 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+
+	"github.com/gasoline-dev/gasoline/internal/wait"
 )
 
 // greetActions drives greet.html through CDP input right after its load, as
@@ -115,14 +117,7 @@ func greetLoads(t *testing.T, loads int) {
 		}
 		want := strings.Join(wantGreet(loads), "\n")
 		var got []string
-		deadline := time.Now().Add(30 * time.Second)
-		for {
-			got = userActions(t, r)
-			if strings.Join(got, "\n") == want || time.Now().After(deadline) {
-				break
-			}
-			time.Sleep(200 * time.Millisecond)
-		}
+		wait.Until(30*time.Second, func() bool { got = userActions(t, r); return strings.Join(got, "\n") == want })
 		if g := strings.Join(got, "\n"); g != want {
 			t.Fatalf("%d actions recorded, want %d in order:\n%s", len(got), 3*loads, g)
 		}
@@ -130,29 +125,27 @@ func greetLoads(t *testing.T, loads int) {
 }
 
 // TestWorkerStoppedMidStream: a page logs a numbered error every 100 ms;
-// the extension's service worker is stopped through CDP 3 s in, while it
-// holds a busy page's events (a flush waits up to 2 s): all 120 reach the
-// server.
+// the extension's service worker is stopped through CDP once the page has
+// logged 30 (3 s in), while it holds a busy page's events (a flush waits up
+// to 2 s): all 120 reach the server.
 func TestWorkerStoppedMidStream(t *testing.T) {
 	r := newRig(t, "stopped-worker", map[string]any{})
 	r.open(t, "/capture.html")
-	r.eval(t, `(() => { let i = 0; const t = setInterval(() => { console.error("tick-" + i); if (++i === 120) clearInterval(t); }, 100); })()`)
-	time.Sleep(3 * time.Second) // the condition: the worker is stopped mid-stream, not a wait for an event
+	r.eval(t, `window.__ticks = 0; window.__ticker = setInterval(() => { console.error("tick-" + window.__ticks); if (++window.__ticks === 120) clearInterval(window.__ticker); }, 100)`)
+	waitFor(t, 20*time.Second, "the page's 30th error", func() bool {
+		n, err := chromedp.Run(r.b.ctx, chromedp.Evaluate[int](`window.__ticks`))
+		return err == nil && n >= 30
+	})
 	r.b.killWorker(t)
 	var got map[int]bool
-	deadline := time.Now().Add(40 * time.Second)
-	for time.Now().Before(deadline) {
-		got = numbered(t, r.ai, "tick")
-		if len(got) == 120 {
-			// The journal holds only what is not delivered yet.
-			page := r.openExtensionPage(t, "ui/options.html")
-			waitFor(t, 10*time.Second, "the journal to be emptied", func() bool {
-				n, err := chromedp.Run(page, chromedp.Evaluate[int](`(async () => Object.keys(await chrome.storage.session.get(null)).filter((k) => k.startsWith('gasoline_j:')).length)()`, chromedp.EvalAwaitPromise))
-				return err == nil && n == 0
-			})
-			return
-		}
-		time.Sleep(500 * time.Millisecond)
+	if wait.Until(40*time.Second, func() bool { got = numbered(t, r.ai, "tick"); return len(got) == 120 }) {
+		// The journal holds only what is not delivered yet.
+		page := r.openExtensionPage(t, "ui/options.html")
+		waitFor(t, 10*time.Second, "the journal to be emptied", func() bool {
+			n, err := chromedp.Run(page, chromedp.Evaluate[int](`(async () => Object.keys(await chrome.storage.session.get(null)).filter((k) => k.startsWith('gasoline_j:')).length)()`, chromedp.EvalAwaitPromise))
+			return err == nil && n == 0
+		})
+		return
 	}
 	var missing []int
 	for i := range 120 {

@@ -298,6 +298,8 @@ func TestTabTargeting(t *testing.T) {
 
 // TestHungPageTimesOut: a page whose main thread never yields cannot
 // answer; the AI gets timeout at the deadline and the server holds nothing.
+// The answer names the 10 s deadline, and cannot come before it (the
+// server's timer is set after t0); how long after depends on the machine.
 func TestHungPageTimesOut(t *testing.T) {
 	r := newRig(t, "hang-agent", map[string]any{})
 	r.open(t, "/other.html")
@@ -306,12 +308,11 @@ func TestHungPageTimesOut(t *testing.T) {
 	}
 	t0 := time.Now()
 	out, isErr, err := callTool(r.ai, "analyze", map[string]any{"target": "dom", "selector": "h1"})
-	took := time.Since(t0)
-	if err != nil || !isErr || out["error"] != "timeout" {
+	if err != nil || !isErr || out["error"] != "timeout" || !strings.Contains(out["message"].(string), "within 10s") {
 		t.Fatalf("hung page: %v %v", err, out)
 	}
-	if took < 9*time.Second || took > 30*time.Second {
-		t.Errorf("timeout after %v, want the 10 s deadline", took)
+	if took := time.Since(t0); took < 10*time.Second {
+		t.Errorf("timeout after %v, before the 10 s deadline", took)
 	}
 	if h := observe(t, r.ai, map[string]any{"what": "health"}); h["pending_queries"] != nil {
 		t.Errorf("server still holds queries: %v", h["pending_queries"])

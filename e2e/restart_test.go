@@ -122,8 +122,8 @@ func numbered(t testing.TB, ai mcpClient, tag string) map[int]bool {
 }
 
 // TestNoEventLostAcrossServerRestart kills the server mid-session while the
-// page logs a line every 25 ms, and starts it again on the same port 5 s
-// later. Every line logged after the old server died reaches the new one,
+// page logs a line every 25 ms, and starts it again on the same port once
+// the page has logged 200 more (5 s). Every line logged after the old server died reaches the new one,
 // and the worker delivered (had a 200 for) every line exactly once.
 func TestNoEventLostAcrossServerRestart(t *testing.T) {
 	r := newRig(t, "restart-agent", map[string]any{"log_level": "all"})
@@ -139,7 +139,10 @@ func TestNoEventLostAcrossServerRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The outage: the page keeps logging, the worker keeps what it cannot deliver.
-	time.Sleep(5 * time.Second)
+	waitFor(t, 20*time.Second, "200 lines logged in the outage", func() bool {
+		n, err := chromedp.Run(r.b.ctx, chromedp.Evaluate[int](`window.__n`))
+		return err == nil && n >= dead+200
+	})
 	ai2 := mcpStdio(t, r.port, "restart-agent-2")
 	n, err := chromedp.Run(r.b.ctx, chromedp.Evaluate[int](`clearInterval(window.__ticker), window.__n`))
 	if err != nil {
@@ -168,7 +171,7 @@ func TestNoEventLostAcrossServerRestart(t *testing.T) {
 	if d := observe(t, ai2, map[string]any{"what": "health"})["extension"].(map[string]any)["dropped"]; d != nil {
 		t.Fatalf("health reports %v dropped, want none", d)
 	}
-	t.Logf("%d lines, %d during the 5 s outage; the new server got tick-%d to tick-%d", n, n-dead, first, n-1)
+	t.Logf("%d lines, %d during the outage; the new server got tick-%d to tick-%d", n, n-dead, first, n-1)
 }
 
 // TestBufferOverflowIsReported: past its documented buffer of 2,000 events

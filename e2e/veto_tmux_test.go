@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gasoline-dev/gasoline/internal/wait"
 )
 
 // term is a dashboard running in a real terminal: tmux, on a socket of its
@@ -55,15 +57,12 @@ func (tm *term) keys(keys ...string) {
 	}
 }
 
-// await polls the screen until it shows every needle.
+// await waits until the screen shows every needle.
 func (tm *term) await(within time.Duration, needles ...string) {
 	tm.t.Helper()
-	deadline := time.Now().Add(within)
-	for !containsAll(tm.screen(), needles...) {
-		if time.Now().After(deadline) {
-			tm.t.Fatalf("timed out after %v waiting for %q; the screen:\n%s", within, needles, tm.screen())
-		}
-		time.Sleep(50 * time.Millisecond)
+	var s string
+	if !wait.Until(within, func() bool { s = tm.screen(); return containsAll(s, needles...) }) {
+		tm.t.Fatalf("timed out after %v waiting for %q; the screen:\n%s", within, needles, s)
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -66,13 +65,7 @@ func TestAccessibilityCacheProgressAndSARIF(t *testing.T) {
 		}
 		return n
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for progressSeen() < 2 {
-		if time.Now().After(deadline) {
-			t.Fatalf("progress notifications: %d of %v", progressSeen(), notes)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	eventually(t, "two progress notifications", func() bool { return progressSeen() >= 2 })
 
 	second, _ := callTool(t, c, "analyze", map[string]any{"target": "accessibility"})
 	if second["cached"] != true || w.queries.Load() != 1 {

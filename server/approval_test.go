@@ -24,7 +24,7 @@ func TestAskModeWaitsForTheHuman(t *testing.T) {
 	ai := clientNamed(t, s, "claude-code")
 	pilotWorker(t, base, true)
 	waitReachable(t, s)
-	waitFor(t, func() bool { return s.PilotStatus().Enabled })
+	eventually(t, "the pilot on", func() bool { return s.PilotStatus().Enabled })
 
 	type answer struct {
 		out   map[string]any
@@ -44,7 +44,7 @@ func TestAskModeWaitsForTheHuman(t *testing.T) {
 		return p
 	}
 	waitPending := func() map[string]any {
-		waitFor(t, func() bool { return len(pending()) == 1 })
+		eventually(t, "one call on /api/approvals", func() bool { return len(pending()) == 1 })
 		return pending()[0].(map[string]any)
 	}
 	answerIt := func(req map[string]any, body string) {
@@ -119,7 +119,7 @@ func TestAskModeSendsProgress(t *testing.T) {
 	s, base := startServerWith(t, Config{Version: "test", PilotApproval: "ask", ApprovalTimeout: 2500 * time.Millisecond})
 	pilotWorker(t, base, true)
 	waitReachable(t, s)
-	waitFor(t, func() bool { return s.PilotStatus().Enabled })
+	eventually(t, "the pilot on", func() bool { return s.PilotStatus().Enabled })
 	c, err := client.NewInProcessClient(s.MCP())
 	if err != nil {
 		t.Fatal(err)
@@ -153,13 +153,7 @@ func TestAskModeSendsProgress(t *testing.T) {
 	}
 	// Notifications travel beside the response, not before it: await them.
 	seen := func() int { mu.Lock(); defer mu.Unlock(); return waiting }
-	deadline := time.Now().Add(5 * time.Second)
-	for seen() < 2 {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d progress notifications in 2.5 s of waiting", seen())
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	eventually(t, "two progress notifications", func() bool { return seen() >= 2 })
 }
 
 // An AI that stops waiting for its own interact calls (it cancels them)
@@ -172,7 +166,7 @@ func TestCancelledApprovalIsDecided(t *testing.T) {
 	ai := clientNamed(t, s, "claude-code")
 	pilotWorker(t, base, true)
 	waitReachable(t, s)
-	waitFor(t, func() bool { return s.PilotStatus().Enabled })
+	eventually(t, "the pilot on", func() bool { return s.PilotStatus().Enabled })
 
 	ctx, cancel := context.WithCancel(context.Background())
 	var calls sync.WaitGroup
@@ -184,13 +178,13 @@ func TestCancelledApprovalIsDecided(t *testing.T) {
 			_, _ = ai.CallTool(ctx, req)
 		})
 	}
-	waitFor(t, func() bool { return len(s.Approvals().Pending) == approval.MaxPending })
+	eventually(t, "a full approval queue", func() bool { return len(s.Approvals().Pending) == approval.MaxPending })
 	if out, isErr := callTool(t, ai, "interact", map[string]any{"action": "list_states"}); !isErr || out["error"] != "rate_limited" {
 		t.Fatalf("one past the queue: %v", out)
 	}
 	cancel()
 	calls.Wait()
-	waitFor(t, func() bool { return len(s.Approvals().Pending) == 0 })
+	eventually(t, "the approval queue emptied", func() bool { return len(s.Approvals().Pending) == 0 })
 	count := func() (requested, cancelled, refused int) {
 		for _, l := range readAudit(t, path) {
 			switch {
@@ -204,7 +198,7 @@ func TestCancelledApprovalIsDecided(t *testing.T) {
 		}
 		return
 	}
-	waitFor(t, func() bool { r, c, f := count(); return r == approval.MaxPending+1 && c+f == r })
+	eventually(t, "every approval_requested line decided", func() bool { r, c, f := count(); return r == approval.MaxPending+1 && c+f == r })
 	if r, c, f := count(); c != approval.MaxPending || f != 1 {
 		t.Fatalf("%d requested, %d cancelled, %d refused", r, c, f)
 	}

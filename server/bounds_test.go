@@ -127,16 +127,6 @@ func extSocket(t *testing.T, base string) *websocket.Conn {
 	return c
 }
 
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
-		if cond() {
-			return
-		}
-	}
-	t.Fatalf("%s: never happened", what)
-}
-
 // Health counts the extension's live sockets, and a peer that stops
 // answering pings is dropped while one that answers stays.
 func TestExtensionSocketsCountedAndDeadOnesDropped(t *testing.T) {
@@ -195,7 +185,9 @@ func TestStalledStreamIsDropped(t *testing.T) {
 	eventually(t, "subscribed", s.events.active)
 	msg := strings.Repeat("x", capture.MaxMessage)
 	eventually(t, "the stalled reader dropped", func() bool {
-		for range 100 {
+		// Twice what its queue holds each time: once its socket is full, its
+		// queue overflows before its write deadline, however slow the asking.
+		for range 2 * subBytes / len(msg) {
 			s.Store().AddLogs([]capture.LogEntry{{Level: "log", Message: msg}})
 		}
 		return !s.events.active()

@@ -139,8 +139,8 @@ func (s *Server) handleExtensionSocket(w http.ResponseWriter, r *http.Request) {
 // eventsPrefix starts a capture batch on the extension's socket: the frame
 // "events <id> <route>\n<body>" carries what a POST of body to route would.
 // A frame costs the browser's processes a fraction of what a request does
-// (issue 12: about 0.5 ms of CPU against 5 ms), and the worker sends one
-// batch a flush per kind while its events keep coming.
+// (extension/PERFORMANCE.md, "Batches on the socket"), and the worker sends
+// one batch a flush per kind while its events keep coming.
 var eventsPrefix = []byte("events ")
 
 // serverHello is the server's first frame on the worker's socket.

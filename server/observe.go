@@ -184,8 +184,9 @@ type pageOverride struct {
 const heldWait = time.Second
 
 // afterHeld runs a mode that reads what was captured once every extension
-// that said it holds events back (a busy page's, issue 12) has delivered
-// them, so that the AI reads everything captured up to its call.
+// that said it holds events back (its flush waits for a busy page to go
+// quiet) has delivered them, so that the AI reads everything captured up
+// to its call.
 func (s *Server) afterHeld(run func(context.Context, args) (any, error)) func(context.Context, args) (any, error) {
 	return func(ctx context.Context, a args) (any, error) {
 		s.queries.AskHeld(ctx, heldWait)

@@ -69,7 +69,7 @@ func TestHelloNamesTheTrackedTab(t *testing.T) {
 	connectWorkerHello(t, base, map[string]any{"type": "hello", "version": "0.1.0", "pilot": false,
 		"page": map[string]any{"tab": 412, "url": "http://localhost:3000/checkout", "title": "Checkout", "active": true, "ts": time.Now().UnixMilli()}},
 		func(map[string]any) map[string]any { return nil })
-	waitFor(t, func() bool { _, ok := s.store.Page(); return ok })
+	eventually(t, "the page stored", func() bool { _, ok := s.store.Page(); return ok })
 	out, _ := callTool(t, ai, "observe", map[string]any{"what": "page"})
 	if out["tab"] != float64(412) || out["url"] != "http://localhost:3000/checkout" || out["title"] != "Checkout" {
 		t.Fatalf("observe page: %v", out)
@@ -107,7 +107,7 @@ func TestPageLeftFrameClosesTheSockets(t *testing.T) {
 	if err := w.c.Write(context.Background(), websocket.MessageText, []byte(frame)); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, func() bool {
+	eventually(t, "the page's socket closed with the tab", func() bool {
 		c := s.store.WSConnections(capture.Query{ConnectionID: "gone"})
 		return len(c) == 1 && c[0].State == "closed" && c[0].Reason == "the tab was closed" && c[0].Code == capture.CodeGoingAway
 	})

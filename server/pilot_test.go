@@ -4,8 +4,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/gasoline-dev/gasoline/features/pilot"
 )
 
 // pilotWorker plays an extension whose popup toggle is `on`; it answers
@@ -26,7 +29,7 @@ func TestPilotStatusEverywhere(t *testing.T) {
 	}
 	pilotWorker(t, base, true)
 	waitReachable(t, s)
-	waitFor(t, func() bool { return s.PilotStatus().Enabled })
+	eventually(t, "the pilot on", func() bool { return s.PilotStatus().Enabled })
 	obs, _ := callTool(t, ai, "observe", map[string]any{"what": "pilot"})
 	_, http := do(t, base, call{method: "GET", path: "/pilot-status"})
 	h, _ := callTool(t, ai, "observe", map[string]any{"what": "health"})
@@ -41,16 +44,17 @@ func TestPilotStatusEverywhere(t *testing.T) {
 // The extension goes away while the pilot is on: every surface says the
 // pilot is unknown, never its last report, and the AI is refused.
 func TestPilotOfAGoneExtensionIsUnknown(t *testing.T) {
-	s, base := startServer(t)
+	var ahead atomic.Int64 // how far the server's clock runs ahead of the wall clock
+	s, base := startServerWith(t, Config{Version: "test", Clock: func() time.Time { return time.Now().Add(time.Duration(ahead.Load())) }})
 	ai := mcpClient(t, s)
 	w := connectWorkerHello(t, base, map[string]any{"type": "hello", "pilot": true}, func(map[string]any) map[string]any { return nil })
 	waitReachable(t, s)
-	waitFor(t, func() bool { return s.PilotStatus().Enabled })
+	eventually(t, "the pilot on", func() bool { return s.PilotStatus().Enabled })
 	w.c.CloseNow()
-	for deadline := time.Now().Add(10 * time.Second); s.PilotStatus().Source != "stale"; time.Sleep(50 * time.Millisecond) {
-		if time.Now().After(deadline) { // pilot.Fresh after the last word
-			t.Fatalf("the pilot is still fresh: %+v", s.PilotStatus())
-		}
+	eventually(t, "the socket gone", func() bool { return !s.queries.Reachable() })
+	ahead.Store(int64(pilot.Fresh)) // the last word is pilot.Fresh old
+	if st := s.PilotStatus(); st.Source != "stale" {
+		t.Fatalf("the pilot after pilot.Fresh without a word: %+v", st)
 	}
 	obs, _ := callTool(t, ai, "observe", map[string]any{"what": "pilot"})
 	_, http := do(t, base, call{method: "GET", path: "/pilot-status"})
@@ -92,7 +96,7 @@ func TestInteractWhenEnabledIsAuditedAndBlockable(t *testing.T) {
 	ai := clientNamed(t, s, "pilot-agent")
 	pilotWorker(t, base, true)
 	waitReachable(t, s)
-	waitFor(t, func() bool { return s.PilotStatus().Enabled })
+	eventually(t, "the pilot on", func() bool { return s.PilotStatus().Enabled })
 
 	out, isErr := callTool(t, ai, "interact", map[string]any{"action": "highlight", "selector": "#go"})
 	if isErr || out["tab"] != float64(5) || mustJSON(out["echo"]) != `{"action":"highlight","duration_ms":5000,"selector":"#go"}` {
@@ -176,21 +180,10 @@ func TestNothingButTheExtensionEnablesThePilot(t *testing.T) {
 	}
 }
 
-func waitFor(t *testing.T, cond func() bool) {
-	t.Helper()
-	for range 500 {
-		if cond() {
-			return
-		}
-		waitReachableTick()
-	}
-	t.Fatal("condition never held")
-}
-
 func TestHealthNamesTheExtensionVersion(t *testing.T) {
 	s, base := startServer(t)
 	connectWorkerHello(t, base, map[string]any{"type": "hello", "version": "0.1.0", "pilot": false}, func(map[string]any) map[string]any { return nil })
-	waitFor(t, func() bool { return s.Health().Extension.Version == "0.1.0" })
+	eventually(t, "the extension's version in health", func() bool { return s.Health().Extension.Version == "0.1.0" })
 	if h := s.Health(); !h.Extension.Connected {
 		t.Fatalf("health: %+v", h.Extension)
 	}

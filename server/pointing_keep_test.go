@@ -54,7 +54,7 @@ func TestPointedSurvivesTheNextServer(t *testing.T) {
 	if res, _ := callTool(t, clientNamed(t, s1, "cursor"), "observe", map[string]any{"what": "logs"}); res["human_pointed"] == nil {
 		t.Fatalf("the first server's session: %v", res)
 	}
-	waitFor(t, func() bool { // the read is kept while the server serves
+	eventually(t, "the read kept while the server serves", func() bool {
 		b, _ := os.ReadFile(file)
 		return strings.Count(string(b), `"read_by":["cursor"]`) == 2
 	})

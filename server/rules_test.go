@@ -113,7 +113,7 @@ func askingServer(t *testing.T, cfg Config) (*Server, string) {
 	s, base := startServerWith(t, cfg)
 	pilotWorker(t, base, true)
 	waitReachable(t, s)
-	waitFor(t, func() bool { return s.PilotStatus().Enabled })
+	eventually(t, "the pilot on", func() bool { return s.PilotStatus().Enabled })
 	return s, base
 }
 
@@ -142,7 +142,7 @@ func TestApprovalRule(t *testing.T) {
 	js := map[string]any{"action": "execute_js", "script": "1 + 1"}
 	waiting := func() approval.Request {
 		t.Helper()
-		waitFor(t, func() bool { return len(s.Approvals().Pending) == 1 })
+		eventually(t, "one call awaiting approval", func() bool { return len(s.Approvals().Pending) == 1 })
 		return s.Approvals().Pending[0]
 	}
 	rule := func(id uint64, header map[string]string) int {
@@ -238,7 +238,7 @@ func TestApprovalRule(t *testing.T) {
 	ai.c.Close(websocket.StatusNormalClosure, "")
 	// The rule leaves the list before its end is audited: wait for both.
 	var ends []string
-	waitFor(t, func() bool {
+	eventually(t, "both rules ended and audited", func() bool {
 		ends = nil
 		for _, l := range readAudit(t, path) {
 			if l["event"] == "approval_rule_ended" {
@@ -280,7 +280,7 @@ func TestApprovalRuleExpires(t *testing.T) {
 	js := map[string]any{"action": "execute_js", "script": "1 + 1"}
 	waiting := func() approval.Request {
 		t.Helper()
-		waitFor(t, func() bool { return len(s.Approvals().Pending) == 1 })
+		eventually(t, "one call awaiting approval", func() bool { return len(s.Approvals().Pending) == 1 })
 		return s.Approvals().Pending[0]
 	}
 	first := ai.act(js)
@@ -318,7 +318,7 @@ func TestServerStopEndsItsRules(t *testing.T) {
 	showPage(t, base, "http://localhost:5173/")
 	ai := dialAI(t, base, "claude-code")
 	first := ai.act(map[string]any{"action": "execute_js", "script": "1 + 1"})
-	waitFor(t, func() bool { return len(s.Approvals().Pending) == 1 })
+	eventually(t, "one call awaiting approval", func() bool { return len(s.Approvals().Pending) == 1 })
 	if code, _ := do(t, base, call{method: "POST", path: "/api/approvals/rule", body: fmt.Sprintf(`{"id":%d}`, s.Approvals().Pending[0].ID), header: asHuman(s)}); code != 200 {
 		t.Fatalf("rule: %d", code)
 	}
@@ -327,7 +327,7 @@ func TestServerStopEndsItsRules(t *testing.T) {
 		_, _ = s.approvals.Ask(context.Background(), approval.Request{Agent: "cursor", Session: "in-process", Action: "execute_js",
 			Origin: "http://localhost:5173"}, time.Minute, nil)
 	}()
-	waitFor(t, func() bool { return len(s.Approvals().Pending) == 1 })
+	eventually(t, "one call awaiting approval", func() bool { return len(s.Approvals().Pending) == 1 })
 	if _, _, err := s.approvals.ApproveWithRule(s.Approvals().Pending[0].ID, s.rules); err != nil {
 		t.Fatal(err)
 	}
@@ -379,7 +379,7 @@ func TestSessionRulesEndWithTheirCause(t *testing.T) {
 		served := make(chan struct{})
 		go func() { _ = s.ServeSession(ctx, end); close(served) }()
 		var id string
-		waitFor(t, func() bool {
+		eventually(t, "one session", func() bool {
 			s.clients.mu.Lock()
 			defer s.clients.mu.Unlock()
 			for sid := range s.clients.by {
@@ -391,7 +391,7 @@ func TestSessionRulesEndWithTheirCause(t *testing.T) {
 			_, _ = s.approvals.Ask(context.Background(), approval.Request{Agent: "cursor", Session: id, Action: "execute_js",
 				Origin: "http://localhost:5173"}, time.Minute, nil)
 		}()
-		waitFor(t, func() bool { return len(s.Approvals().Pending) == 1 })
+		eventually(t, "one call awaiting approval", func() bool { return len(s.Approvals().Pending) == 1 })
 		if _, _, err := s.approvals.ApproveWithRule(s.Approvals().Pending[0].ID, s.rules); err != nil {
 			t.Fatal(err)
 		}
@@ -402,7 +402,7 @@ func TestSessionRulesEndWithTheirCause(t *testing.T) {
 		}
 		<-served
 		cancel()
-		waitFor(t, func() bool { return len(ends()) == i+1 })
+		eventually(t, "the rule's end audited", func() bool { return len(ends()) == i+1 })
 		if got := ends()[i]; got != how {
 			t.Fatalf("session %d's rule ended %s, want %s", i, got, how)
 		}

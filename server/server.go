@@ -83,7 +83,8 @@ type Config struct {
 	PilotApproval string
 	// ApprovalTimeout bounds the wait for the human in ask mode (0: 60 s).
 	ApprovalTimeout time.Duration
-	// Clock is the time source of capture control (tests); nil: time.Now.
+	// Clock is the time source of the features that keep time (tests); nil:
+	// time.Now.
 	Clock func() time.Time
 	// HistoryDir keeps the capture buffers on disk for the port's next
 	// owner (features/history); empty keeps them in memory only.
@@ -165,7 +166,7 @@ func New(cfg Config) *Server {
 		audits:    a11y.NewCache(),
 		perf:      perf.NewStore(nil),
 		events:    newHub(),
-		pilot:     pilot.New(nil),
+		pilot:     pilot.New(cfg.Clock),
 		approvals: approval.New(nil, nil),
 		rules:     approval.NewRules(cfg.Clock),
 		origins:   origins.New(cfg.Clock),

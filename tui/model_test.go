@@ -3,17 +3,16 @@ package tui
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"net"
 	"net/http"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/gasoline-dev/gasoline/features/capturectl"
-	"github.com/gasoline-dev/gasoline/features/problem"
 	"github.com/gasoline-dev/gasoline/server"
 )
 
@@ -26,8 +25,12 @@ func startServer(t *testing.T) (*server.Server, string) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	s := server.New(server.Config{Version: "test", Port: ln.Addr().(*net.TCPAddr).Port, AuditLog: filepath.Join(dir, "audit.jsonl"), TokenFile: filepath.Join(dir, "human.token")})
+	ahead := new(atomic.Int64)
+	clock := func() time.Time { return time.Now().Add(time.Duration(ahead.Load())) }
+	s := server.New(server.Config{Version: "test", Port: ln.Addr().(*net.TCPAddr).Port, AuditLog: filepath.Join(dir, "audit.jsonl"),
+		TokenFile: filepath.Join(dir, "human.token"), Clock: clock})
 	tokenFiles.Store(ln.Addr().String(), filepath.Join(dir, "human.token"))
+	clocksAhead.Store(s, ahead)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(ctx, ln) }()
@@ -43,6 +46,10 @@ func startServer(t *testing.T) (*server.Server, string) {
 // tokenFiles maps a test server's address to its human token file, which
 // the dashboard reads as main tells it to.
 var tokenFiles sync.Map
+
+// clocksAhead maps a test server to how far (ns) its clock runs ahead of the
+// wall clock: aiSet moves it past the AI's rate limit rather than wait.
+var clocksAhead sync.Map
 
 // attach starts a dashboard attached to the server at addr, as Run does,
 // driven by the test.
@@ -69,23 +76,14 @@ func setting(t *testing.T, s *server.Server, name string) capturectl.SettingView
 	return capturectl.SettingView{}
 }
 
-// aiSet changes settings as the AI would, waiting out the one-second rate
-// limit on AI changes if it applies.
+// aiSet changes settings as the AI would, its server's clock first moved
+// past the rate limit on AI changes.
 func aiSet(t *testing.T, s *server.Server, changes map[string]any) {
 	t.Helper()
-	tick := time.NewTicker(50 * time.Millisecond)
-	defer tick.Stop()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		_, err := s.Control().Set("claude-code", changes)
-		var p *problem.Error
-		if err == nil || !errors.As(err, &p) || p.Code != problem.RateLimited || time.Now().After(deadline) {
-			if err != nil {
-				t.Fatalf("set %v: %v", changes, err)
-			}
-			return
-		}
-		<-tick.C
+	ahead, _ := clocksAhead.Load(s)
+	ahead.(*atomic.Int64).Add(int64(capturectl.MinInterval))
+	if _, err := s.Control().Set("claude-code", changes); err != nil {
+		t.Fatalf("set %v: %v", changes, err)
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gasoline-dev/gasoline/internal/wait"
 )
 
 // fakeClock fires its timers only when the test says so.
@@ -32,18 +34,9 @@ func (c *fakeClock) after(d time.Duration) <-chan time.Time {
 // awaitTimers waits until at least n timers are armed.
 func (c *fakeClock) awaitTimers(t *testing.T, n int) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		c.mu.Lock()
-		armed := len(c.timers)
-		c.mu.Unlock()
-		if armed >= n {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d timers armed, want %d", armed, n)
-		}
-		time.Sleep(time.Millisecond)
+	armed := func() int { c.mu.Lock(); defer c.mu.Unlock(); return len(c.timers) }
+	if !wait.Until(10*time.Second, func() bool { return armed() >= n }) {
+		t.Fatalf("%d timers armed, want %d", armed(), n)
 	}
 }
 
@@ -62,16 +55,14 @@ func (c *fakeClock) advance(d time.Duration) {
 	c.timers = kept
 }
 
-func waitPending(t *testing.T, q *Queue, n int) []Request {
+// waitPending waits until n requests are pending; 10 s only turns a hang
+// into a failure.
+func waitPending(t *testing.T, q *Queue, n int) (p []Request) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for len(q.Pending()) != n {
-		if time.Now().After(deadline) {
-			t.Fatalf("pending %d, want %d", len(q.Pending()), n)
-		}
-		time.Sleep(time.Millisecond)
+	if !wait.Until(10*time.Second, func() bool { p = q.Pending(); return len(p) == n }) {
+		t.Fatalf("pending %d, want %d", len(p), n)
 	}
-	return q.Pending()
+	return p
 }
 
 func TestApproveDenyAndTimeoutInOrder(t *testing.T) {

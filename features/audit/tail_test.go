@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gasoline-dev/gasoline/internal/wait"
 )
 
 // tailHelperEnv makes the test binary a writer of the audit log, so the
@@ -109,15 +111,12 @@ func (g *tailed) agents() []string {
 	return out
 }
 
-// await polls cond until it holds, or fails the test after a deadline.
+// await waits until cond holds; 10 s only turns a hang into a failure on a
+// loaded machine.
 func (g *tailed) await(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s; delivered: %v", what, g.agents())
-		}
-		time.Sleep(10 * time.Millisecond)
+	if !wait.Until(10*time.Second, cond) {
+		t.Fatalf("timed out waiting for %s; delivered: %v", what, g.agents())
 	}
 }
 

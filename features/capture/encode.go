@@ -38,7 +38,7 @@ func (e LogEntry) AppendJSON(b []byte) []byte {
 
 // AppendJSON appends e as LogEntry.AppendJSON does a console entry: a busy
 // page's requests are the other flood the history encodes before ingest
-// answers (issue 12).
+// answers.
 func (e NetworkEntry) AppendJSON(b []byte) []byte {
 	b = requestHead(b, e.TS, e.Method, e.URL, e.Status)
 	b = appendFloat(append(b, `,"duration_ms":`...), e.DurationMS)

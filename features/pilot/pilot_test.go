@@ -3,6 +3,7 @@ package pilot
 import (
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -77,15 +78,20 @@ func TestCheck(t *testing.T) {
 	}
 }
 
+// Reports, reads and blocks at once (for the race detector); the reports
+// are each seen whole: from off, an odd number of flips leaves it on.
 func TestThreadSafety(t *testing.T) {
 	s := New(nil)
 	var wg sync.WaitGroup
+	var flips atomic.Int32
 	for i := range 8 {
 		wg.Go(func() {
 			for j := range 1000 {
 				switch (i + j) % 4 {
 				case 0:
-					s.Report(j%2 == 0)
+					if s.Report(j%2 == 0) {
+						flips.Add(1)
+					}
 				case 1:
 					s.Status(j%2 == 0)
 				case 2:
@@ -97,6 +103,9 @@ func TestThreadSafety(t *testing.T) {
 		})
 	}
 	wg.Wait()
+	if st := s.Status(true); st.Enabled != (flips.Load()%2 == 1) || st.Source != SourcePoll {
+		t.Fatalf("%d flips from off, then %+v", flips.Load(), st)
+	}
 }
 
 func TestScriptDigest(t *testing.T) {

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gasoline-dev/gasoline/internal/wait"
 )
 
 // site serves the esbuild output in testdata (src/{cart,pricing,report,main}.ts
@@ -291,11 +293,8 @@ func TestPrefetch(t *testing.T) {
 	s := newSite(t, nil)
 	r := New(Config{})
 	r.Prefetch(stacks(s.URL)[0])
-	deadline := time.Now().Add(10 * time.Second)
-	for r.Stats().Maps != 1 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if r.Stats().Maps != 1 || s.hit("/dist/app.js.map") != 1 {
+	read := wait.Until(10*time.Second, func() bool { return r.Stats().Maps == 1 })
+	if !read || s.hit("/dist/app.js.map") != 1 {
 		t.Fatalf("not prefetched: %+v %v", r.Stats(), s.hits)
 	}
 	if got := r.Resolve(context.Background(), stacks(s.URL)); !got[0][1].Mapped || s.hit("/dist/app.js.map") != 1 {

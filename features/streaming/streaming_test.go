@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -204,8 +205,9 @@ func TestStateIsBounded(t *testing.T) {
 	}
 }
 
-// TestConcurrentObserve is for the race detector: ingest goroutines,
-// configure calls and the Run loop at once.
+// Ingest goroutines, configure calls and the Run loop at once (for the race
+// detector); after them the streamer is in the state the last configure
+// left, and still notifies.
 func TestConcurrentObserve(t *testing.T) {
 	s := New(Options{Secrets: fakeSecrets})
 	s.Configure(Update{Enabled: ptr(true), ThrottleSeconds: 1})
@@ -232,4 +234,16 @@ func TestConcurrentObserve(t *testing.T) {
 	wg.Wait()
 	cancel()
 	<-done
+	if c := s.Config(); !c.Enabled || c.ThrottleSeconds != 1 || !s.on.Load() {
+		t.Fatalf("after the race: %+v, on %v; the last configure turned it on", c, s.on.Load())
+	}
+	later := time.Now().Add(time.Hour)
+	s.Tick(later) // what the race left pending
+	if n, next := s.Tick(later.Add(time.Hour)); n != nil || !next.IsZero() {
+		t.Fatalf("still pending after a delivery: %+v, next %v", n, next)
+	}
+	s.Observe(consoleErr(0, "after the race"))
+	if n, _ := s.Tick(later.Add(2 * time.Hour)); n == nil || !strings.Contains(n.Message, "after the race") {
+		t.Fatalf("an error after the race: %+v", n)
+	}
 }
