@@ -15,7 +15,7 @@ import (
 
 	"github.com/gasoline-dev/gasoline/extension"
 	"github.com/gasoline-dev/gasoline/features/doctor"
-	"github.com/gasoline-dev/gasoline/internal/wait"
+	"github.com/gasoline-dev/gasoline/features/wait"
 	"github.com/gasoline-dev/gasoline/server"
 )
 

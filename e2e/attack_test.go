@@ -22,7 +22,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gasoline-dev/gasoline/internal/wait"
+	"github.com/gasoline-dev/gasoline/features/wait"
 )
 
 // memKB reads a field such as VmHWM or VmRSS of /proc/pid/status, in kB.

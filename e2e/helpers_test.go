@@ -23,7 +23,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/gasoline-dev/gasoline/extension"
-	"github.com/gasoline-dev/gasoline/internal/wait"
+	"github.com/gasoline-dev/gasoline/features/wait"
 	"github.com/gasoline-dev/gasoline/server"
 )
 

@@ -12,7 +12,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/gasoline-dev/gasoline/internal/wait"
+	"github.com/gasoline-dev/gasoline/features/wait"
 )
 
 // The scenario: the page logs console.error("hist-<n>") every 100 ms, 120

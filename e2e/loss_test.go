@@ -16,7 +16,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
-	"github.com/gasoline-dev/gasoline/internal/wait"
+	"github.com/gasoline-dev/gasoline/features/wait"
 )
 
 // greetActions drives greet.html through CDP input right after its load, as

@@ -13,7 +13,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/gasoline-dev/gasoline/internal/wait"
+	"github.com/gasoline-dev/gasoline/features/wait"
 )
 
 // wsConnections is websocket_status's connections by id.

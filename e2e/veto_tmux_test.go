@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gasoline-dev/gasoline/internal/wait"
+	"github.com/gasoline-dev/gasoline/features/wait"
 )
 
 // term is a dashboard running in a real terminal: tmux, on a socket of its

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gasoline-dev/gasoline/internal/wait"
+	"github.com/gasoline-dev/gasoline/features/wait"
 )
 
 // eventually waits until cond holds, for a state the test cannot be told

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gasoline-dev/gasoline/internal/wait"
+	"github.com/gasoline-dev/gasoline/features/wait"
 )
 
 // fakeClock fires its timers only when the test says so.

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gasoline-dev/gasoline/internal/wait"
+	"github.com/gasoline-dev/gasoline/features/wait"
 )
 
 // tailHelperEnv makes the test binary a writer of the audit log, so the

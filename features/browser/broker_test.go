@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/gasoline-dev/gasoline/features/problem"
-	"github.com/gasoline-dev/gasoline/internal/wait"
+	"github.com/gasoline-dev/gasoline/features/wait"
 )
 
 // fakeLink answers through the broker the way the extension's socket does.

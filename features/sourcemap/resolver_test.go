@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gasoline-dev/gasoline/internal/wait"
+	"github.com/gasoline-dev/gasoline/features/wait"
 )
 
 // site serves the esbuild output in testdata (src/{cart,pricing,report,main}.ts

@@ -1,4 +1,5 @@
-// Package wait is the one poll loop the tests share: a test waits for a
+// Package wait is the one poll loop the tests share (kept under features/
+// so the top level stays the product's layout): a test waits for a
 // state it cannot be told about (a socket counted, a line written by
 // another process, a screen drawn by tmux) by asking for it until it holds.
 // A package's tests wait through it, in helpers that name what they wait
