@@ -57,7 +57,7 @@ const script = new ScriptRunner({
 });
 const actor = new Actor({
   debugger: BROWSER === 'firefox' ? null : chrome.debugger, // Firefox: the content script dispatches the events
-  tabs: chrome.tabs, documents, tracked: tabs, pilot, clock: systemClock,
+  tabs: chrome.tabs, windows: chrome.windows, documents, tracked: tabs, pilot, clock: systemClock,
   lock: (tabId, fn) => script.withTabLock(tabId, fn), // one debugger session per tab: the AI's script or its action
   deliverHeld: () => delivery.deliverHeld(),
 });

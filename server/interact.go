@@ -51,6 +51,8 @@ var pilotReads = map[string][]declared{
 	"delete_state": {snapshotParam, actTabParam},
 	"execute_js":   {scriptParam, scriptTimeoutParam, actTabParam},
 	"navigate":     {navURLParam, actTabParam},
+	"new_tab":      {navURLParam, actTabParam},
+	"close_tab":    {actTabParam},
 	"reload":       {actTabParam},
 	"back":         {actTabParam},
 	"forward":      {actTabParam},
@@ -71,7 +73,7 @@ func (s *Server) interactTool() tool {
 	}
 	return tool{
 		name: "interact",
-		desc: "AI Web Pilot: act on the developer's tab. Refused unless the human enabled it in the extension popup.",
+		desc: "AI Web Pilot: act in the developer's tab; refused unless the human enabled it.",
 		hints: []mcp.ToolOption{
 			mcp.WithDestructiveHintAnnotation(true),
 			mcp.WithOpenWorldHintAnnotation(false),
@@ -79,12 +81,22 @@ func (s *Server) interactTool() tool {
 		selector: newParam[string]("action", ""),
 		modes:    modes,
 		audit:    s.auditInteract,
+		scope:    s.sessionTab,
 	}
 }
 
 func (s *Server) interact(ctx context.Context, action string, a args) (any, error) {
 	p := actionOf(action, a)
 	if err := p.Check(); err != nil {
+		return nil, err
+	}
+	switch p.Name {
+	case "new_tab":
+		return s.newTab(ctx, p)
+	case "close_tab":
+		return s.closeTab(ctx, actTabParam.get(a), p)
+	}
+	if err := s.mayAct(ctx, actTabParam.get(a)); err != nil {
 		return nil, err
 	}
 	if p.Name == "replay" {

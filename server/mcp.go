@@ -37,6 +37,9 @@ type tool struct {
 	// audit, when set, is told of every call of a tool that changes
 	// state, accepted (err nil) or refused, whatever refused it.
 	audit func(ctx context.Context, a args, v any, err error)
+	// scope, when set, is the calling session's tab: a mode that reads
+	// tab_id and was given none reads that one.
+	scope func(ctx context.Context) int
 }
 
 // with is base and more: the parameters of a mode that reads what others
@@ -237,6 +240,11 @@ func (t tool) call(ctx context.Context, specs []spec, byName map[string]mode, a 
 	m := byName[t.selector.get(a)]
 	if err := t.unread(specs, m, a); err != nil {
 		return nil, err
+	}
+	if t.scope != nil && tabParam.get(a) == 0 && slices.ContainsFunc(m.reads, func(d declared) bool { return d.decl().name == tabParam.name }) {
+		if tab := t.scope(ctx); tab != 0 {
+			a[tabParam.name] = float64(tab)
+		}
 	}
 	return m.run(ctx, a)
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/gasoline-dev/gasoline/features/problem"
 )
 
-
 // The filters every buffer read shares.
 var (
 	limitParam     = newParam[int]("limit", "default 50; network_bodies 20").between(1, capture.MaxLimit)
@@ -30,10 +29,10 @@ var (
 func (s *Server) observeTool() tool {
 	return tool{
 		name: "observe",
-		desc: "Read what the developer's tab captured, newest first. " +
-			"Pass a result's cursor back as `after` to get only what is new.",
+		desc: "What the developer's tabs captured, newest first; a result's cursor as `after` gets only what is new.",
 		hints:    readOnly,
 		selector: newParam[string]("what", ""),
+		scope:    s.sessionTab,
 		modes:    s.observeModes(),
 	}
 }

@@ -28,6 +28,7 @@ import (
 	"github.com/gasoline-dev/gasoline/features/pilot"
 	"github.com/gasoline-dev/gasoline/features/pointing"
 	"github.com/gasoline-dev/gasoline/features/screenshots"
+	"github.com/gasoline-dev/gasoline/features/sessiontabs"
 	"github.com/gasoline-dev/gasoline/features/sourcemap"
 	"github.com/gasoline-dev/gasoline/features/visual"
 	"github.com/gasoline-dev/gasoline/server/wire"
@@ -110,7 +111,7 @@ type Server struct {
 	streams streams
 	pilot   *pilot.Switch
 	// aiActs are the times the AI's actions held a tab (act.go).
-	aiActs pilot.Windows
+	aiActs  pilot.Windows
 	an      *analysis
 	pointed *pointing.Board // what the human pointed the AI at (pointing.go)
 	mcp     *server.MCPServer
@@ -126,11 +127,12 @@ type Server struct {
 	dec     decisionState
 	hist    historyState
 
-	pilotMode approval.Mode   // the pilot approval mode
-	token     string          // required on the human's API
-	approvals *approval.Queue // pilot actions waiting for the human
-	rules     *approval.Rules // the human's approval rules (rules.go)
-	origins   *origins.Trust  // extension origins besides the pinned one
+	pilotMode approval.Mode     // the pilot approval mode
+	token     string            // required on the human's API
+	approvals *approval.Queue   // pilot actions waiting for the human
+	rules     *approval.Rules   // the human's approval rules (rules.go)
+	tabs      *sessiontabs.Tabs // each AI session's own or chosen tab (tabs.go)
+	origins   *origins.Trust    // extension origins besides the pinned one
 	maps      *sourcemap.Resolver
 	reads     *readLog // what the AI read (reads.go)
 }
@@ -169,6 +171,7 @@ func New(cfg Config) *Server {
 		pilot:     pilot.New(cfg.Clock),
 		approvals: approval.New(nil, nil),
 		rules:     approval.NewRules(cfg.Clock),
+		tabs:      sessiontabs.New(nil),
 		origins:   origins.New(cfg.Clock),
 		maps:      sourcemap.New(sourcemap.Config{}),
 		pointed:   pointing.New(0, nil),

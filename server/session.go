@@ -134,6 +134,7 @@ func (s *Server) ServeSession(ctx context.Context, conn msgConn) error {
 			why = approval.EndServerStopped
 		}
 		s.rules.EndSession(sess.id, why)
+		s.tabs.End(sess.id) // its tabs are free
 	}()
 
 	ctx, cancel := context.WithCancel(ctx)

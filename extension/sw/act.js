@@ -9,7 +9,8 @@
 
 import { QueryError, errText } from './errors.js';
 
-export const ACTIONS = new Set(['navigate', 'reload', 'back', 'forward', 'click', 'type', 'press_key', 'select', 'hover', 'scroll', 'wait_for']);
+export const ACTIONS = new Set(['navigate', 'reload', 'back', 'forward', 'click', 'type', 'press_key', 'select', 'hover', 'scroll', 'wait_for',
+  'new_tab', 'close_tab']);
 const SETTLE_MAX_MS = 2000;
 const REQUESTS_MAX = 20;
 const DETACH_WAIT_MS = 1000;
@@ -23,7 +24,8 @@ const MODS = { alt: 1, ctrl: 2, meta: 4, shift: 8 };
  * @typedef {object} ActDeps
  * @property {{attach: Function, detach: Function, sendCommand: Function} | null} debugger chrome.debugger; null in Firefox
  * @property {{get(id: number): Promise<any>, reload(id: number): Promise<void>, goBack(id: number): Promise<void>,
- *   goForward(id: number): Promise<void>}} tabs chrome.tabs
+ *   goForward(id: number): Promise<void>, remove(id: number): Promise<void>}} tabs chrome.tabs
+ * @property {{create(p: object): Promise<any>}} windows chrome.windows: an AI session's own tab opens in a window of its own
  * @property {{askContent: Function, settled(tabId: number, job: object): Promise<void>, navigateTab(tabId: number, url: string): Promise<void>}} documents
  * @property {{markNavigating(id: number, url: string): void, state(id: number): any}} tracked tabs.js's Tabs
  * @property {{assert(): void}} pilot the human's switch, checked before every step that touches the page
@@ -99,8 +101,38 @@ export class Actor {
     }
   }
 
+  /**
+   * new_tab: a tab of the AI session's own, in a window of its own and not focused, so the human's
+   * window is left as it was and the tab can still be painted (screenshots). Answers once it loaded.
+   */
+  async newTab(q, p, job) {
+    this.check();
+    const win = await this.d.windows.create({ url: p.url, focused: false });
+    const tab = win && win.tabs && win.tabs[0];
+    if (!tab || typeof tab.id !== 'number') throw new QueryError('internal', 'the browser opened no tab');
+    job.tab = tab.id;
+    this.d.tracked.markNavigating(tab.id, p.url);
+    await this.d.documents.settled(tab.id, job);
+    const ans = await this.d.documents.askContent(tab.id, { id: q.id, kind: 'act', params: { step: 'settle', max_ms: 0 } }, job, this.check);
+    if (!ans) return null;
+    const r = ans.result || {};
+    return { result: { action: 'new_tab', tab_id: tab.id, url: r.url || p.url, title: r.title } };
+  }
+
+  /** close_tab: the server checked the session owns it. */
+  async closeTab(tabId) {
+    this.check();
+    try {
+      await this.d.tabs.remove(tabId);
+    } catch (err) {
+      throw new QueryError('not_found', `tab ${tabId} was closed already: ${errText(err)}`);
+    }
+    return { result: { action: 'close_tab', tab_id: tabId } };
+  }
+
   /** Runs action p (checked by the server) in tab tabId for query q. */
   async run(tabId, q, p, job) {
+    if (p.action === 'close_tab') return this.closeTab(tabId);
     const ask = async (params) => {
       const ans = await this.d.documents.askContent(tabId, { id: q.id, kind: 'act', params }, job, this.check);
       if (!ans) return null; // the query ended meanwhile

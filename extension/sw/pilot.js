@@ -19,7 +19,8 @@ const HIGHLIGHT_MAX_MS = 60000;
  * @property {import('./clock.js').Clock} clock
  * @property {{ready(): Promise<unknown>, assert(): void}} pilot the human's switch
  * @property {{run(tabId: number, p: object, job: object): Promise<unknown>}} script execute_js
- * @property {{run(tabId: number, q: object, p: object, job: object): Promise<unknown>}} act act.js's Actor: navigate … wait_for
+ * @property {{run(tabId: number, q: object, p: object, job: object): Promise<unknown>, newTab(q: object, p: object, job: object): Promise<unknown>}} act
+ *   act.js's Actor: navigate … wait_for, the AI session's own tabs
  * @property {{resolveTab(tab: unknown): Promise<number>}} tracked tabs.js's Tabs: which tab a query means
  * @property {{askContent: Function, onDocument: Function, navigateTab(tabId: number, url: string): Promise<void>}} documents
  *   documents.js's Documents: the tab's current document asked
@@ -49,6 +50,7 @@ export class Pilot {
       case 'execute_js':
         break;
       default:
+        if (p.action === 'new_tab') return this.d.act.newTab(q, p, job);
         if (ACTIONS.has(p.action)) {
           job.tab = await this.d.tracked.resolveTab(q.tab);
           return this.d.act.run(job.tab, q, p, job);

@@ -12,6 +12,9 @@ import (
 // Acts are the AI's actions in the page, after the pilot's older ones.
 var Acts = []string{"navigate", "reload", "back", "forward", "click", "type", "press_key", "select", "hover", "scroll", "wait_for"}
 
+// TabActions open and close an AI session's own tab.
+var TabActions = []string{"new_tab", "close_tab"}
+
 // Limits of the actions.
 const (
 	DefaultWaitMS = 5000
@@ -117,9 +120,9 @@ func (a *Action) checkAct() error {
 		return bad("selector is blank")
 	}
 	switch a.Name {
-	case "navigate":
+	case "navigate", "new_tab":
 		if a.URL == "" {
-			return bad("url is required for navigate")
+			return bad("url is required for %s", a.Name)
 		}
 		u, err := url.Parse(a.URL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

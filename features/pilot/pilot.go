@@ -148,7 +148,7 @@ const (
 )
 
 // Actions are the names an Action may have.
-var Actions = append(append([]string{"highlight", "save_state", "load_state", "list_states", "delete_state", "execute_js"}, Acts...), "replay")
+var Actions = append(append(append([]string{"highlight", "save_state", "load_state", "list_states", "delete_state", "execute_js"}, Acts...), "replay"), TabActions...)
 
 // Action is one thing the AI asks the pilot to do, as the extension gets it.
 type Action struct {
@@ -189,7 +189,9 @@ func (a *Action) Check() error {
 		if a.TimeoutMS == 0 {
 			a.TimeoutMS = DefaultScriptMS
 		}
-	case "list_states", "replay":
+	case "list_states", "replay", "close_tab":
+	case "new_tab":
+		return a.checkAct()
 	default:
 		if IsAct(a.Name) {
 			return a.checkAct()
@@ -207,7 +209,7 @@ func (a *Action) Timeout() time.Duration {
 		return time.Duration(a.TimeoutMS)*time.Millisecond + scriptReplyGrace
 	case a.Name == "wait_for":
 		return time.Duration(a.TimeoutMS)*time.Millisecond + actReplyGrace
-	case IsAct(a.Name):
+	case IsAct(a.Name), a.Name == "new_tab", a.Name == "close_tab":
 		return actTimeout
 	}
 	return actionTimeout

@@ -48,7 +48,9 @@ const (
 	// NotActionable: the action's target is there but cannot take it
 	// (covered by another element, disabled, hidden, not a text field).
 	NotActionable Code = "not_actionable"
-	Internal      Code = "internal"
+	// TabOwned: an action on a tab another AI session opened and owns.
+	TabOwned Code = "tab_owned"
+	Internal Code = "internal"
 )
 
 // Error is a failure with a code and a message that says what to do next.

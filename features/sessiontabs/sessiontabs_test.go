@@ -1,0 +1,56 @@
+package sessiontabs
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gasoline-dev/gasoline/features/problem"
+)
+
+func TestOwnersActAndOthersAreRefused(t *testing.T) {
+	changes := 0
+	tabs := New(func() { changes++ })
+	tabs.Own("s1", "claude", 5)
+	tabs.Track("s2", "cursor", 5)
+	if err := tabs.MayAct("s1", 5); err != nil {
+		t.Fatalf("the owner: %v", err)
+	}
+	err := tabs.MayAct("s2", 5)
+	if problem.From(err).Code != problem.TabOwned || !strings.Contains(err.Error(), `"claude"`) {
+		t.Fatalf("another session: %v", err)
+	}
+	if tabs.MayAct("s2", 6) != nil || tabs.Of("s2").Tab != 5 || tabs.Of("s3").Tab != 0 {
+		t.Fatal("a free tab, or the bindings")
+	}
+	tabs.End("s1")
+	if tabs.MayAct("s2", 5) != nil {
+		t.Fatal("the owner's end frees its tab")
+	}
+	tabs.Own("s1", "claude", 7)
+	if !tabs.Free(7) || tabs.MayAct("s2", 7) != nil || tabs.Of("s1").Tab != 7 {
+		t.Fatal("the human frees a tab; its session still reads it")
+	}
+	tabs.Closed(7)
+	if tabs.Of("s1").Tab != 0 {
+		t.Fatal("a closed tab is forgotten")
+	}
+	if changes != 6 {
+		t.Fatalf("%d changes told", changes)
+	}
+}
+
+func TestOwnedTabsAreBounded(t *testing.T) {
+	tabs := New(nil)
+	for i := 0; i < MaxOwned; i++ {
+		if err := tabs.Reserve(string(rune('a' + i))); err != nil {
+			t.Fatal(err)
+		}
+		tabs.Own(string(rune('a'+i)), "ai", 100+i)
+	}
+	if err := tabs.Reserve("z"); problem.From(err).Code != problem.RateLimited || !strings.Contains(err.Error(), "16") {
+		t.Fatalf("the 17th: %v", err)
+	}
+	if err := tabs.Reserve("a"); err != nil {
+		t.Fatalf("a session replacing its own tab: %v", err)
+	}
+}

@@ -1,0 +1,99 @@
+package server
+
+import (
+	"context"
+
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/gasoline-dev/gasoline/features/browser"
+	"github.com/gasoline-dev/gasoline/features/pilot"
+	"github.com/gasoline-dev/gasoline/features/problem"
+)
+
+// trackTabParam is configure track's tab: absent, the human's tracked tab.
+var trackTabParam = tabParam.describe("none: the human's tab")
+
+// sessionOf is the calling MCP session's id, "" outside one.
+func sessionOf(ctx context.Context) string {
+	if cs := server.ClientSessionFromContext(ctx); cs != nil {
+		return cs.SessionID()
+	}
+	return ""
+}
+
+// sessionTab is the tab the calling session reads and acts on by default:
+// its own (new_tab) or chosen (configure track) tab; 0, the human's.
+func (s *Server) sessionTab(ctx context.Context) int {
+	return s.tabs.Of(sessionOf(ctx)).Tab
+}
+
+// configureTrack binds this session's reading to a tab, or back to the
+// human's tracked tab.
+func (s *Server) configureTrack(ctx context.Context, a args) (any, error) {
+	tab := trackTabParam.get(a)
+	s.tabs.Track(sessionOf(ctx), agent(ctx), tab)
+	if tab == 0 {
+		return map[string]any{"tab": 0, "reads": "the human's tracked tab"}, nil
+	}
+	return map[string]int{"tab": tab}, nil
+}
+
+// mayAct refuses an action on a tab another live session owns; tab 0 is
+// the human's tracked tab.
+func (s *Server) mayAct(ctx context.Context, tab int) error {
+	if tab == 0 {
+		if pg, ok := s.store.Page(); ok {
+			tab = pg.TabID
+		}
+	}
+	return s.tabs.MayAct(sessionOf(ctx), tab)
+}
+
+// newTab opens a tab of the calling session's own and binds the session to
+// it: its reads and actions go there by default, and no other session may
+// act on it.
+func (s *Server) newTab(ctx context.Context, p pilot.Action) (any, error) {
+	sess := sessionOf(ctx)
+	if err := s.tabs.Reserve(sess); err != nil {
+		return nil, err
+	}
+	if err := s.pilot.Check(s.queries.Reachable()); err != nil {
+		return nil, err
+	}
+	var r struct {
+		TabID int    `json:"tab_id"`
+		URL   string `json:"url"`
+		Title string `json:"title,omitempty"`
+	}
+	if _, err := s.ask(ctx, browser.KindPilot, 0, p, p.Timeout(), &r); err != nil {
+		return nil, err
+	}
+	if r.TabID == 0 {
+		return nil, problem.New(problem.Internal, "the extension opened no tab")
+	}
+	s.tabs.Own(sess, agent(ctx), r.TabID)
+	return r, nil
+}
+
+// closeTab closes a tab the calling session opened.
+func (s *Server) closeTab(ctx context.Context, tab int, p pilot.Action) (any, error) {
+	sess := sessionOf(ctx)
+	if tab == 0 {
+		return nil, problem.New(problem.InvalidParam, "this session has no tab of its own to close: close_tab closes a tab it opened with new_tab")
+	}
+	if o, ok := s.tabs.Owner(tab); !ok || o.Session != sess {
+		if err := s.tabs.MayAct(sess, tab); err != nil {
+			return nil, err
+		}
+		return nil, problem.New(problem.InvalidParam, "tab %d is not one this session opened: close_tab closes only those", tab)
+	}
+	if err := s.pilot.Check(s.queries.Reachable()); err != nil {
+		return nil, err
+	}
+	var r map[string]any
+	if _, err := s.ask(ctx, browser.KindPilot, tab, p, p.Timeout(), &r); err != nil {
+		return nil, err
+	}
+	s.tabs.Closed(tab)
+	return r, nil
+}
