@@ -234,7 +234,7 @@ export class Requests {
 
   /** What is held here, for status(). */
   stats() {
-    return { inflight: this.inflight.size, pending: this.pending.length, remembered: this.hooks.length };
+    return { inflight: this.inflight.size, pending: this.pending.length + this.outbox.length, remembered: this.hooks.length };
   }
 }
 
