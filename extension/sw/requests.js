@@ -62,7 +62,7 @@ export class Requests {
   constructor(deps) {
     this.d = deps;
     this.life = deps.life || deps.clock.now().toString(36);
-    this.inflight = new Map(); // requestId → {start, url}
+    this.inflight = new Map(); // requestId → {start, url, status?, first?}
     this.pages = new Map(); // tab → its top document's URL
     /** @type {Held[]} */
     this.pending = []; // browser copies of fetch and XHR, oldest first
@@ -74,7 +74,12 @@ export class Requests {
     this.outTimer = 0;
   }
 
-  /** webNavigation.onCommitted: the tab's top document is now at d.url. */
+  /**
+   * webNavigation.onCommitted, and webRequest.onResponseStarted of a main_frame: the tab's top document
+   * is now at d.url. Its requests can end before the worker hears of the commit (the two APIs' events
+   * come by different paths): the answer's first byte, which comes before the commit among the
+   * request events, says it first.
+   */
   committed(d) {
     if (d && d.tabId >= 0 && d.frameId === 0 && typeof d.url === 'string') this.pages.set(d.tabId, d.url);
   }
@@ -90,6 +95,20 @@ export class Requests {
     if (!this.wanted(d)) return;
     this.inflight.set(d.requestId, { start: d.timeStamp, url: d.url });
     if (this.inflight.size > INFLIGHT_MAX) this.inflight.delete(this.inflight.keys().next().value);
+  }
+
+  /**
+   * webRequest.onResponseStarted: its status and first byte. A request can still fail after it (Chrome
+   * gives up an image whose answer is a 404 page: net::ERR_ABORTED, with no status of its own).
+   */
+  responded(d) {
+    if (!this.wanted(d)) return;
+    if (d.type === 'main_frame') this.committed(d);
+    const f = this.inflight.get(d.requestId);
+    if (f && f.url === d.url) {
+      f.status = d.statusCode;
+      f.first = d.timeStamp;
+    }
   }
 
   /** webRequest.onBeforeRedirect: one hop ends with its 3xx; the request goes on at d.redirectUrl. */
@@ -124,6 +143,7 @@ export class Requests {
 
   // The tab's top document: the one committed last, else what the tab tracker or Firefox's details say.
   pageOf(d) {
+    if (d.frameId === 0 && d.documentUrl) return d.documentUrl; // Firefox names the document
     return this.pages.get(d.tabId) || (this.d.tabURL && this.d.tabURL(d.tabId)) || d.documentUrl || '';
   }
 
@@ -137,6 +157,13 @@ export class Requests {
     /** @type {Record<string, any>} */
     const data = { ts: Math.round(start), method: String(d.method || 'GET').toUpperCase(), url: this.d.scrubURL(d.url),
       duration_ms: round(Math.max(0, end - start)), type: TYPES[d.type] || 'other', ...out };
+    if (f && f.url === d.url && f.first >= start) {
+      if (!data.status && f.status) data.status = f.status;
+      // The events say no more than when the first byte came: the wait counts the connection too.
+      const wait = round(f.first - start);
+      const download = round(Math.max(0, end - f.first));
+      if (wait > 0 || download > 0) data.timing = { wait, download };
+    }
     const held = { tab: d.tabId, method: data.method, url: stripHash(data.url), start, data, at: this.d.clock.now() };
     if (!HOOKED.has(d.type)) {
       this.list(held, page);

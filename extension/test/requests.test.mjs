@@ -26,6 +26,7 @@ function rig() {
     const d = { requestId: String(++id), tabId: 4, frameId: 0, method: 'GET', type: 'image', timeStamp: clock.now(), ...o };
     r.started(d);
     return {
+      respond: (status) => r.responded({ ...d, statusCode: status, timeStamp: clock.now() }),
       complete: (status, extra = {}) => r.completed({ ...d, statusCode: status, timeStamp: clock.now(), ...extra }),
       fail: (error) => r.failed({ ...d, error, timeStamp: clock.now() }),
       d,
@@ -148,4 +149,29 @@ test('copies past the bound are dropped and skip a number, which the server coun
   assert.equal(sq[0], 1, 'the image, listed at once');
   assert.equal(sq[1], 5, 'three dropped: numbers 2 to 4 skipped');
   assert.equal(out[1][2].url, 'http://app.test/api/n3');
+});
+
+test('a new document\'s requests that end before the worker hears of its commit belong to it', async () => {
+  const { clock, out, r, request } = rig();
+  r.committed({ tabId: 4, frameId: 0, url: 'about:blank' }); // a new tab
+  const next = 'http://app.test/next.html';
+  // The document's answer starts (webRequest.onResponseStarted of the main_frame), its image ends,
+  // and only then does webNavigation say it committed.
+  r.committed({ tabId: 4, frameId: 0, url: next, type: 'main_frame' });
+  request({ url: 'http://app.test/hero.png' }).complete(404);
+  r.committed({ tabId: 4, frameId: 0, url: next });
+  await clock.advance(BATCH_MS);
+  assert.deepEqual(out.map(([, page, e]) => [page, e.url, e.status]), [[next, 'http://app.test/hero.png', 404]]);
+});
+
+test('an image Chrome gives up after its 404 answer keeps the 404, and the time to its first byte', async () => {
+  const { clock, out, request } = rig();
+  const img = request({ url: 'http://app.test/assets/hero.png' });
+  await clock.advance(20);
+  img.respond(404);
+  await clock.advance(5);
+  img.fail('net::ERR_ABORTED');
+  await clock.advance(BATCH_MS);
+  assert.deepEqual(out.map(([, , e]) => [e.type, e.status, e.aborted, e.error, e.duration_ms, e.timing]),
+    [['image', 404, true, 'net::ERR_ABORTED', 25, { wait: 20, download: 5 }]]);
 });
