@@ -142,15 +142,15 @@ if (chrome.webNavigation) {
   });
   chrome.webNavigation.onCompleted.addListener((d) => documents.onCompleted(d));
 }
-// Every request of the pages, observed (sw/requests.js): nothing is blocked or changed. Its start, first
-// byte (and status: a request can fail after it) and end; Chrome gives no response size, so its headers
-// are read for content-length; Firefox says the size.
+// Every request of the pages, observed (sw/requests.js): nothing is blocked or changed. Its start, its
+// answer's headers (and status: a request can fail after them) and end; the size is the answer's
+// content-length (Chrome says no size of its own).
 if (chrome.webRequest) {
   const all = { urls: ['<all_urls>'] };
   chrome.webRequest.onBeforeRequest.addListener((d) => { requests.started(d); return undefined; }, all);
   chrome.webRequest.onBeforeRedirect.addListener((d) => requests.redirected(d), all);
-  chrome.webRequest.onResponseStarted.addListener((d) => requests.responded(d), all);
-  chrome.webRequest.onCompleted.addListener((d) => requests.completed(d), all, BROWSER === 'firefox' ? [] : ['responseHeaders']);
+  chrome.webRequest.onHeadersReceived.addListener((d) => { requests.responded(d); return undefined; }, all);
+  chrome.webRequest.onCompleted.addListener((d) => requests.completed(d), all, ['responseHeaders']);
   chrome.webRequest.onErrorOccurred.addListener((d) => requests.failed(d), all);
 }
 

@@ -166,11 +166,15 @@ func (p *netPane) addLoad(l perf.Sample) {
 		origin = l.TS.Time
 	}
 	rows := make([]row, 0, len(fresh))
+	listed := p.listedRequests()
 	for _, r := range sortedByStart(fresh) {
 		if r.Type == "fetch" || r.Type == "xmlhttprequest" {
 			continue
 		}
 		at := origin.Add(time.Duration(r.Start * float64(time.Millisecond)))
+		if listed.has(l.TabID, r.URL, at) {
+			continue // the extension listed the request itself (its webRequest capture)
+		}
 		rows = append(rows, resourceRow(resourceEntry{Resource: r, TS: at, Tab: l.TabID, Page: l.URL, load: key}))
 	}
 	if len(rows) > 0 {
@@ -181,6 +185,44 @@ func (p *netPane) addLoad(l perf.Sample) {
 		p.dirty = true
 	}
 	p.setNote()
+}
+
+// requestKey is a request the rows list: its tab and URL.
+type requestKey struct {
+	tab int
+	url string
+}
+
+// listedSet is when each request the rows list started, by tab and URL.
+type listedSet map[requestKey][]time.Time
+
+// sameRequest is how far a load's own time for a request and the
+// extension's may be apart.
+const sameRequest = 2 * time.Second
+
+func (s listedSet) has(tab int, url string, at time.Time) bool {
+	for _, t := range s[requestKey{tab, url}] {
+		if d := t.Sub(at); d < sameRequest && d > -sameRequest {
+			return true
+		}
+	}
+	return false
+}
+
+// listedRequests are the requests of the rows that are network entries:
+// the extension lists a page's every request (documents, scripts,
+// images…), which its load's rows then need not list again.
+func (p *netPane) listedRequests() listedSet {
+	s := listedSet{}
+	add := func(r row) {
+		if e, ok := r.src.(capture.NetworkEntry); ok && e.Type != "fetch" && e.Type != "xhr" {
+			k := requestKey{e.TabID, e.URL}
+			s[k] = append(s[k], e.TS.Time)
+		}
+	}
+	p.rows.each(add)
+	p.held.each(add)
+	return s
 }
 
 // Update takes o (order) and w (page-load view) before the stream's keys;

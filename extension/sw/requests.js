@@ -62,7 +62,7 @@ export class Requests {
   constructor(deps) {
     this.d = deps;
     this.life = deps.life || deps.clock.now().toString(36);
-    this.inflight = new Map(); // requestId → {start, url, status?, first?}
+    this.inflight = new Map(); // requestId → {start, url, status?, first? (its headers' time)}
     this.pages = new Map(); // tab → its top document's URL
     /** @type {Held[]} */
     this.pending = []; // browser copies of fetch and XHR, oldest first
@@ -75,10 +75,10 @@ export class Requests {
   }
 
   /**
-   * webNavigation.onCommitted, and webRequest.onResponseStarted of a main_frame: the tab's top document
+   * webNavigation.onCommitted, and webRequest.onHeadersReceived of a main_frame: the tab's top document
    * is now at d.url. Its requests can end before the worker hears of the commit (the two APIs' events
-   * come by different paths): the answer's first byte, which comes before the commit among the
-   * request events, says it first.
+   * come by different paths): the answer's headers, which come before the commit among the request
+   * events, say it first.
    */
   committed(d) {
     if (d && d.tabId >= 0 && d.frameId === 0 && typeof d.url === 'string') this.pages.set(d.tabId, d.url);
@@ -98,8 +98,9 @@ export class Requests {
   }
 
   /**
-   * webRequest.onResponseStarted: its status and first byte. A request can still fail after it (Chrome
-   * gives up an image whose answer is a 404 page: net::ERR_ABORTED, with no status of its own).
+   * webRequest.onHeadersReceived: its status, and when its answer began. A request can still fail after
+   * it, its status then said nowhere else: Chrome gives up an image whose answer is a 404 page
+   * (net::ERR_ABORTED), Firefox a script served as text/plain (NS_ERROR_CORRUPTED_CONTENT).
    */
   responded(d) {
     if (!this.wanted(d)) return;
@@ -159,7 +160,7 @@ export class Requests {
       duration_ms: round(Math.max(0, end - start)), type: TYPES[d.type] || 'other', ...out };
     if (f && f.url === d.url && f.first >= start) {
       if (!data.status && f.status) data.status = f.status;
-      // The events say no more than when the first byte came: the wait counts the connection too.
+      // The events say no more than when the answer began: the wait counts the connection too.
       const wait = round(f.first - start);
       const download = round(Math.max(0, end - f.first));
       if (wait > 0 || download > 0) data.timing = { wait, download };
