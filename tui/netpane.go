@@ -357,10 +357,20 @@ func kindOf(r perf.Resource) string {
 	return fit(r.Type, 6)
 }
 
-// netType is a fetch or XHR row's type column.
+// netType is a network entry's type column: short, as a load's rows name
+// the same requests (kindOf).
 func netType(e capture.NetworkEntry) string {
-	if e.Type == "" {
+	switch e.Type {
+	case "":
 		return "-"
+	case "document":
+		return "doc"
+	case "image":
+		return "img"
+	case "stylesheet":
+		return "css"
+	case "csp_report":
+		return "csp"
 	}
 	return fit(e.Type, 6)
 }

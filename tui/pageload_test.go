@@ -264,6 +264,15 @@ func TestLoadRowsSkipRequestsListedAlready(t *testing.T) {
 			}
 		}
 	}
+	for _, r := range m.network.shown {
+		if strings.HasSuffix(strings.TrimSpace(r.text), "/checkout") && !strings.Contains(r.text, " doc ") ||
+			strings.HasSuffix(strings.TrimSpace(r.text), "/img/logo.svg") && !strings.Contains(r.text, " img ") {
+			t.Errorf("the type column names it as the load's rows do: %q", r.text)
+		}
+	}
+	if v, _ := fieldOf(capture.NetworkEntry{Type: "image"}, "type"); !strings.Contains(v, "img") {
+		t.Errorf("type:img does not find an image the column says img: %q", v)
+	}
 	want := map[string]int{"/checkout": 1, "/img/logo.svg": 1, "/img/hero.webp": 2, "/assets/app.css": 2, "/assets/index-4f2a.js": 1}
 	for u, n := range want {
 		if count[u] != n {
