@@ -37,10 +37,14 @@ export const HOOKS_MAX = 500; // hooks' entries remembered
 // Entries listed are handed to the queue together this long after the first: a page's load is then a
 // few journal writes (sw/delivery.js), not one per request.
 export const BATCH_MS = 100;
+export const OUTBOX_MAX = 500; // or at once with this many
+// A URL is kept to this many characters (the server keeps 2 KB of it): what is held here stays small
+// whatever the page asks for.
+const URL_MAX = 8192;
 
 const stripHash = (u) => {
   const i = typeof u === 'string' ? u.indexOf('#') : -1;
-  return i >= 0 ? u.slice(0, i) : u;
+  return (i >= 0 ? u.slice(0, i) : u).slice(0, URL_MAX);
 };
 const trackable = (url) => /^(https?|file):/i.test(url || '');
 const round = (ms) => Math.round(ms * 10) / 10;
@@ -156,7 +160,7 @@ export class Requests {
     const page = d.type === 'main_frame' ? d.url : this.pageOf(d);
     if ((page && !trackable(page)) || !trackable(d.url) || this.d.ignored(d.url)) return; // not captured
     /** @type {Record<string, any>} */
-    const data = { ts: Math.round(start), method: String(d.method || 'GET').toUpperCase(), url: this.d.scrubURL(d.url),
+    const data = { ts: Math.round(start), method: String(d.method || 'GET').toUpperCase(), url: this.d.scrubURL(d.url).slice(0, URL_MAX),
       duration_ms: round(Math.max(0, end - start)), type: TYPES[d.type] || 'other', ...out };
     if (f && f.url === d.url && f.first >= start) {
       if (!data.status && f.status) data.status = f.status;
@@ -211,8 +215,9 @@ export class Requests {
     this.seqs.set(held.tab, n);
     held.data.dc = this.docKey(held.tab);
     held.data.sq = n;
-    this.outbox.push([held.tab, page, held.data]);
-    if (!this.outTimer) this.outTimer = this.d.clock.setTimeout(() => this.handOver(), BATCH_MS);
+    this.outbox.push([held.tab, page.slice(0, URL_MAX), held.data]);
+    if (this.outbox.length >= OUTBOX_MAX) this.handOver();
+    else if (!this.outTimer) this.outTimer = this.d.clock.setTimeout(() => this.handOver(), BATCH_MS);
   }
 
   // The entries listed go to the queue, one message per tab and page.

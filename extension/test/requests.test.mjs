@@ -4,7 +4,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { FakeClock } from './fake-clock.mjs';
-import { Requests, JOIN_MS, BATCH_MS, PENDING_MAX } from '../sw/requests.js';
+import { Requests, JOIN_MS, BATCH_MS, PENDING_MAX, OUTBOX_MAX } from '../sw/requests.js';
 
 const require = createRequire(import.meta.url);
 const scrub = require('../content/scrub.js');
@@ -174,4 +174,15 @@ test('an image Chrome gives up after its 404 answer keeps the 404, and the time 
   await clock.advance(BATCH_MS);
   assert.deepEqual(out.map(([, , e]) => [e.type, e.status, e.aborted, e.error, e.duration_ms, e.timing]),
     [['image', 404, true, 'net::ERR_ABORTED', 25, { wait: 20, download: 5 }]]);
+});
+
+test('a flood of requests goes to the queue at the bound, not only after the wait; a huge URL is cut', async () => {
+  const { clock, out, request } = rig();
+  for (let i = 0; i < OUTBOX_MAX; i++) request({ url: `http://app.test/img/${i}.png` }).complete(200);
+  assert.equal(out.length, OUTBOX_MAX);
+  request({ url: `http://app.test/q?x=${'a'.repeat(20000)}` }).complete(200);
+  assert.equal(out.length, OUTBOX_MAX);
+  await clock.advance(BATCH_MS);
+  assert.equal(out.length, OUTBOX_MAX + 1);
+  assert.equal(out[OUTBOX_MAX][2].url.length, 8192);
 });
