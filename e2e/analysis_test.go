@@ -250,13 +250,16 @@ func TestDiffSlowAndFastLoads(t *testing.T) {
 	cmp := analyze(t, r.ai, map[string]any{"target": "diff", "action": "compare", "name": "fast", "compare_b": "slow"})
 	text := mustJSON(cmp)
 	changes, _ := cmp["diff"].(map[string]any)["network"].(map[string]any)["status_changes"].([]any)
-	if len(changes) != 1 {
+	// Both slowed: the API and the blocking script (the network list has the page's scripts too).
+	if len(changes) != 2 {
 		t.Fatalf("diff: %s", text)
 	}
-	ch := changes[0].(map[string]any)
-	if ch["method"] != "GET" || ch["url"] != "/api/items" || ch["before"] != float64(200) || ch["after"] != float64(200) ||
-		!strings.HasPrefix(ch["duration_change"].(string), "+") {
-		t.Errorf("the slowed endpoint: %v", ch)
+	for i, url := range []string{"/api/items", "/catalog.js"} {
+		ch := changes[i].(map[string]any)
+		if ch["method"] != "GET" || ch["url"] != url || ch["before"] != float64(200) || ch["after"] != float64(200) ||
+			!strings.HasPrefix(ch["duration_change"].(string), "+") {
+			t.Errorf("the slowed %s: %v", url, ch)
+		}
 	}
 	load, _ := cmp["diff"].(map[string]any)["performance"].(map[string]any)["load_time"].(map[string]any)
 	if load["regression"] != true || !strings.HasPrefix(fmt.Sprint(load["change"]), "+") {

@@ -47,6 +47,10 @@ const stripHash = (u) => {
   return (i >= 0 ? u.slice(0, i) : u).slice(0, URL_MAX);
 };
 const trackable = (url) => /^(https?|file):/i.test(url || '');
+// The browser asks for a page's /favicon.ico on its own (for its tab strip, when the page names no icon):
+// not a request of the page, and DevTools does not list it; webRequest gives it as the page's image with
+// nothing else to tell it apart.
+const FAVICON = /^[a-z]+:\/\/[^/?#]+\/favicon\.ico$/i;
 const round = (ms) => Math.round(ms * 10) / 10;
 
 /**
@@ -159,6 +163,7 @@ export class Requests {
     const start = f && f.url === d.url ? f.start : end;
     const page = d.type === 'main_frame' ? d.url : this.pageOf(d);
     if ((page && !trackable(page)) || !trackable(d.url) || this.d.ignored(d.url)) return; // not captured
+    if (d.type === 'image' && FAVICON.test(d.url)) return;
     /** @type {Record<string, any>} */
     const data = { ts: Math.round(start), method: String(d.method || 'GET').toUpperCase(), url: this.d.scrubURL(d.url).slice(0, URL_MAX),
       duration_ms: round(Math.max(0, end - start)), type: TYPES[d.type] || 'other', ...out };

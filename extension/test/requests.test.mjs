@@ -117,13 +117,14 @@ test('blocked and aborted requests are listed with the browser\'s error', async 
   ]);
 });
 
-test('the extension\'s own requests, the server\'s and pages Gasoline does not capture are never listed', async () => {
+test('the extension\'s own requests, the server\'s, the browser\'s favicon and pages Gasoline does not capture are never listed', async () => {
   const { clock, out, r, request } = rig();
   request({ url: 'http://127.0.0.1:7890/logs', tabId: -1, method: 'POST', type: 'xmlhttprequest' }).complete(200);
   request({ url: 'http://localhost:7890/network', type: 'xmlhttprequest' }).complete(200);
   r.committed({ tabId: 9, frameId: 0, url: 'chrome://newtab/' });
   request({ url: 'https://www.gstatic.com/x.png', tabId: 9 }).complete(200);
   request({ url: 'http://app.test/pre.js', type: 'script', documentLifecycle: 'prerender' }).complete(200);
+  request({ url: 'http://app.test/favicon.ico' }).complete(404); // the browser's own, for its tab strip
   await clock.advance(JOIN_MS + BATCH_MS);
   assert.deepEqual(out, []);
 });
