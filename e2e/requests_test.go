@@ -145,8 +145,8 @@ func TestHARHasEveryRequestAndThePageTimings(t *testing.T) {
 				PageTimings                struct{ OnContentLoad, OnLoad float64 }
 			}
 			Entries []struct {
-				PageRef string
-				Request struct{ Method, URL string }
+				PageRef  string
+				Request  struct{ Method, URL string }
 				Response struct{ Status int }
 			}
 		}

@@ -56,8 +56,8 @@ type loadKey struct {
 
 func keyOf(l *perf.Sample) loadKey { return loadKey{l.URL, l.Origin.UnixMilli(), l.TS.UnixMilli()} }
 
-// netPane is the Network stream: the page's fetch and XHR calls and the
-// requests of its page loads, in an order o picks, with w's page-load view.
+// netPane is the Network stream: every request the extension listed and
+// those of the page loads it did not, in an order o picks, with w's page-load view.
 type netPane struct {
 	*streamPane
 	order    int
@@ -137,7 +137,8 @@ func (p *netPane) setNote() {
 }
 
 // addLoad keeps a page load for w and shows its requests as rows, but
-// those of fetch and XHR, which their own hooks report. A load already
+// those of fetch and XHR, which their own hooks report, and those the
+// extension listed itself. A load already
 // kept comes again with the requests made after its sample: only those
 // are added (none when it is the stream's replay on reconnecting).
 func (p *netPane) addLoad(l perf.Sample) {
