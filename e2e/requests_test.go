@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -154,6 +156,7 @@ func TestHARHasEveryRequestAndThePageTimings(t *testing.T) {
 	if err := json.Unmarshal(raw, &h); err != nil {
 		t.Fatal(err)
 	}
+	validHAR(t, raw)
 	if len(h.Log.Pages) != 2 {
 		t.Fatalf("pages: %s", clipJSON(h.Log.Pages, 2000))
 	}
@@ -174,5 +177,30 @@ func TestHARHasEveryRequestAndThePageTimings(t *testing.T) {
 				t.Errorf("page %d: %s has status %d (listed: %v), want %d; entries %v", i+1, u, s, ok, status, got)
 			}
 		}
+	}
+}
+
+// validHAR checks an archive against the HAR 1.2 schema as har-validator
+// does (ajv and the npm package har-schema, as e2e/testdata/har-replay.cjs).
+func validHAR(t *testing.T, archive []byte) {
+	t.Helper()
+	f := filepath.Join(t.TempDir(), "a.har")
+	if err := os.WriteFile(f, archive, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("node", "-e", `
+const Ajv = require('ajv');
+const schemas = require('har-schema');
+const ajv = new Ajv({ allErrors: true });
+ajv.addMetaSchema(require('ajv/lib/refs/json-schema-draft-06.json'));
+for (const s of Object.values(schemas)) ajv.addSchema(s);
+const valid = ajv.getSchema('har.json#');
+if (!valid(JSON.parse(require('fs').readFileSync(process.argv[1], 'utf8')))) {
+  console.error(ajv.errorsText(valid.errors));
+  process.exit(1);
+}`, f)
+	cmd.Dir = ".." // the repository's node_modules
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("not HAR 1.2: %v %s", err, out)
 	}
 }
