@@ -48,6 +48,9 @@ func TestPageLoadViewOfTwentyResources(t *testing.T) {
 		}
 	}
 
+	// The rows are the extension's own list of the requests (webRequest), which comes before the load's
+	// sample: w waits for the load, which the column line then names.
+	dash.await(10*time.Second, "w page load")
 	dash.keys("w")
 	dash.await(10*time.Second, "Page load http://127.0.0.1:", "21 requests", "D DOMContentLoaded", "L load")
 	screen = dash.screen()

@@ -1,7 +1,8 @@
 // Gasoline service worker (an ES module worker; the modules are under sw/). It queues what the content
 // scripts capture and delivers it to the local Gasoline server in order (sw/delivery.js), follows the
 // server's capture settings (sw/settings.js), reports the tracked tab (sw/tabs.js), answers the
-// server's on-demand queries pushed over a WebSocket (sw/channel.js, sw/queries.js) and holds the
+// server's on-demand queries pushed over a WebSocket (sw/channel.js, sw/queries.js), lists every request
+// of the pages from the browser's webRequest events (sw/requests.js) and holds the
 // human's AI Web Pilot switch (sw/pilot-switch.js). See PROTOCOL.md.
 //
 // This module registers exactly one listener per chrome event, all in the worker's first turn: MV3
@@ -26,7 +27,8 @@ import { ScriptRunner, parkingKey } from './sw/script.js';
 import { Actor } from './sw/act.js';
 import { BROWSER } from './sw/platform.js';
 import { Documents } from './sw/documents.js';
-import { passHeld } from './sw/held.js';
+import { passHeld, scrubURL, serverTest } from './sw/held.js';
+import { Requests } from './sw/requests.js';
 import { Picker } from './sw/picker.js';
 import { StartupQueue } from './sw/startup.js';
 
@@ -77,6 +79,19 @@ const channel = new Channel({
   onSettings: (m) => ready.then(() => settings.applyServer(m)),
 });
 const delivery = new Delivery({ storage: chrome.storage, clock: systemClock, link, channel, save });
+let serverURLs = { of: '', test: (/** @type {string} */ _u) => false };
+const requests = new Requests({
+  clock: systemClock,
+  scrubURL,
+  tabURL: (id) => tabs.url(id),
+  // The extension's own traffic to the server never comes with a tab; a page's is left out as the hooks' is.
+  ignored: (url) => {
+    const s = settings.serverURL();
+    if (serverURLs.of !== s) serverURLs = { of: s, test: serverTest(s) };
+    return serverURLs.test(url);
+  },
+  deliver: (tab, page, entries) => startup.run(() => delivery.accept(entries.map((data) => ({ kind: 'network', data })), { tab: { id: tab, url: page } })),
+});
 const screenshots = new Screenshots({
   tabs: chrome.tabs, settings, clock: systemClock, shrink: shrinkPNG, errorText,
   deliverLogsThrough: (seq) => delivery.deliverLogsThrough(seq),
@@ -85,7 +100,11 @@ const screenshots = new Screenshots({
 const audits = new Audits({ scripting: chrome.scripting, fetch: (url, init) => fetch(url, init), getURL: (p) => chrome.runtime.getURL(p), documents });
 const shots = makeShooter({ chrome, settings: () => settings.effective });
 const queries = new QueryRunner({
-  send: (m) => channel.sendResult(m), pilot: actions, audits, shots, deliverHeld: () => delivery.deliverHeld(), clock: systemClock,
+  send: (m) => channel.sendResult(m), pilot: actions, audits, shots, clock: systemClock,
+  deliverHeld: () => {
+    requests.handOver();
+    return delivery.deliverHeld();
+  },
   tracked: tabs, documents,
 });
 const picker = new Picker({
@@ -112,7 +131,10 @@ chrome.runtime.onUpdateAvailable.addListener(() => {
 });
 chrome.tabs.onActivated.addListener((info) => tabs.onActivated(info));
 chrome.tabs.onUpdated.addListener((id, change, tab) => tabs.onUpdated(id, change, tab));
-chrome.tabs.onRemoved.addListener((id) => tabs.onTabRemoved(id));
+chrome.tabs.onRemoved.addListener((id) => {
+  tabs.onTabRemoved(id);
+  requests.removed(id);
+});
 chrome.tabs.onReplaced.addListener((added, removed) => tabs.onTabReplaced(added, removed));
 if (chrome.windows) {
   chrome.windows.onFocusChanged.addListener((id) => tabs.onFocusChanged(id));
@@ -122,8 +144,22 @@ if (chrome.webNavigation) {
   chrome.webNavigation.onBeforeNavigate.addListener((d) => tabs.onBeforeNavigate(d));
   chrome.webNavigation.onErrorOccurred.addListener((d) => tabs.onNavigationError(d));
   chrome.webNavigation.onCommitted.addListener((d) => documents.onCommitted(d)); // the content script, after the load
-  chrome.webNavigation.onCommitted.addListener((d) => tabs.onDocumentCommitted(d)); // the server closes the old one's sockets
+  chrome.webNavigation.onCommitted.addListener((d) => {
+    tabs.onDocumentCommitted(d); // the server closes the old one's sockets
+    requests.committed(d); // the page the tab's requests belong to from now on
+  });
   chrome.webNavigation.onCompleted.addListener((d) => documents.onCompleted(d));
+}
+// Every request of the pages, observed (sw/requests.js): nothing is blocked or changed. Its start, its
+// answer's headers (and status: a request can fail after them) and end; the size is the answer's
+// content-length (Chrome says no size of its own).
+if (chrome.webRequest) {
+  const all = { urls: ['<all_urls>'] };
+  chrome.webRequest.onBeforeRequest.addListener((d) => { requests.started(d); return undefined; }, all);
+  chrome.webRequest.onBeforeRedirect.addListener((d) => requests.redirected(d), all);
+  chrome.webRequest.onHeadersReceived.addListener((d) => { requests.responded(d); return undefined; }, all);
+  chrome.webRequest.onCompleted.addListener((d) => requests.completed(d), all, ['responseHeaders']);
+  chrome.webRequest.onErrorOccurred.addListener((d) => requests.failed(d), all);
 }
 
 // The server answers again: deliver at once, and tell it which page is tracked.
@@ -148,12 +184,14 @@ function status() {
     effective: v.effective,
     queries: channel.mode(),
     screenshots: screenshots.stats(),
+    requests: requests.stats(),
     pilot: pilot.on(),
   };
 }
 globalThis.status = status;
 
 function onEvents(events, sender) {
+  requests.fromPage(events, sender.tab.id); // a fetch the hooks saw is listed once, theirs
   for (const e of delivery.accept(events, sender)) screenshots.onErrorLog(sender.tab, e.data, e.seq);
 }
 

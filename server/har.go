@@ -22,7 +22,7 @@ type harResult struct {
 
 func (s *Server) generateHAR(ctx context.Context, a args) (any, error) {
 	sess := s.session(filterParam.get(a))
-	log := har.Build(sess.Network, sess.Bodies, har.Options{URLFilter: filterParam.get(a), Version: s.cfg.Version})
+	log := har.Build(sess.Network, sess.Bodies, har.Options{URLFilter: filterParam.get(a), Version: s.cfg.Version, Loads: s.harLoads()})
 	b, err := json.Marshal(log)
 	if err != nil {
 		return nil, fmt.Errorf("encode har: %w", err)
@@ -42,6 +42,17 @@ func (s *Server) generateHAR(ctx context.Context, a args) (any, error) {
 	}
 	s.auditMode(ctx, "generate", "har", fmt.Sprintf("%d entries, %d bytes %s", r.Entries, r.Bytes, r.Path), nil)
 	return r, nil
+}
+
+// harLoads are the page loads the pages measured, for the archive's page
+// timings.
+func (s *Server) harLoads() []har.Load {
+	ts := s.perf.Timings()
+	out := make([]har.Load, len(ts))
+	for i, t := range ts {
+		out[i] = har.Load{Tab: t.Tab, URL: t.URL, Start: t.Start, OnContentLoad: t.DOMContentLoaded, OnLoad: t.Load}
+	}
+	return out
 }
 
 func filterNote(f string) string {

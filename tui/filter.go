@@ -229,7 +229,7 @@ func fieldOf(src any, field string) (string, bool) {
 		case "url":
 			return e.URL, true
 		case "type":
-			return e.Type, true
+			return e.Type + " " + netType(e), true // type:img finds the rows the column says img
 		case "level":
 			if e.Failed || e.Aborted || e.Status == 0 || e.Status >= 400 {
 				return "error", true

@@ -56,8 +56,8 @@ type loadKey struct {
 
 func keyOf(l *perf.Sample) loadKey { return loadKey{l.URL, l.Origin.UnixMilli(), l.TS.UnixMilli()} }
 
-// netPane is the Network stream: the page's fetch and XHR calls and the
-// requests of its page loads, in an order o picks, with w's page-load view.
+// netPane is the Network stream: every request the extension listed and
+// those of the page loads it did not, in an order o picks, with w's page-load view.
 type netPane struct {
 	*streamPane
 	order    int
@@ -137,7 +137,8 @@ func (p *netPane) setNote() {
 }
 
 // addLoad keeps a page load for w and shows its requests as rows, but
-// those of fetch and XHR, which their own hooks report. A load already
+// those of fetch and XHR, which their own hooks report, and those the
+// extension listed itself. A load already
 // kept comes again with the requests made after its sample: only those
 // are added (none when it is the stream's replay on reconnecting).
 func (p *netPane) addLoad(l perf.Sample) {
@@ -166,11 +167,15 @@ func (p *netPane) addLoad(l perf.Sample) {
 		origin = l.TS.Time
 	}
 	rows := make([]row, 0, len(fresh))
+	listed := p.listedRequests()
 	for _, r := range sortedByStart(fresh) {
 		if r.Type == "fetch" || r.Type == "xmlhttprequest" {
 			continue
 		}
 		at := origin.Add(time.Duration(r.Start * float64(time.Millisecond)))
+		if listed.has(l.TabID, r.URL, at) {
+			continue // the extension listed the request itself (its webRequest capture)
+		}
 		rows = append(rows, resourceRow(resourceEntry{Resource: r, TS: at, Tab: l.TabID, Page: l.URL, load: key}))
 	}
 	if len(rows) > 0 {
@@ -181,6 +186,44 @@ func (p *netPane) addLoad(l perf.Sample) {
 		p.dirty = true
 	}
 	p.setNote()
+}
+
+// requestKey is a request the rows list: its tab and URL.
+type requestKey struct {
+	tab int
+	url string
+}
+
+// listedSet is when each request the rows list started, by tab and URL.
+type listedSet map[requestKey][]time.Time
+
+// sameRequest is how far a load's own time for a request and the
+// extension's may be apart.
+const sameRequest = 2 * time.Second
+
+func (s listedSet) has(tab int, url string, at time.Time) bool {
+	for _, t := range s[requestKey{tab, url}] {
+		if d := t.Sub(at); d < sameRequest && d > -sameRequest {
+			return true
+		}
+	}
+	return false
+}
+
+// listedRequests are the requests of the rows that are network entries:
+// the extension lists a page's every request (documents, scripts,
+// images…), which its load's rows then need not list again.
+func (p *netPane) listedRequests() listedSet {
+	s := listedSet{}
+	add := func(r row) {
+		if e, ok := r.src.(capture.NetworkEntry); ok && e.Type != "fetch" && e.Type != "xhr" {
+			k := requestKey{e.TabID, e.URL}
+			s[k] = append(s[k], e.TS.Time)
+		}
+	}
+	p.rows.each(add)
+	p.held.each(add)
+	return s
 }
 
 // Update takes o (order) and w (page-load view) before the stream's keys;
@@ -315,10 +358,20 @@ func kindOf(r perf.Resource) string {
 	return fit(r.Type, 6)
 }
 
-// netType is a fetch or XHR row's type column.
+// netType is a network entry's type column: short, as a load's rows name
+// the same requests (kindOf).
 func netType(e capture.NetworkEntry) string {
-	if e.Type == "" {
+	switch e.Type {
+	case "":
 		return "-"
+	case "document":
+		return "doc"
+	case "image":
+		return "img"
+	case "stylesheet":
+		return "css"
+	case "csp_report":
+		return "csp"
 	}
 	return fit(e.Type, 6)
 }

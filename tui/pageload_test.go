@@ -3,6 +3,9 @@ package tui
 import (
 	"strings"
 	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/perf"
@@ -234,5 +237,46 @@ func TestFeedKeepsPageLoads(t *testing.T) {
 	}
 	if loads != maxLoads || skipped != 2 {
 		t.Fatalf("%d loads, %d counted skipped; want %d and 2", loads, skipped, maxLoads)
+	}
+}
+
+// A request the extension listed itself (a document, a script, an image:
+// its webRequest capture) is one row, not a second one from its page
+// load's timeline; the load's other requests still show.
+func TestLoadRowsSkipRequestsListedAlready(t *testing.T) {
+	m := New(Config{Now: func() time.Time { return sampleNow }})
+	m.Update(batchMsg{EntriesMsg{Network: []capture.NetworkEntry{
+		{TS: at(-30), Method: "GET", URL: "http://localhost:3000/checkout", Status: 200, Type: "document", TabID: 412},
+		{TS: at(-29.3), Method: "GET", URL: "http://localhost:3000/img/logo.svg", Status: 404, Type: "image", TabID: 412},
+		// Another tab's, and the same image a minute earlier: other requests.
+		{TS: at(-29.3), Method: "GET", URL: "http://localhost:3000/img/hero.webp", Status: 200, Type: "image", TabID: 9},
+		{TS: at(-90), Method: "GET", URL: "http://localhost:3000/assets/app.css", Status: 200, Type: "stylesheet", TabID: 412},
+	}}})
+	m.Update(samplePageLoad())
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
+	m.Update(keyMsg("2"))
+	m.View()
+	count := map[string]int{}
+	for _, r := range m.network.shown {
+		for _, u := range []string{"/checkout", "/img/logo.svg", "/img/hero.webp", "/assets/app.css", "/assets/index-4f2a.js"} {
+			if strings.HasSuffix(strings.TrimSpace(r.text), u) {
+				count[u]++
+			}
+		}
+	}
+	for _, r := range m.network.shown {
+		if strings.HasSuffix(strings.TrimSpace(r.text), "/checkout") && !strings.Contains(r.text, " doc ") ||
+			strings.HasSuffix(strings.TrimSpace(r.text), "/img/logo.svg") && !strings.Contains(r.text, " img ") {
+			t.Errorf("the type column names it as the load's rows do: %q", r.text)
+		}
+	}
+	if v, _ := fieldOf(capture.NetworkEntry{Type: "image"}, "type"); !strings.Contains(v, "img") {
+		t.Errorf("type:img does not find an image the column says img: %q", v)
+	}
+	want := map[string]int{"/checkout": 1, "/img/logo.svg": 1, "/img/hero.webp": 2, "/assets/app.css": 2, "/assets/index-4f2a.js": 1}
+	for u, n := range want {
+		if count[u] != n {
+			t.Errorf("%s: %d rows, want %d (rows %v)", u, count[u], n, count)
+		}
 	}
 }

@@ -8,6 +8,11 @@ import '../content/gate.js';
 
 const { __gasolineScrub: scrub, __gasolineGate: gate } = globalThis;
 
+/** The secret rules' scrub of a URL, for what the worker captures itself (sw/requests.js). */
+export const scrubURL = (/** @type {string} */ u) => scrub.url(u);
+/** isServerURL(url) for the server at serverURL (content/gate.js). */
+export const serverTest = (/** @type {string} */ serverURL) => gate.serverTest(serverURL);
+
 /** The events to queue of those a page handed over as it was left, under the effective settings s. */
 export function passHeld(events, s) {
   const isServerURL = gate.serverTest(s.server_url);

@@ -79,14 +79,16 @@ type LogEntry struct {
 	Seq int64  `json:"sq,omitempty"`
 }
 
-// NetworkEntry is one fetch or XHR in the waterfall.
+// NetworkEntry is one request of a page: its document, a script, a
+// stylesheet, an image, a font… (the extension's webRequest capture) or a
+// fetch or XHR (the page's hooks, with its phases and bodies).
 type NetworkEntry struct {
 	TS         Time    `json:"ts"`
 	Method     string  `json:"method"`
 	URL        string  `json:"url"`
 	Status     int     `json:"status,omitempty"` // 0 when the request never got a response
 	DurationMS float64 `json:"duration_ms"`
-	Type       string  `json:"type,omitempty"` // fetch, xhr
+	Type       string  `json:"type,omitempty"` // fetch, xhr, document, script, stylesheet, image, font…
 	Size       int64   `json:"size,omitempty"` // response bytes when known
 	Timing     *Timing `json:"timing,omitempty"`
 	Failed     bool    `json:"failed,omitempty"`
@@ -104,7 +106,9 @@ type NetworkEntry struct {
 // page's performance timeline: DNS lookup, TCP connect (TLS included), TLS,
 // waiting for the first byte after the request was sent, and the download.
 // A phase the browser does not measure is absent; an entry without any has
-// no Timing (a cross-origin request without Timing-Allow-Origin).
+// no Timing (a cross-origin request without Timing-Allow-Origin). A request
+// the extension listed from the browser's own events has only wait (from its
+// start to its answer's headers, the connection included) and download.
 type Timing struct {
 	DNS      float64 `json:"dns,omitempty"`
 	Connect  float64 `json:"connect,omitempty"`

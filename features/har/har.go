@@ -33,7 +33,7 @@ type Creator struct {
 	Version string `json:"version"`
 }
 
-// Page is one page the entries were made from: HAR groups requests by page.
+// Page is one page load the entries were made in: HAR groups requests by page.
 type Page struct {
 	StartedDateTime string      `json:"startedDateTime"`
 	ID              string      `json:"id"`
@@ -41,8 +41,9 @@ type Page struct {
 	PageTimings     PageTimings `json:"pageTimings"`
 }
 
-// PageTimings are the page's load timings; Gasoline's network capture does
-// not measure them, and HAR says -1 for "not available".
+// PageTimings are the page's DOMContentLoaded and load event in
+// milliseconds from the page's start, as the page measured them; -1 (HAR's
+// "not available") for a load not measured.
 type PageTimings struct {
 	OnContentLoad float64 `json:"onContentLoad"`
 	OnLoad        float64 `json:"onLoad"`
@@ -126,6 +127,8 @@ type Options struct {
 	URLFilter string
 	// Version is Gasoline's version, written as the creator's.
 	Version string
+	// Loads are the page loads the pages measured, for the pages' timings.
+	Loads []Load
 }
 
 // httpVersion is what the archive says for the protocol: the page's fetch
@@ -133,14 +136,17 @@ type Options struct {
 // recorder writes when it does not know either.
 const httpVersion = "HTTP/1.1"
 
-// Build makes a HAR log of the captured requests, oldest first. Each
-// waterfall entry takes the body captured for the same request
-// (capture.BodyFor); bodies with no waterfall entry become entries of
-// their own. Headers arrive already scrubbed by the capture.
+// Build makes a HAR log of the captured requests, oldest first, a page per
+// page load (pages.go). Each waterfall entry takes the body captured for
+// the same request (capture.BodyFor); bodies with no waterfall entry become
+// entries of their own. Headers arrive already scrubbed by the capture.
 func Build(network []capture.NetworkEntry, bodies []capture.NetworkBody, o Options) Log {
 	used := make([]bool, len(bodies))
-	var entries []Entry
-	pages := pageSet{ids: map[string]int{}}
+	type row struct {
+		n    *capture.NetworkEntry
+		body *capture.NetworkBody
+	}
+	var rows []row
 	for i := range network {
 		n := &network[i]
 		if !strings.Contains(n.URL, o.URLFilter) {
@@ -150,47 +156,40 @@ func Build(network []capture.NetworkEntry, bodies []capture.NetworkBody, o Optio
 		if bi := capture.BodyFor(*n, bodies, used); bi >= 0 {
 			used[bi], body = true, &bodies[bi]
 		}
-		entries = append(entries, entry(n, body, pages.ref(n.Page, n.TS.Time)))
+		rows = append(rows, row{n, body})
 	}
 	for j := range bodies {
 		b := &bodies[j]
 		if used[j] || !strings.Contains(b.URL, o.URLFilter) {
 			continue
 		}
-		n := capture.NetworkEntry{TS: b.TS, Method: b.Method, URL: b.URL, Status: b.Status, DurationMS: b.DurationMS, Page: b.Page}
-		entries = append(entries, entry(&n, b, pages.ref(b.Page, b.TS.Time)))
+		n := &capture.NetworkEntry{TS: b.TS, Method: b.Method, URL: b.URL, Status: b.Status, DurationMS: b.DurationMS, TabID: b.TabID, Page: b.Page}
+		rows = append(rows, row{n, b})
+	}
+	all := make([]*capture.NetworkEntry, len(rows))
+	for i, r := range rows {
+		all[i] = r.n
+	}
+	pg := newPager(all)
+	of := make([]*page, len(rows))
+	for i, r := range rows {
+		of[i] = pg.of(r.n)
+	}
+	pages := pg.pages(o.Loads)
+	entries := make([]Entry, len(rows))
+	for i, r := range rows {
+		ref := ""
+		if of[i] != nil {
+			ref = of[i].id
+		}
+		entries[i] = entry(r.n, r.body, ref)
 	}
 	sort.SliceStable(entries, func(a, b int) bool { return entries[a].StartedDateTime < entries[b].StartedDateTime })
-	if entries == nil {
-		entries = []Entry{}
-	}
 	version := o.Version
 	if version == "" {
 		version = "dev"
 	}
-	return Log{Body{Version: "1.2", Creator: Creator{"Gasoline", version}, Pages: pages.list, Entries: entries}}
-}
-
-// pageSet numbers the pages requests came from, in order of first sight.
-type pageSet struct {
-	ids  map[string]int
-	list []Page
-}
-
-func (p *pageSet) ref(pageURL string, ts time.Time) string {
-	if pageURL == "" {
-		return ""
-	}
-	i, ok := p.ids[pageURL]
-	if !ok {
-		i = len(p.list)
-		p.ids[pageURL] = i
-		p.list = append(p.list, Page{StartedDateTime: stamp(ts), ID: pageID(i), Title: pageURL,
-			PageTimings: PageTimings{OnContentLoad: -1, OnLoad: -1}})
-	} else if s := stamp(ts); s < p.list[i].StartedDateTime {
-		p.list[i].StartedDateTime = s
-	}
-	return p.list[i].ID
+	return Log{Body{Version: "1.2", Creator: Creator{"Gasoline", version}, Pages: pages, Entries: entries}}
 }
 
 // phased is the timings of a request whose phases the browser measured:

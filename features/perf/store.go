@@ -25,6 +25,8 @@ type Store struct {
 	mu    sync.Mutex
 	now   func() time.Time
 	pages map[string]*page
+	// timings are the newest loads' page timings, for a HAR (timings.go).
+	timings []LoadTimings
 }
 
 type page struct {
@@ -79,6 +81,7 @@ func (s *Store) Add(smp Sample) (Added, error) {
 	}
 	p.latest, p.prior = smp, p.base
 	p.judge()
+	s.keepTimings(&smp)
 	return Added{URL: key, Regressions: regressed(p.diff), BaselineLoad: p.prior.m[load].v, Load: smp}, nil
 }
 
@@ -143,6 +146,7 @@ func (s *Store) Clear() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	clear(s.pages)
+	s.timings = nil
 }
 
 // Snapshot is a page's newest sample as observe{what:"performance"} lists

@@ -41,6 +41,11 @@ type gen struct {
 func newGen(s Session, o Options) *gen {
 	g := &gen{s: s, o: o, actions: ordered(s.Actions, o.URLFilter), mocked: map[string]bool{}, names: map[string]int{}}
 	for _, n := range s.Network {
+		// The page's API calls: its documents, scripts and images (the network list has every request)
+		// are what the replay loads anyway, not what a step waits for.
+		if n.Type != "" && n.Type != "fetch" && n.Type != "xhr" {
+			continue
+		}
 		if keep(o.URLFilter, n.Page, n.URL) {
 			// Parsed once: every step scans the waterfall.
 			g.network = append(g.network, request{n, originOf(n.URL), pathname(n.URL)})

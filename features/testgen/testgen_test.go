@@ -298,3 +298,24 @@ func TestOrderedLeavesTheSubmitToEnter(t *testing.T) {
 		t.Fatalf("order\n got %s\nwant %s", strings.Join(seq, " "), want)
 	}
 }
+
+// The network list has every request of the page (documents, scripts,
+// images: the extension's webRequest capture); a step waits for the API
+// calls it caused, not for the images the page loads anyway.
+func TestStepsWaitForAPICallsNotResources(t *testing.T) {
+	s := Session{
+		Actions: []capture.Action{nav(0, page), act(1000, "click", "#save", "Save", "", "")},
+		Network: []capture.NetworkEntry{
+			{TS: at(-5), Method: "GET", URL: page, Status: 200, Type: "document", Page: page},
+			{TS: at(1010), Method: "POST", URL: "http://localhost:3000/api/save", Status: 200, Type: "fetch", Page: page},
+			{TS: at(1020), Method: "GET", URL: "http://localhost:3000/img/saved.png", Status: 404, Type: "image", Page: page},
+		},
+	}
+	res, err := Generate(s, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Script, "/api/save") || strings.Contains(res.Script, "saved.png") {
+		t.Fatalf("the steps should wait for /api/save only:\n%s", res.Script)
+	}
+}

@@ -1,0 +1,189 @@
+// node --test extension/test/: every request of a captured tab from the browser's webRequest events
+// (sw/requests.js), joined with the page-world hooks' fetch and XHR entries so a fetch is listed once.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { FakeClock } from './fake-clock.mjs';
+import { Requests, JOIN_MS, BATCH_MS, PENDING_MAX, OUTBOX_MAX } from '../sw/requests.js';
+
+const require = createRequire(import.meta.url);
+const scrub = require('../content/scrub.js');
+const gate = require('../content/gate.js');
+
+const PAGE = 'http://app.test/shop.html';
+
+function rig() {
+  const clock = new FakeClock(1_000_000);
+  const out = []; // [tab, page, data]
+  const r = new Requests({
+    clock, life: 'L', scrubURL: scrub.url, ignored: gate.serverTest('http://127.0.0.1:7890'),
+    deliver: (tab, page, entries) => { for (const e of entries) out.push([tab, page, e]); },
+  });
+  r.committed({ tabId: 4, frameId: 0, url: PAGE });
+  let id = 0;
+  // One request from its start to its end (completed with status, or failed with error).
+  const request = (o) => {
+    const d = { requestId: String(++id), tabId: 4, frameId: 0, method: 'GET', type: 'image', timeStamp: clock.now(), ...o };
+    r.started(d);
+    return {
+      respond: (status) => r.responded({ ...d, statusCode: status, timeStamp: clock.now() }),
+      complete: (status, extra = {}) => r.completed({ ...d, statusCode: status, timeStamp: clock.now(), ...extra }),
+      fail: (error) => r.failed({ ...d, error, timeStamp: clock.now() }),
+      d,
+    };
+  };
+  return { clock, out, r, request };
+}
+
+test('a 404 image, a 404 script and a document are listed with their type, status, page and number', async () => {
+  const { clock, out, request } = rig();
+  const doc = request({ url: PAGE, type: 'main_frame' });
+  await clock.advance(30);
+  doc.complete(200, { responseHeaders: [{ name: 'Content-Length', value: '812' }] });
+  const img = request({ url: 'http://app.test/assets/hero.png?token=abc123' });
+  const js = request({ url: 'http://app.test/missing.js', type: 'script' });
+  await clock.advance(12);
+  img.complete(404);
+  js.complete(404);
+  assert.equal(out.length, 0, 'handed over together, a moment later');
+  await clock.advance(BATCH_MS);
+  assert.deepEqual(out.map(([tab, page, e]) => [tab, page, e.type, e.status, e.url, e.dc, e.sq]), [
+    [4, PAGE, 'document', 200, PAGE, 'wL.4', 1],
+    [4, PAGE, 'image', 404, 'http://app.test/assets/hero.png?token=[redacted]', 'wL.4', 2],
+    [4, PAGE, 'script', 404, 'http://app.test/missing.js', 'wL.4', 3],
+  ]);
+  assert.equal(out[0][2].size, 812);
+  assert.equal(out[0][2].duration_ms, 30);
+  assert.equal(out[1][2].duration_ms, 12);
+  assert.equal(out[1][2].method, 'GET');
+});
+
+test('a fetch the hooks saw is listed once: theirs, with the status and error only the browser saw', async () => {
+  const { clock, out, r, request } = rig();
+  const f = request({ url: 'http://app.test/api/cart', method: 'POST', type: 'xmlhttprequest' });
+  const start = clock.now();
+  await clock.advance(40);
+  f.fail('net::ERR_FAILED');
+  await clock.advance(JOIN_MS - 500);
+  const hook = { kind: 'network', data: { ts: start + 3, method: 'POST', url: 'http://app.test/api/cart', type: 'fetch', failed: true, error: 'TypeError: Failed to fetch', dc: 'abc', sq: 7 } };
+  r.fromPage([hook], 4);
+  assert.equal(hook.data.error, 'TypeError: Failed to fetch (net::ERR_FAILED)');
+  assert.equal(hook.data.sq, 7, 'the hooks\' entry keeps its place in its document');
+  await clock.advance(JOIN_MS * 2);
+  assert.deepEqual(out, [], 'the browser\'s copy is never listed');
+
+  // A request of the hooks with a body: the browser's status fills one they did not get.
+  const g = request({ url: 'http://app.test/api/fail', type: 'xmlhttprequest' });
+  g.complete(500);
+  const req = { kind: 'request', data: { ts: g.d.timeStamp, method: 'GET', url: 'http://app.test/api/fail#x', status: 500, type: 'fetch' } };
+  r.fromPage([req], 4);
+  await clock.advance(JOIN_MS * 2);
+  assert.deepEqual(out, []);
+});
+
+test('a hooks\' entry that came first drops the browser\'s copy that ends later', async () => {
+  const { clock, out, r, request } = rig();
+  const f = request({ url: 'http://app.test/api/stream', type: 'xmlhttprequest' });
+  r.fromPage([{ kind: 'network', data: { ts: f.d.timeStamp - 5, method: 'GET', url: 'http://app.test/api/stream', status: 200, type: 'fetch' } }], 4);
+  await clock.advance(60_000);
+  f.complete(200);
+  await clock.advance(JOIN_MS * 2);
+  assert.deepEqual(out, []);
+});
+
+test('a fetch no hook saw (a page opened before the extension) is listed after the join\'s wait', async () => {
+  const { clock, out, r, request } = rig();
+  request({ url: 'http://app.test/api/a', type: 'xmlhttprequest' }).complete(500);
+  // Another tab's, another method's and a much older same request do not join it.
+  r.fromPage([{ kind: 'network', data: { ts: 1_000_000, method: 'GET', url: 'http://app.test/api/a', type: 'fetch' } }], 5);
+  r.fromPage([{ kind: 'network', data: { ts: 1_000_000, method: 'POST', url: 'http://app.test/api/a', type: 'fetch' } }], 4);
+  r.fromPage([{ kind: 'network', data: { ts: 1_000_000 - 10_000, method: 'GET', url: 'http://app.test/api/a', type: 'fetch' } }], 4);
+  await clock.advance(JOIN_MS - 10);
+  assert.equal(out.length, 0);
+  await clock.advance(10 + BATCH_MS);
+  assert.deepEqual(out.map(([, , e]) => [e.type, e.status, e.sq]), [['xhr', 500, 1]]);
+});
+
+test('blocked and aborted requests are listed with the browser\'s error', async () => {
+  const { clock, out, request } = rig();
+  request({ url: 'http://ads.test/track.gif' }).fail('net::ERR_BLOCKED_BY_CLIENT');
+  request({ url: 'http://app.test/big.mp4', type: 'media' }).fail('net::ERR_ABORTED');
+  request({ url: 'http://app.test/ff.png' }).fail('NS_BINDING_ABORTED');
+  await clock.advance(BATCH_MS);
+  assert.deepEqual(out.map(([, , e]) => [e.type, e.failed, e.aborted, e.error]), [
+    ['image', true, undefined, 'net::ERR_BLOCKED_BY_CLIENT'],
+    ['media', undefined, true, 'net::ERR_ABORTED'],
+    ['image', undefined, true, 'NS_BINDING_ABORTED'],
+  ]);
+});
+
+test('the extension\'s own requests, the server\'s, the browser\'s favicon and pages Gasoline does not capture are never listed', async () => {
+  const { clock, out, r, request } = rig();
+  request({ url: 'http://127.0.0.1:7890/logs', tabId: -1, method: 'POST', type: 'xmlhttprequest' }).complete(200);
+  request({ url: 'http://localhost:7890/network', type: 'xmlhttprequest' }).complete(200);
+  r.committed({ tabId: 9, frameId: 0, url: 'chrome://newtab/' });
+  request({ url: 'https://www.gstatic.com/x.png', tabId: 9 }).complete(200);
+  request({ url: 'http://app.test/pre.js', type: 'script', documentLifecycle: 'prerender' }).complete(200);
+  request({ url: 'http://app.test/favicon.ico' }).complete(404); // the browser's own, for its tab strip
+  await clock.advance(JOIN_MS + BATCH_MS);
+  assert.deepEqual(out, []);
+});
+
+test('a redirect is a hop of its own, and the request goes on at its target', async () => {
+  const { clock, out, r, request } = rig();
+  const q = request({ url: 'http://app.test/old.css', type: 'stylesheet' });
+  await clock.advance(5);
+  r.redirected({ ...q.d, statusCode: 301, redirectUrl: 'http://app.test/new.css', timeStamp: clock.now() });
+  await clock.advance(7);
+  r.completed({ ...q.d, url: 'http://app.test/new.css', statusCode: 200, timeStamp: clock.now() });
+  await clock.advance(BATCH_MS);
+  assert.deepEqual(out.map(([, , e]) => [e.url, e.status, e.duration_ms]), [['http://app.test/old.css', 301, 5], ['http://app.test/new.css', 200, 7]]);
+});
+
+test('copies past the bound are dropped and skip a number, which the server counts as lost', async () => {
+  const { clock, out, request } = rig();
+  request({ url: 'http://app.test/first.png' }).complete(200);
+  for (let i = 0; i < PENDING_MAX + 3; i++) request({ url: `http://app.test/api/n${i}`, type: 'xmlhttprequest' }).complete(200);
+  await clock.advance(JOIN_MS + BATCH_MS);
+  const sq = out.map(([, , e]) => e.sq);
+  assert.equal(out.length, PENDING_MAX + 1);
+  assert.equal(sq[0], 1, 'the image, listed at once');
+  assert.equal(sq[1], 5, 'three dropped: numbers 2 to 4 skipped');
+  assert.equal(out[1][2].url, 'http://app.test/api/n3');
+});
+
+test('a new document\'s requests that end before the worker hears of its commit belong to it', async () => {
+  const { clock, out, r, request } = rig();
+  r.committed({ tabId: 4, frameId: 0, url: 'about:blank' }); // a new tab
+  const next = 'http://app.test/next.html';
+  // The document's answer starts (webRequest.onResponseStarted of the main_frame), its image ends,
+  // and only then does webNavigation say it committed.
+  r.committed({ tabId: 4, frameId: 0, url: next, type: 'main_frame' });
+  request({ url: 'http://app.test/hero.png' }).complete(404);
+  r.committed({ tabId: 4, frameId: 0, url: next });
+  await clock.advance(BATCH_MS);
+  assert.deepEqual(out.map(([, page, e]) => [page, e.url, e.status]), [[next, 'http://app.test/hero.png', 404]]);
+});
+
+test('an image Chrome gives up after its 404 answer keeps the 404, and the time to its first byte', async () => {
+  const { clock, out, request } = rig();
+  const img = request({ url: 'http://app.test/assets/hero.png' });
+  await clock.advance(20);
+  img.respond(404);
+  await clock.advance(5);
+  img.fail('net::ERR_ABORTED');
+  await clock.advance(BATCH_MS);
+  assert.deepEqual(out.map(([, , e]) => [e.type, e.status, e.aborted, e.error, e.duration_ms, e.timing]),
+    [['image', 404, true, 'net::ERR_ABORTED', 25, { wait: 20, download: 5 }]]);
+});
+
+test('a flood of requests goes to the queue at the bound, not only after the wait; a huge URL is cut', async () => {
+  const { clock, out, request } = rig();
+  for (let i = 0; i < OUTBOX_MAX; i++) request({ url: `http://app.test/img/${i}.png` }).complete(200);
+  assert.equal(out.length, OUTBOX_MAX);
+  request({ url: `http://app.test/q?x=${'a'.repeat(20000)}` }).complete(200);
+  assert.equal(out.length, OUTBOX_MAX);
+  await clock.advance(BATCH_MS);
+  assert.equal(out.length, OUTBOX_MAX + 1);
+  assert.equal(out[OUTBOX_MAX][2].url.length, 8192);
+});
