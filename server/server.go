@@ -129,6 +129,7 @@ type Server struct {
 	rules     *approval.Rules // the human's approval rules (rules.go)
 	origins   *origins.Trust  // extension origins besides the pinned one
 	maps      *sourcemap.Resolver
+	mapping   mapping  // console entries on their way to the dashboards (mapped.go)
 	reads     *readLog // what the AI read (reads.go)
 }
 
@@ -213,7 +214,7 @@ func New(cfg Config) *Server {
 	s.applyApprovalFlag()
 	s.token = newToken()
 	s.writeToken()
-	s.store.Subscribe(func(e capture.Event) { s.events.publish("entry", e) })
+	s.store.Subscribe(s.publishEntry)
 	s.an = newAnalysis(s.store, s.perf.Latest, cfg.Clock, s.locateEntry)
 	s.store.Subscribe(s.streams.observe)
 	s.store.Subscribe(s.prefetchMaps)

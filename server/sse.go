@@ -202,7 +202,7 @@ func (s *Server) handleEventStream(w http.ResponseWriter, r *http.Request) {
 		write(wire.EventPointed, s.pointedState())
 	}
 	if backlog > 0 {
-		for _, ev := range s.recent(backlog) {
+		for _, ev := range s.humanRecent(r.Context(), s.recent(backlog)) {
 			write(wire.EventEntry, ev)
 		}
 	}
