@@ -273,6 +273,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /api/origins/answer", s.human(s.handleOriginAnswer))
 	mux.HandleFunc("POST /api/decisions/recover", s.human(s.handleRecover))
 	mux.HandleFunc("POST /api/point", s.human(s.handlePoint))
+	mux.HandleFunc("POST /api/point/clear", s.human(s.handleClearPointed))
 	mux.HandleFunc("POST /point", s.handlePointElement)
 	mux.HandleFunc("GET /api/reads", s.human(s.handleReads))
 	mux.HandleFunc("POST /api/reads/audit", s.human(s.handleAuditReads))
