@@ -87,6 +87,10 @@ type wsPane struct {
 	socks []*socket // oldest first
 }
 
+// socket is one connection as the store tracks it (capture's track): open
+// when first seen, then as its last open, close or error says. A message
+// never opens it again: a page that left has its sockets closed at once,
+// while its last messages are still on their way.
 type socket struct {
 	id, url string
 	open    bool
@@ -112,7 +116,6 @@ func (p *wsPane) addEvents(es []capture.WSEvent) {
 		case "close", "error":
 			s.open = false
 		case "message":
-			s.open = true
 			s.msgs++
 		}
 	}
@@ -125,7 +128,7 @@ func (p *wsPane) socket(id string) *socket {
 			return s
 		}
 	}
-	s := &socket{id: id}
+	s := &socket{id: id, open: true}
 	p.socks = append(p.socks, s)
 	if len(p.socks) > maxSockets {
 		p.socks = p.socks[1:]

@@ -248,3 +248,22 @@ func TestLogSinkRoutesLinesWhileTheDashboardRuns(t *testing.T) {
 		t.Fatalf("dashboard got %v, stderr %q", got, stderr.String())
 	}
 }
+
+// Issue 58 row 8: the WebSocket pane counts open sockets as the store
+// does: a socket its page's navigation closed (1001) stays closed when its
+// last messages arrive after the close; one first seen by a message is open.
+func TestWSPaneCountsAsTheStore(t *testing.T) {
+	p := newWSPane()
+	p.SetSize(120, 10)
+	p.addEvents([]capture.WSEvent{
+		{TS: at(1), ID: "a", Event: "open", URL: "ws://shop/chat"},
+		{TS: at(1), ID: "b", Event: "open", URL: "ws://shop/feed"},
+		{TS: at(3), ID: "a", Event: "close", Code: 1001, Reason: "the page navigated away"},
+		{TS: at(2), ID: "a", Event: "message", Direction: "incoming", Data: "hi"},
+		{TS: at(2), ID: "c", Event: "message", Direction: "incoming", Data: "seen late"},
+	})
+	head := strings.SplitN(plainView(p.View()), "\n", 2)[0]
+	if !strings.HasPrefix(head, "2 open: b ws://shop/feed (0 msgs) · c") {
+		t.Fatalf("header %q", head)
+	}
+}
