@@ -19,6 +19,9 @@ const maxRowText = 400
 const (
 	consoleFormat = "%-12s %s %-9s %s"
 	netFormat     = "%-12s %s %-7s %6s %-6s %6s %7s  %s"
+	// netCompact is the Network pane where a URL would not fit: time, size
+	// and took go first, so that the URL keeps its path.
+	netCompact = "%s %-7s %6s %-6s  %s"
 	wsFormat      = "%-12s %-7s %-13s %s"
 	auditFormat   = "%-12s  %-20s %s"
 	actionFormat  = "%-12s %-10s %s"
@@ -115,7 +118,10 @@ func streamedRow(s StreamedMsg, sent time.Time) row {
 
 // networkRow renders one request; failures (4xx, 5xx, no response,
 // aborted) are marked and red.
-func networkRow(e capture.NetworkEntry) row {
+func networkRow(e capture.NetworkEntry) row { return networkRowAt(e, false) }
+
+// networkRowAt is networkRow, compact without the time, size and took.
+func networkRowAt(e capture.NetworkEntry, compact bool) row {
 	c, mark := plain, " "
 	status := fmt.Sprint(e.Status)
 	switch {
@@ -133,6 +139,9 @@ func networkRow(e capture.NetworkEntry) row {
 		took = "-"
 	}
 	line := fmt.Sprintf(netFormat, stamp(e.TS.Time), mark, clean(e.Method), status, netType(e), sizeText(e.Size), took, clean(e.URL))
+	if compact {
+		line = fmt.Sprintf(netCompact, mark, clean(e.Method), status, netType(e), clean(e.URL))
+	}
 	if e.Error != "" {
 		line += "  (" + clean(e.Error) + ")"
 	}

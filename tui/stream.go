@@ -73,6 +73,9 @@ type streamPane struct {
 	pinned ring[row]
 	// order, when set, sorts the shown rows (the Network pane's o).
 	order func(a, b row) int
+	// narrow, when set, is a row as the pane's width shows it (the
+	// Network pane drops columns before it cuts the URL).
+	narrow func(row) row
 }
 
 func newStreamPane(name, colHead, empty string) *streamPane {
@@ -267,6 +270,9 @@ func (p *streamPane) sync() {
 	for i, r := range p.shown {
 		if i > 0 {
 			b.WriteByte('\n')
+		}
+		if p.narrow != nil {
+			r = p.narrow(r)
 		}
 		switch {
 		case i == p.cursor:

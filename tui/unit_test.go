@@ -267,3 +267,22 @@ func TestWSPaneCountsAsTheStore(t *testing.T) {
 		t.Fatalf("header %q", head)
 	}
 }
+
+// Issue 58 row 7: at 80 columns the Network pane drops time, size and
+// took before it cuts a URL; at 120 it shows every column.
+func TestNetworkPaneDropsColumnsBeforeTheURL(t *testing.T) {
+	for _, tc := range []struct {
+		w          int
+		want, lack string
+	}{
+		{80, "✖ POST       500 -       http://localhost:3000/api/checkout\n", "TOOK"},
+		{120, "TOOK  URL", "(+"},
+	} {
+		m := sampleModelAt(tc.w, 24)
+		m.Update(keyMsg("2"))
+		v := plainView(m.View())
+		if !strings.Contains(v, tc.want) || strings.Contains(v, tc.lack) {
+			t.Errorf("%d columns:\n%s", tc.w, v)
+		}
+	}
+}
