@@ -105,5 +105,8 @@ func (s *Server) configureClear(_ context.Context, a args) (any, error) {
 	if err := s.store.Clear(kinds...); err != nil {
 		return nil, err
 	}
+	if buf == "all" || buf == capture.KindLogs {
+		s.filtered.clear()
+	}
 	return map[string]any{"cleared": buf, "buffers": s.store.Stats()}, nil
 }

@@ -44,7 +44,7 @@ func TestLaterRowsJoinTheirLoad(t *testing.T) {
 	r.until(t, "pageload", `"type":"navigation"`)
 	code, out := do(t, base, call{method: "POST", path: "/performance", body: `{"entries":[{"ts":1763800005000,"origin":1763799999000,"url":"http://app.test/","tab":3,"more":true,
 		"resources":[{"url":"http://app.test/lazy.png?token=SECRET2","type":"img","start":5000,"duration":20}]},
-		{"ts":1763800005000,"origin":`+sinceStart()+`,"url":"http://app.test/","tab":3,"more":true,"resources":[{"url":"http://app.test/gone.png","type":"img","start":1}]}]}`})
+		{"ts":1763800005000,"origin":` + sinceStart() + `,"url":"http://app.test/","tab":3,"more":true,"resources":[{"url":"http://app.test/gone.png","type":"img","start":1}]}]}`})
 	if code != 200 || out["accepted"] != float64(2) {
 		t.Fatalf("%d %v", code, out)
 	}
@@ -69,7 +69,7 @@ func TestLaterVitalsUpdateTheirLoad(t *testing.T) {
 	r.until(t, "pageload", `"inp":56`)
 	code, out := do(t, base, call{method: "POST", path: "/performance", body: `{"entries":[
 		{"ts":1763800005000,"origin":1763799999000,"url":"http://app.test/#pushed","tab":3,"more":true,"resources":[],"inp":312.4,"cls":0.2},
-		{"ts":1763800005000,"origin":`+sinceStart()+`,"url":"http://app.test/","tab":3,"more":true,"resources":[],"inp":500}]}`})
+		{"ts":1763800005000,"origin":` + sinceStart() + `,"url":"http://app.test/","tab":3,"more":true,"resources":[],"inp":500}]}`})
 	if code != 200 || out["accepted"] != float64(2) {
 		t.Fatalf("%d %v", code, out)
 	}

@@ -129,8 +129,9 @@ type Server struct {
 	rules     *approval.Rules // the human's approval rules (rules.go)
 	origins   *origins.Trust  // extension origins besides the pinned one
 	maps      *sourcemap.Resolver
-	mapping   mapping  // console entries on their way to the dashboards (mapped.go)
-	reads     *readLog // what the AI read (reads.go)
+	mapping   mapping        // console entries on their way to the dashboards (mapped.go)
+	filtered  filteredCounts // console calls log_level left out (filtered.go)
+	reads     *readLog       // what the AI read (reads.go)
 }
 
 // ingestion is how capture batches are taken in.
@@ -220,7 +221,7 @@ func New(cfg Config) *Server {
 	s.store.Subscribe(s.prefetchMaps)
 	s.mcp = s.newMCP()
 	s.in.batches = map[string]storeFunc{
-		"/logs":             storeBatch(s, "entries", sequenced(s, "log", s.store.AddLogs)),
+		"/logs":             storeBatch(s, "entries", sequenced(s, "log", s.divertFiltered(s.store.AddLogs))),
 		"/network":          storeBatch(s, "entries", sequenced(s, "network", s.store.AddNetwork)),
 		"/network-bodies":   storeBatch(s, "bodies", sequenced(s, "", s.store.AddBodies)),
 		"/websocket-events": storeBatch(s, "events", sequenced(s, "ws", s.store.AddWSEvents)),

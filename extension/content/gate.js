@@ -53,6 +53,7 @@
     switch (kind) {
       case 'log':
         if (isErrorLog(data)) return true; // captured at every log_level
+        if (data.kind === 'filtered') return true; // the count of what log_level left out (inject-console.js)
         if (s.log_level === 'all') return true;
         return s.log_level === 'warn' && data.level === 'warn';
       case 'network':

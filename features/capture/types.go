@@ -77,6 +77,10 @@ type LogEntry struct {
 	// "Sequence numbers"); read at ingest and cleared before it is stored.
 	Doc string `json:"dc,omitempty"`
 	Seq int64  `json:"sq,omitempty"`
+	// Filtered, on an entry of kind "filtered", counts by level the console
+	// calls the page did not capture under the log_level in Message; the
+	// server counts it (server/filtered.go) and never stores it.
+	Filtered map[string]int `json:"filtered,omitempty"`
 }
 
 // NetworkEntry is one fetch or XHR in the waterfall.
