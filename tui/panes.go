@@ -68,6 +68,7 @@ func newAuditPane() *streamPane {
 		"No audit events yet. Every change the AI makes and every veto of yours appears here.")
 	p.pin = func(r row) bool { l, ok := r.src.(audit.Line); return ok && humanLine(l) }
 	p.pinned = newRing[row](maxPinned)
+	p.order = inTimeOrder
 	return p
 }
 
@@ -98,8 +99,10 @@ type socket struct {
 }
 
 func newWSPane() *wsPane {
-	return &wsPane{streamPane: newStreamPane("WebSocket", fmt.Sprintf(wsFormat, "TIME", "EVENT", "SOCKET", "DATA"),
+	p := &wsPane{streamPane: newStreamPane("WebSocket", fmt.Sprintf(wsFormat, "TIME", "EVENT", "SOCKET", "DATA"),
 		"No WebSocket traffic yet. Connections appear here; messages too when ws_mode is \"messages\".")}
+	p.order = inTimeOrder
+	return p
 }
 
 func (p *wsPane) addEvents(es []capture.WSEvent) {

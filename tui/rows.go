@@ -21,10 +21,10 @@ const (
 	netFormat     = "%-12s %s %-7s %6s %-6s %6s %7s  %s"
 	// netCompact is the Network pane where a URL would not fit: time, size
 	// and took go first, so that the URL keeps its path.
-	netCompact = "%s %-7s %6s %-6s  %s"
-	wsFormat      = "%-12s %-7s %-13s %s"
-	auditFormat   = "%-12s  %-20s %s"
-	actionFormat  = "%-12s %-10s %s"
+	netCompact   = "%s %-7s %6s %-6s  %s"
+	wsFormat     = "%-12s %-7s %-13s %s"
+	auditFormat  = "%-12s  %-20s %s"
+	actionFormat = "%-12s %-10s %s"
 )
 
 // socketCells is the width of the WebSocket pane's SOCKET column: a
@@ -201,7 +201,7 @@ func wsRow(e capture.WSEvent, url string) row {
 		}
 	}
 	r := newRow(c, fmt.Sprintf(wsFormat, stamp(e.TS.Time), what, fit(clean(e.ID), socketCells), clean(text)))
-	r.src = e
+	r.src, r.at = e, e.TS.Time
 	return r
 }
 
@@ -241,6 +241,9 @@ func auditRow(l audit.Line) row {
 	c, who := auditWho(e)
 	r := newRow(c, fmt.Sprintf(auditFormat, when, clean(who), clean(auditWhat(e))))
 	r.port, r.src = e.Port, l
+	if t, err := time.Parse(time.RFC3339Nano, e.TS); err == nil {
+		r.at = t
+	}
 	return r
 }
 
