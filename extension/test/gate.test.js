@@ -38,3 +38,11 @@ test('the count of what log_level left out passes at every log_level; the calls 
   }
   assert.equal(gate.pass('log', { level: 'warn', message: 'w' }, { log_level: 'error' }, none), null);
 });
+
+test('a socket\'s lifecycle says when its messages are not captured', () => {
+  const none = () => false;
+  const open = { event: 'open', id: 'a', url: 'ws://x/' };
+  assert.deepEqual(gate.pass('ws', open, { ws_mode: 'lifecycle' }, none), { kind: 'ws', data: { ...open, messages: 'off' } });
+  assert.deepEqual(gate.pass('ws', open, { ws_mode: 'messages' }, none), { kind: 'ws', data: open });
+  assert.equal(gate.pass('ws', { event: 'message', id: 'a', direction: 'incoming', data: 'x' }, { ws_mode: 'lifecycle' }, none), null);
+});
