@@ -16,7 +16,7 @@ import (
 var (
 	settingsParam = newParam[any]("settings", settingsDesc())
 	bufferParam   = newParam[string]("buffer", "one buffer (default all)").
-			oneOf(append([]string{"all", apiShapes}, capture.Kinds...)...)
+			oneOf(append([]string{"all", apiShapes, pointedBuffer}, capture.Kinds...)...)
 )
 
 // settingsDesc names every capture setting and its values, from the
@@ -80,10 +80,18 @@ func (s *Server) configureCapture(ctx context.Context, a args) (any, error) {
 // apiShapes is the buffer of API response shapes analyze{target:"api"} learned.
 const apiShapes = "api_shapes"
 
+// pointedBuffer is what the human pointed the AI at (observe pointed). It
+// is not part of "all": a routine clear must not take down what the human
+// sent before the AI read it.
+const pointedBuffer = "pointed"
+
 func (s *Server) configureClear(_ context.Context, a args) (any, error) {
 	buf := bufferParam.get(a)
 	if buf == "" {
 		buf = "all"
+	}
+	if buf == pointedBuffer {
+		return map[string]any{"cleared": buf, "entries": s.clearPointed()}, nil
 	}
 	if buf == "all" || buf == apiShapes {
 		s.an.contracts.Clear()
@@ -97,6 +105,9 @@ func (s *Server) configureClear(_ context.Context, a args) (any, error) {
 	}
 	if err := s.store.Clear(kinds...); err != nil {
 		return nil, err
+	}
+	if buf == "all" || buf == capture.KindLogs {
+		s.filtered.clear()
 	}
 	return map[string]any{"cleared": buf, "buffers": s.store.Stats()}, nil
 }

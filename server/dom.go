@@ -41,6 +41,9 @@ func (s *Server) analyzeDOM(ctx context.Context, a args) (any, error) {
 		MaxDepth:        depthParam.get(a),
 		Properties:      propsParam.get(a),
 	}
+	// properties asks for styles: it brings them, never ignored without
+	// include_styles (false counts as left out, as every value that asks nothing).
+	p.IncludeStyles = p.IncludeStyles || len(p.Properties) > 0
 	tab := queryTabParam.get(a)
 	if err := p.Check(); err != nil {
 		return nil, err

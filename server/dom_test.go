@@ -40,3 +40,27 @@ func TestAnalyzeDOMThroughTheSocket(t *testing.T) {
 		t.Fatalf("server holds %d queries", s.queries.Held())
 	}
 }
+
+// Issue 58 row 10: properties without include_styles (or with false,
+// which a client may fill in for left out) asks the page for those styles.
+func TestAnalyzeDOMPropertiesBringStyles(t *testing.T) {
+	s, base := startServer(t)
+	c := mcpClient(t, s)
+	asked := make(chan map[string]any, 4)
+	connectWorker(t, base, func(q map[string]any) map[string]any {
+		asked <- q["params"].(map[string]any)
+		return map[string]any{"tab": 3, "url": "http://app/", "result": map[string]any{"url": "http://app/", "matchCount": 0, "matches": []any{}}}
+	})
+	waitReachable(t, s)
+	for _, a := range []map[string]any{
+		{"target": "dom", "selector": "h1", "properties": []any{"background-color"}},
+		{"target": "dom", "selector": "h1", "properties": []any{"background-color"}, "include_styles": false},
+	} {
+		if out, isErr := callTool(t, c, "analyze", a); isErr {
+			t.Fatalf("%v", out)
+		}
+		if p := <-asked; p["include_styles"] != true || mustJSON(p["properties"]) != `["background-color"]` {
+			t.Fatalf("%v asked the page %v", a, p)
+		}
+	}
+}

@@ -98,6 +98,9 @@ func (s *Server) observeModes() []mode {
 			if err == nil {
 				v, err = s.withLoss(name, v)
 			}
+			if err == nil && name == "logs" {
+				v, err = s.withFiltered(v)
+			}
 			if err != nil {
 				return nil, err
 			}

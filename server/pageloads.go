@@ -44,6 +44,12 @@ func (s *Server) addLaterRows(smp perf.Sample) error {
 	if err != nil && !errors.Is(err, perf.ErrNoLoad) {
 		return err
 	}
+	if err != nil && !smp.Origin.IsZero() && smp.Origin.Before(s.started) {
+		// A load that began before this server did: its predecessor held
+		// it (page loads are not handed on), this one never could. Nothing
+		// was lost on the way; after a restart this was a phantom loss.
+		return nil
+	}
 	if dropped > 0 {
 		s.losses.Count(capture.Gap{Tab: smp.TabID, Kind: "resource", Lost: int64(dropped), From: smp.TS.Time, To: smp.TS.Time})
 	}

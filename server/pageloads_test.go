@@ -2,8 +2,10 @@ package server
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A page load's resource rows reach the dashboard's stream (the newest
@@ -42,7 +44,7 @@ func TestLaterRowsJoinTheirLoad(t *testing.T) {
 	r.until(t, "pageload", `"type":"navigation"`)
 	code, out := do(t, base, call{method: "POST", path: "/performance", body: `{"entries":[{"ts":1763800005000,"origin":1763799999000,"url":"http://app.test/","tab":3,"more":true,
 		"resources":[{"url":"http://app.test/lazy.png?token=SECRET2","type":"img","start":5000,"duration":20}]},
-		{"ts":1763800005000,"origin":1763700000000,"url":"http://app.test/","tab":3,"more":true,"resources":[{"url":"http://app.test/gone.png","type":"img","start":1}]}]}`})
+		{"ts":1763800005000,"origin":` + sinceStart() + `,"url":"http://app.test/","tab":3,"more":true,"resources":[{"url":"http://app.test/gone.png","type":"img","start":1}]}]}`})
 	if code != 200 || out["accepted"] != float64(2) {
 		t.Fatalf("%d %v", code, out)
 	}
@@ -67,7 +69,7 @@ func TestLaterVitalsUpdateTheirLoad(t *testing.T) {
 	r.until(t, "pageload", `"inp":56`)
 	code, out := do(t, base, call{method: "POST", path: "/performance", body: `{"entries":[
 		{"ts":1763800005000,"origin":1763799999000,"url":"http://app.test/#pushed","tab":3,"more":true,"resources":[],"inp":312.4,"cls":0.2},
-		{"ts":1763800005000,"origin":1763700000000,"url":"http://app.test/","tab":3,"more":true,"resources":[],"inp":500}]}`})
+		{"ts":1763800005000,"origin":` + sinceStart() + `,"url":"http://app.test/","tab":3,"more":true,"resources":[],"inp":500}]}`})
 	if code != 200 || out["accepted"] != float64(2) {
 		t.Fatalf("%d %v", code, out)
 	}
@@ -79,5 +81,26 @@ func TestLaterVitalsUpdateTheirLoad(t *testing.T) {
 	_, h := do(t, base, call{method: "GET", path: "/health"})
 	if !strings.Contains(mustJSON(h["lost"]), `"kind":"vitals","lost":1`) {
 		t.Errorf("health lost: %s, want the update of the load not held", mustJSON(h["lost"]))
+	}
+}
+
+// sinceStart is a page load's origin (Unix ms) after the server started: a
+// load it could have held.
+func sinceStart() string { return strconv.FormatInt(time.Now().UnixMilli(), 10) }
+
+// Issue 58 row 14: after a restart, the later rows and vitals of a load
+// that began before this server did (its predecessor held it) are not a
+// loss: health says nothing was lost.
+func TestPredecessorsLoadIsNoLoss(t *testing.T) {
+	_, base := startServer(t)
+	before := strconv.FormatInt(time.Now().Add(-time.Minute).UnixMilli(), 10)
+	code, out := do(t, base, call{method: "POST", path: "/performance", body: `{"entries":[
+		{"ts":1763800005000,"origin":` + before + `,"url":"http://app.test/","tab":3,"more":true,"resources":[],"inp":500},
+		{"ts":1763800005000,"origin":` + before + `,"url":"http://app.test/","tab":3,"more":true,"resources":[{"url":"http://app.test/a.png","type":"img","start":1}]}]}`})
+	if code != 200 || out["accepted"] != float64(2) {
+		t.Fatalf("%d %v", code, out)
+	}
+	if _, h := do(t, base, call{method: "GET", path: "/health"}); h["lost"] != nil {
+		t.Errorf("health lost: %s", mustJSON(h["lost"]))
 	}
 }

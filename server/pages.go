@@ -14,6 +14,12 @@ func (s *Server) setPage(p capture.Page) {
 	s.hist.pageSave.Lock()
 	defer s.hist.pageSave.Unlock()
 	s.store.SetPage(p)
+	s.keepPage()
+}
+
+// keepPage writes the tracked tab for the next owner; the caller holds
+// pageSave.
+func (s *Server) keepPage() {
 	if s.hist.log == nil {
 		return
 	}
@@ -79,9 +85,26 @@ func (s *Server) pageLeft(p PageLeft) (int, error) {
 		return 0, problem.New(problem.InvalidParam, `want {"tab": a tab id, "reason": "reload"|"navigation"|"tab_closed", "ts": ms}`)
 	}
 	s.publishPageLeft(p)
+	s.pageCommitted(p)
 	n := s.store.PageLeft(p.TabID, p.TS, reason)
 	if n > 0 {
 		s.hist.settle()
 	}
 	return n, nil
+}
+
+// pageCommitted dates the tracked tab's page from its new document: a
+// reload keeps the URL and title, so the worker reports no new page, and
+// observe page would go on giving the first load's ts.
+func (s *Server) pageCommitted(p PageLeft) {
+	if p.Reason == "tab_closed" || p.TS.IsZero() {
+		return
+	}
+	s.hist.pageSave.Lock() // a report of the new URL cannot come between
+	defer s.hist.pageSave.Unlock()
+	if cur, ok := s.store.Page(); ok && cur.TabID == p.TabID && p.TS.After(cur.TS.Time) {
+		cur.TS = p.TS
+		s.store.SetPage(cur)
+		s.keepPage()
+	}
 }

@@ -112,3 +112,24 @@ func TestPageLeftFrameClosesTheSockets(t *testing.T) {
 		return len(c) == 1 && c[0].State == "closed" && c[0].Reason == "the tab was closed" && c[0].Code == capture.CodeGoingAway
 	})
 }
+
+// Issue 58 row 11: after two reloads, observe page dates the page from
+// its current document; a closed tab or another tab leaves it as it is.
+func TestReloadDatesThePage(t *testing.T) {
+	s, base := startServer(t)
+	ai := mcpClient(t, s)
+	post(t, base, "/page", `{"tab":5,"url":"http://app.test/","title":"Shop","active":true,"ts":1700000000000}`)
+	for i, tc := range []struct {
+		left, want string
+	}{
+		{`{"tab":5,"reason":"reload","ts":1700000005000}`, "2023-11-14T22:13:25.000Z"},
+		{`{"tab":5,"reason":"reload","ts":1700000009000}`, "2023-11-14T22:13:29.000Z"},
+		{`{"tab":6,"reason":"reload","ts":1700000010000}`, "2023-11-14T22:13:29.000Z"},
+		{`{"tab":5,"reason":"tab_closed","ts":1700000011000}`, "2023-11-14T22:13:29.000Z"},
+	} {
+		post(t, base, "/page-left", tc.left)
+		if out, _ := callTool(t, ai, "observe", map[string]any{"what": "page"}); out["ts"] != tc.want || out["url"] != "http://app.test/" {
+			t.Fatalf("%d: %v, want ts %s", i, out, tc.want)
+		}
+	}
+}

@@ -117,6 +117,24 @@ func (s *Server) point(w http.ResponseWriter, kind string, entry json.RawMessage
 	writeJSON(w, http.StatusOK, st)
 }
 
+// clearPointed takes everything off the board, for the human (the
+// dashboard) or the AI (configure clear pointed), keeps the empty board
+// for the port's next owner and tells the dashboards; it says how many
+// entries it took.
+func (s *Server) clearPointed() int {
+	n := s.pointed.Clear()
+	s.writePointed()
+	s.events.publish(wire.EventPointed, s.pointedState())
+	return n
+}
+
+// handleClearPointed is POST /api/point/clear: the human clears the board.
+func (s *Server) handleClearPointed(w http.ResponseWriter, _ *http.Request) {
+	n := s.clearPointed()
+	s.audit(audit.Event{Event: "buffers_cleared", Name: pointedBuffer, Result: "ok", Source: "human", Agent: "dashboard"})
+	writeJSON(w, http.StatusOK, map[string]any{"cleared": pointedBuffer, "entries": n})
+}
+
 // notifyPointed sends the entry at once to every session that has
 // streaming on, and says how many it reached.
 func (s *Server) notifyPointed(e pointing.Entry) int {

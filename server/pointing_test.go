@@ -99,3 +99,41 @@ func TestPointedElementIsTheExtensions(t *testing.T) {
 		t.Fatalf("pointed: %s", b)
 	}
 }
+
+// Issue 58 row 13: the board is cleared by the AI (configure clear
+// pointed) and by the human (POST /api/point/clear, with the token); a
+// new session then reads nothing old, and the dashboards hear it.
+func TestPointedBoardCleared(t *testing.T) {
+	s, base := startServer(t)
+	post(t, base, "/logs", `{"entries":[{"ts":1700000000000,"level":"error","message":"boom"}]}`)
+	point := `{"kind":"error","entry":{"ts":"2023-11-14T22:13:20.000Z","level":"error","message":"boom"}}`
+	sseHuman := openStream(t, base, s.HumanToken())
+	for i, clear := range []func(){
+		func() {
+			out, isErr := callTool(t, clientNamed(t, s, "newcomer-ai"), "configure", map[string]any{"action": "clear", "buffer": "pointed"})
+			if isErr || mustJSON(out) != `{"cleared":"pointed","entries":1}` {
+				t.Fatalf("configure: %v", out)
+			}
+		},
+		func() {
+			if code, _ := do(t, base, call{method: "POST", path: "/api/point/clear"}); code != 401 {
+				t.Fatalf("without the token: %d", code)
+			}
+			if code, out := do(t, base, call{method: "POST", path: "/api/point/clear", header: asHuman(s)}); code != 200 || out["entries"] != 1.0 {
+				t.Fatalf("human: %d %v", code, out)
+			}
+		},
+	} {
+		if code, out := do(t, base, call{method: "POST", path: "/api/point", body: point, header: asHuman(s)}); code != 200 {
+			t.Fatalf("point: %d %v", code, out)
+		}
+		if res, _ := callTool(t, clientNamed(t, s, "newcomer-ai"), "observe", map[string]any{"what": "logs"}); res["human_pointed"] == nil {
+			t.Fatalf("%d: before the clear: %v", i, res)
+		}
+		clear()
+		sseHuman.until(t, "pointed", `{}`)
+		if res, _ := callTool(t, clientNamed(t, s, "newcomer-ai"), "observe", map[string]any{"what": "logs"}); res["human_pointed"] != nil {
+			t.Fatalf("%d: a new session after the clear: %v", i, res)
+		}
+	}
+}

@@ -71,7 +71,7 @@ func (s *Server) recordReads(next server.ToolHandlerFunc) server.ToolHandlerFunc
 			r.Error = string(problem.Internal)
 		case res != nil:
 			text := resultText(res)
-			r.Bytes = len(text)
+			r.Bytes = len(text) + imageBytes(res)
 			if res.IsError {
 				r.Error = errorCode(text)
 			} else {
@@ -152,6 +152,18 @@ func resultText(res *mcp.CallToolResult) string {
 		}
 	}
 	return b.String()
+}
+
+// imageBytes is the size of the images an answer carries, decoded: a
+// screenshot is what the AI read, not the few bytes of JSON beside it.
+func imageBytes(res *mcp.CallToolResult) int {
+	n := 0
+	for _, c := range res.Content {
+		if img, ok := c.(mcp.ImageContent); ok {
+			n += len(img.Data)/4*3 - strings.Count(img.Data[max(0, len(img.Data)-2):], "=")
+		}
+	}
+	return n
 }
 
 // errorCode is the stable code of a failed call's answer.

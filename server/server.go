@@ -134,7 +134,9 @@ type Server struct {
 	tabs      *sessiontabs.Tabs // each AI session's own or chosen tab (tabs.go)
 	origins   *origins.Trust    // extension origins besides the pinned one
 	maps      *sourcemap.Resolver
-	reads     *readLog // what the AI read (reads.go)
+	mapping   mapping        // console entries on their way to the dashboards (mapped.go)
+	filtered  filteredCounts // console calls log_level left out (filtered.go)
+	reads     *readLog       // what the AI read (reads.go)
 }
 
 // ingestion is how capture batches are taken in.
@@ -219,13 +221,13 @@ func New(cfg Config) *Server {
 	s.applyApprovalFlag()
 	s.token = newToken()
 	s.writeToken()
-	s.store.Subscribe(func(e capture.Event) { s.events.publish("entry", e) })
+	s.store.Subscribe(s.publishEntry)
 	s.an = newAnalysis(s.store, s.perf.Latest, cfg.Clock, s.locateEntry)
 	s.store.Subscribe(s.streams.observe)
 	s.store.Subscribe(s.prefetchMaps)
 	s.mcp = s.newMCP()
 	s.in.batches = map[string]storeFunc{
-		"/logs":             storeBatch(s, "entries", sequenced(s, "log", s.store.AddLogs)),
+		"/logs":             storeBatch(s, "entries", sequenced(s, "log", s.divertFiltered(s.store.AddLogs))),
 		"/network":          storeBatch(s, "entries", sequenced(s, "network", s.store.AddNetwork)),
 		"/network-bodies":   storeBatch(s, "bodies", sequenced(s, "", s.store.AddBodies)),
 		"/websocket-events": storeBatch(s, "events", sequenced(s, "ws", s.store.AddWSEvents)),
@@ -278,6 +280,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /api/origins/answer", s.human(s.handleOriginAnswer))
 	mux.HandleFunc("POST /api/decisions/recover", s.human(s.handleRecover))
 	mux.HandleFunc("POST /api/point", s.human(s.handlePoint))
+	mux.HandleFunc("POST /api/point/clear", s.human(s.handleClearPointed))
 	mux.HandleFunc("POST /point", s.handlePointElement)
 	mux.HandleFunc("GET /api/reads", s.human(s.handleReads))
 	mux.HandleFunc("POST /api/reads/audit", s.human(s.handleAuditReads))

@@ -59,6 +59,12 @@ func TestAnalyzeScreenshotThroughTheSocket(t *testing.T) {
 	if mustJSON(asked) != `{"format":"png","margin":8,"max_width":300,"selector":"#box"}` {
 		t.Errorf("asked the worker %s", mustJSON(asked))
 	}
+	// Issue 58 row 16: the read's size is what the AI got, the image's
+	// bytes too (not only the 53 B of text beside it).
+	raw, _ := base64.StdEncoding.DecodeString(pngOf(40, 20))
+	if rs := s.reads.Recent(); len(rs) == 0 || rs[len(rs)-1].Bytes != len(text.Text)+len(raw) {
+		t.Errorf("read %+v, want %d + %d bytes", rs, len(text.Text), len(raw))
+	}
 
 	for sel, want := range map[string]string{"#hidden": "tab_not_visible", "#off": "ai_screenshots_off"} {
 		out, isErr := callTool(t, c, "analyze", map[string]any{"target": "screenshot", "selector": sel})

@@ -202,7 +202,8 @@ func (s *Server) handleEventStream(w http.ResponseWriter, r *http.Request) {
 		write(wire.EventPointed, s.pointedState())
 	}
 	if backlog > 0 {
-		for _, ev := range s.recent(backlog) {
+		fl.Flush() // the backlog's stacks may wait for their maps (at most the resolver's 2 s)
+		for _, ev := range s.humanRecent(r.Context(), s.recent(backlog)) {
 			write(wire.EventEntry, ev)
 		}
 	}

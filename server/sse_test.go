@@ -18,9 +18,20 @@ import (
 // of token when it is not empty; the stream ends with the test.
 func openStream(t *testing.T, base, token string) sseReader {
 	t.Helper()
+	return openStreamAt(t, base+"/events/stream?backlog=0", token)
+}
+
+// openStreamBacklog opens the stream with its default backlog.
+func openStreamBacklog(t *testing.T, base, token string) sseReader {
+	t.Helper()
+	return openStreamAt(t, base+"/events/stream", token)
+}
+
+func openStreamAt(t *testing.T, url, token string) sseReader {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	t.Cleanup(cancel)
-	req, _ := http.NewRequestWithContext(ctx, "GET", base+"/events/stream?backlog=0", nil)
+	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
 	if token != "" {
 		req.Header.Set(TokenHeader, token)
 	}

@@ -236,6 +236,24 @@ func fieldOf(src any, field string) (string, bool) {
 			}
 			return "info", true
 		}
+	case resourceEntry:
+		// A page load's request, by what its row shows: the browser
+		// loaded it with GET; its status is unknown ("-") when 0.
+		switch field {
+		case "status":
+			return strconv.Itoa(e.Status), e.Status > 0
+		case "method":
+			return "GET", true
+		case "url":
+			return e.URL, true
+		case "type":
+			return kindOf(e.Resource), true
+		case "level":
+			if e.Status >= 400 {
+				return "error", true
+			}
+			return "info", true
+		}
 	case capture.LogEntry:
 		switch field {
 		case "level":
@@ -301,6 +319,8 @@ func fullText(src any, more func(any) []string) []string {
 		out = append(append(out, e.Message, e.Stack, e.Source, e.Page), e.Args...)
 	case capture.NetworkEntry:
 		out = append(out, e.URL, e.Error, e.Page)
+	case resourceEntry:
+		out = append(out, e.URL, e.Page)
 	case capture.WSEvent:
 		out = append(out, e.Data, e.URL, e.Reason)
 	case capture.Action:

@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/gasoline-dev/gasoline/features/capture"
+	"github.com/gasoline-dev/gasoline/features/perf"
 )
 
 func TestParseQuery(t *testing.T) {
@@ -229,6 +230,37 @@ func TestFilterInTheOverridesPane(t *testing.T) {
 		v := plainView(m.View())
 		if !strings.Contains(v, `filter "ws_": 1`) || !strings.Contains(v, "ws_mode") || strings.Contains(v, "log_level  ") {
 			t.Fatalf("at %d:\n%s", w, v)
+		}
+	}
+}
+
+// Issue 58 row 6: a page load's requests are rows of the Network pane
+// like fetch and XHR, and a filter tests them by what they show.
+func TestQueryMatchesPageLoadRequests(t *testing.T) {
+	hero := resourceRow(resourceEntry{Resource: perf.Resource{URL: "http://shop/assets/hero.png", Type: "img", Status: 404}})
+	app := resourceRow(resourceEntry{Resource: perf.Resource{URL: "http://shop/app.js", Type: "script", Status: 200}})
+	for q, want := range map[string]string{
+		"status=404":              "hero",
+		"type:img status>=400":    "hero",
+		"type=script":             "app",
+		"url:hero level:error":    "hero",
+		"method:get status<300":   "app",
+		"assets/hero":             "hero",
+		"status>=400 method=POST": "",
+	} {
+		pq, err := parseQuery(q)
+		if err != nil {
+			t.Fatalf("%q: %v", q, err)
+		}
+		var got []string
+		if pq.match(hero, nil) {
+			got = append(got, "hero")
+		}
+		if pq.match(app, nil) {
+			got = append(got, "app")
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("%q keeps %q, want %q", q, got, want)
 		}
 	}
 }

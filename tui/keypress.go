@@ -83,6 +83,8 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		return m.copy()
 	case key.Matches(msg, m.keys.Send):
 		return m.startPoint()
+	case key.Matches(msg, m.keys.Unsend):
+		return m.clearPointed()
 	case key.Matches(msg, m.keys.Doctor):
 		return m.openDoctor()
 	case key.Matches(msg, m.keys.Approval):

@@ -26,6 +26,9 @@ type KeyMap struct {
 	Doctor key.Binding
 	// Send sends the selected row to the AI, with a note (point.go).
 	Send key.Binding
+	// Unsend clears what was sent to the AI: every session, new ones
+	// too, reads the board until it is cleared.
+	Unsend key.Binding
 
 	Revoke    key.Binding
 	RevokeAll key.Binding
@@ -74,6 +77,7 @@ func DefaultKeyMap() KeyMap {
 		Copy:     key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy")),
 		Doctor:   key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "doctor")),
 		Send:     key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "send row to AI")),
+		Unsend:   key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "clear sent to AI")),
 
 		Revoke:     key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "revoke")),
 		RevokeAll:  key.NewBinding(key.WithKeys("X"), key.WithHelp("X", "revoke all")),
@@ -143,6 +147,6 @@ func (h paneHelp) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.Revoke, k.RevokeAll, k.Allow, k.Pilot, k.Approval, k.AllServers, k.AuditReads},
 		{k.Pause, k.Clear, k.Filter, k.Doctor, k.Recover, k.Help, k.Quit},
-		{k.Sort, k.PageLoad},
+		{k.Sort, k.PageLoad, k.Unsend},
 	}
 }

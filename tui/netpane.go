@@ -67,10 +67,42 @@ type netPane struct {
 }
 
 func newNetworkPane() *netPane {
-	p := &netPane{streamPane: newStreamPane("Network", fmt.Sprintf(netFormat, "TIME", " ", "METHOD", "STATUS", "TYPE", "SIZE", "TOOK", "URL"),
+	p := &netPane{streamPane: newStreamPane("Network", netHead,
 		"No requests yet. The page's loads, fetch and XHR calls appear here."), loadVP: viewport.New(0, 0)}
 	p.setNote()
 	return p
+}
+
+// netWide is the narrowest pane that shows every column and 40 cells of
+// URL; narrower, the rows drop time, size and took (netCompact).
+const netWide = 53 + 40
+
+var (
+	netHead     = fmt.Sprintf(netFormat, "TIME", " ", "METHOD", "STATUS", "TYPE", "SIZE", "TOOK", "URL")
+	netHeadNarr = fmt.Sprintf(netCompact, " ", "METHOD", "STATUS", "TYPE", "URL")
+)
+
+// compact switches the rows between the wide and the compact layout.
+func (p *netPane) compact(on bool) {
+	p.colHead, p.narrow = netHead, nil
+	if on {
+		p.colHead, p.narrow = netHeadNarr, compactRow
+	}
+}
+
+// compactRow renders a request's row again without time, size and took.
+func compactRow(r row) row {
+	var n row
+	switch e := r.src.(type) {
+	case capture.NetworkEntry:
+		n = networkRowAt(e, true)
+	case resourceEntry:
+		n = resourceRowAt(e, true)
+	default:
+		return r
+	}
+	n.seq, n.port, n.cut = r.seq, r.port, r.cut
+	return n
 }
 
 // spanOf is a Network row's request: when it started, how long it took,
@@ -286,6 +318,7 @@ func (p *netPane) closeLoad() bool {
 // SetSize sizes the rows and the page-load view alike.
 func (p *netPane) SetSize(w, h int) {
 	p.streamPane.SetSize(w, h)
+	p.compact(w < netWide)
 	p.loadVP.Width, p.loadVP.Height = w, max(1, h)
 	if p.loadView != nil {
 		p.loadVP.SetContent(renderPageLoad(*p.loadView, w))
@@ -310,7 +343,10 @@ func (p *netPane) Status() string {
 
 // resourceRow renders one request of a page load as the Network pane
 // lists fetch and XHR: the same columns, its type by what it is.
-func resourceRow(e resourceEntry) row {
+func resourceRow(e resourceEntry) row { return resourceRowAt(e, false) }
+
+// resourceRowAt is resourceRow, compact as networkRowAt.
+func resourceRowAt(e resourceEntry, compact bool) row {
 	c, mark := plain, " "
 	status := "-"
 	if e.Status > 0 {
@@ -320,6 +356,9 @@ func resourceRow(e resourceEntry) row {
 		c, mark = bad, "✖"
 	}
 	line := fmt.Sprintf(netFormat, stamp(e.TS), mark, "", status, kindOf(e.Resource), sizeText(e.Size), duration(e.Duration), clean(e.URL))
+	if compact {
+		line = fmt.Sprintf(netCompact, mark, "", status, kindOf(e.Resource), clean(e.URL))
+	}
 	r := newRow(c, line)
 	r.src = e
 	return r

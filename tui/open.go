@@ -63,7 +63,7 @@ func (m *Model) detailKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.NextPane, k.PrevPane, k.Panes):
 		m.detail = nil
 		return nil, false
-	case key.Matches(msg, k.Copy, k.Help, k.Quit, k.Pilot, k.Approval, k.Revoke, k.Doctor, k.Send):
+	case key.Matches(msg, k.Copy, k.Help, k.Quit, k.Pilot, k.Approval, k.Revoke, k.Doctor, k.Send, k.Unsend):
 		return nil, false
 	default:
 		return notice(msg.String() + " works on the pane: esc closes the details first"), true

@@ -68,6 +68,7 @@ func newAuditPane() *streamPane {
 		"No audit events yet. Every change the AI makes and every veto of yours appears here.")
 	p.pin = func(r row) bool { l, ok := r.src.(audit.Line); return ok && humanLine(l) }
 	p.pinned = newRing[row](maxPinned)
+	p.order = inTimeOrder
 	return p
 }
 
@@ -87,6 +88,10 @@ type wsPane struct {
 	socks []*socket // oldest first
 }
 
+// socket is one connection as the store tracks it (capture's track): open
+// when first seen, then as its last open, close or error says. A message
+// never opens it again: a page that left has its sockets closed at once,
+// while its last messages are still on their way.
 type socket struct {
 	id, url string
 	open    bool
@@ -94,8 +99,10 @@ type socket struct {
 }
 
 func newWSPane() *wsPane {
-	return &wsPane{streamPane: newStreamPane("WebSocket", fmt.Sprintf(wsFormat, "TIME", "EVENT", "SOCKET", "DATA"),
+	p := &wsPane{streamPane: newStreamPane("WebSocket", fmt.Sprintf(wsFormat, "TIME", "EVENT", "SOCKET", "DATA"),
 		"No WebSocket traffic yet. Connections appear here; messages too when ws_mode is \"messages\".")}
+	p.order = inTimeOrder
+	return p
 }
 
 func (p *wsPane) addEvents(es []capture.WSEvent) {
@@ -112,7 +119,6 @@ func (p *wsPane) addEvents(es []capture.WSEvent) {
 		case "close", "error":
 			s.open = false
 		case "message":
-			s.open = true
 			s.msgs++
 		}
 	}
@@ -125,7 +131,7 @@ func (p *wsPane) socket(id string) *socket {
 			return s
 		}
 	}
-	s := &socket{id: id}
+	s := &socket{id: id, open: true}
 	p.socks = append(p.socks, s)
 	if len(p.socks) > maxSockets {
 		p.socks = p.socks[1:]

@@ -49,6 +49,34 @@ func (c *Client) Point(ctx context.Context, p wire.Point) (wire.Pointed, error) 
 	return out, c.do(ctx, http.MethodPost, "/api/point", p, &out)
 }
 
+// ClearPointed is POST /api/point/clear: the board is taken down, so no
+// AI session, new or old, reads what was sent before.
+func (c *Client) ClearPointed(ctx context.Context) (int, error) {
+	var out struct {
+		Entries int `json:"entries"`
+	}
+	err := c.do(ctx, http.MethodPost, "/api/point/clear", nil, &out)
+	return out.Entries, err
+}
+
+// clearPointed is S: the board is cleared; the stream's pointed event
+// takes the header's "sent to AI" away.
+func (m *Model) clearPointed() tea.Cmd {
+	if m.client == nil {
+		return notice("not connected to a server")
+	}
+	c := m.client
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		n, err := c.ClearPointed(ctx)
+		if err != nil {
+			return noteMsg("S: " + err.Error())
+		}
+		return noteMsg(fmt.Sprintf("cleared what was sent to the AI (%d entries): no session reads it now", n))
+	}
+}
+
 // pointedAnswer is the server's answer to a point.
 type pointedAnswer struct {
 	state wire.Pointed

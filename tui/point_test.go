@@ -160,3 +160,34 @@ func TestSendRefusesOtherRows(t *testing.T) {
 		t.Fatal("an override row opened the prompt")
 	}
 }
+
+// Issue 58 row 13: S clears the board on the server; the header's "sent
+// to AI" goes with the stream's empty pointed event.
+func TestClearSentToAI(t *testing.T) {
+	cleared := make(chan string, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		cleared <- r.Method + " " + r.URL.Path
+		fmt.Fprint(w, `{"cleared":"pointed","entries":1}`)
+	}))
+	t.Cleanup(srv.Close)
+	m := sampleModel()
+	m.client = NewClient(srv.URL)
+	m.Update(samplePointed("newcomer-ai"))
+	_, cmd := m.Update(keyMsg("S"))
+	run(m, cmd)
+	select {
+	case got := <-cleared:
+		if got != "POST /api/point/clear" {
+			t.Fatalf("sent %s", got)
+		}
+	default:
+		t.Fatal("S sent nothing")
+	}
+	if v := plainView(m.View()); !strings.Contains(v, "cleared what was sent to the AI (1 entries)") {
+		t.Fatalf("no note:\n%s", v)
+	}
+	m.Update(PointedMsg{})
+	if v := plainView(m.View()); strings.Contains(v, "sent to AI") {
+		t.Fatalf("the header still says it was sent:\n%s", v)
+	}
+}

@@ -96,7 +96,7 @@ func readRow(r reads.Read) row {
 		what += " · " + r.Asked
 	}
 	row := newRow(dim, fmt.Sprintf(auditFormat, stamp(r.At), clean("AI ◁ "+r.Agent), clean(what)))
-	row.port, row.src = r.Port, r
+	row.port, row.src, row.at = r.Port, r, r.At
 	return row
 }
 

@@ -19,9 +19,12 @@ const maxRowText = 400
 const (
 	consoleFormat = "%-12s %s %-9s %s"
 	netFormat     = "%-12s %s %-7s %6s %-6s %6s %7s  %s"
-	wsFormat      = "%-12s %-7s %-13s %s"
-	auditFormat   = "%-12s  %-20s %s"
-	actionFormat  = "%-12s %-10s %s"
+	// netCompact is the Network pane where a URL would not fit: time, size
+	// and took go first, so that the URL keeps its path.
+	netCompact   = "%s %-7s %6s %-6s  %s"
+	wsFormat     = "%-12s %-7s %-13s %s"
+	auditFormat  = "%-12s  %-20s %s"
+	actionFormat = "%-12s %-10s %s"
 )
 
 // socketCells is the width of the WebSocket pane's SOCKET column: a
@@ -115,7 +118,10 @@ func streamedRow(s StreamedMsg, sent time.Time) row {
 
 // networkRow renders one request; failures (4xx, 5xx, no response,
 // aborted) are marked and red.
-func networkRow(e capture.NetworkEntry) row {
+func networkRow(e capture.NetworkEntry) row { return networkRowAt(e, false) }
+
+// networkRowAt is networkRow, compact without the time, size and took.
+func networkRowAt(e capture.NetworkEntry, compact bool) row {
 	c, mark := plain, " "
 	status := fmt.Sprint(e.Status)
 	switch {
@@ -133,6 +139,9 @@ func networkRow(e capture.NetworkEntry) row {
 		took = "-"
 	}
 	line := fmt.Sprintf(netFormat, stamp(e.TS.Time), mark, clean(e.Method), status, netType(e), sizeText(e.Size), took, clean(e.URL))
+	if compact {
+		line = fmt.Sprintf(netCompact, mark, clean(e.Method), status, netType(e), clean(e.URL))
+	}
 	if e.Error != "" {
 		line += "  (" + clean(e.Error) + ")"
 	}
@@ -192,7 +201,7 @@ func wsRow(e capture.WSEvent, url string) row {
 		}
 	}
 	r := newRow(c, fmt.Sprintf(wsFormat, stamp(e.TS.Time), what, fit(clean(e.ID), socketCells), clean(text)))
-	r.src = e
+	r.src, r.at = e, e.TS.Time
 	return r
 }
 
@@ -237,6 +246,9 @@ func auditRow(l audit.Line) row {
 	c, who := auditWho(e)
 	r := newRow(c, fmt.Sprintf(auditFormat, when, clean(who), clean(auditWhat(e))))
 	r.port, r.src = e.Port, l
+	if t, err := time.Parse(time.RFC3339Nano, e.TS); err == nil {
+		r.at = t
+	}
 	return r
 }
 

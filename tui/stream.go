@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -26,7 +27,16 @@ type row struct {
 	// cut counts the characters of the entry the row's text left out
 	// (clean's bound), for the length a cut row shows.
 	cut int
+	// at is when it happened, for the panes kept in time order (inTimeOrder);
+	// a row without one takes the time of the row that came before it.
+	at time.Time
 }
+
+// inTimeOrder orders rows by when they happened; rows of one time stay in the
+// order they came. Events reach the dashboard out of time order: a
+// WebSocket's close made by the server when its page left before the
+// page's last messages, a read recorded as it ends beside an action.
+func inTimeOrder(a, b row) int { return a.at.Compare(b.at) }
 
 func newRow(c class, text string) row {
 	if c == plain {
@@ -72,7 +82,11 @@ type streamPane struct {
 	pin    func(row) bool
 	pinned ring[row]
 	// order, when set, sorts the shown rows (the Network pane's o).
-	order func(a, b row) int
+	order  func(a, b row) int
+	lastAt time.Time // the newest row's time (inTimeOrder)
+	// narrow, when set, is a row as the pane's width shows it (the
+	// Network pane drops columns before it cuts the URL).
+	narrow func(row) row
 }
 
 func newStreamPane(name, colHead, empty string) *streamPane {
@@ -93,6 +107,10 @@ func (p *streamPane) add(rows []row) {
 		}
 		p.seq++
 		r.seq = p.seq
+		if r.at.IsZero() {
+			r.at = p.lastAt
+		}
+		p.lastAt = r.at
 		old, full := p.rows.push(r)
 		switch {
 		case full && p.pin != nil && p.pin(old):
@@ -267,6 +285,9 @@ func (p *streamPane) sync() {
 	for i, r := range p.shown {
 		if i > 0 {
 			b.WriteByte('\n')
+		}
+		if p.narrow != nil {
+			r = p.narrow(r)
 		}
 		switch {
 		case i == p.cursor:

@@ -6,9 +6,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/gasoline-dev/gasoline/features/audit"
 	"github.com/gasoline-dev/gasoline/features/capture"
 )
 
@@ -246,5 +248,73 @@ func TestLogSinkRoutesLinesWhileTheDashboardRuns(t *testing.T) {
 	fmt.Fprintln(s, "after")
 	if !slices.Equal(got, []tea.Msg{LogMsg("gasoline: extension connected")}) || stderr.String() != "before\nhalf\nafter\n" {
 		t.Fatalf("dashboard got %v, stderr %q", got, stderr.String())
+	}
+}
+
+// Issue 58 row 8: the WebSocket pane counts open sockets as the store
+// does: a socket its page's navigation closed (1001) stays closed when its
+// last messages arrive after the close; one first seen by a message is open.
+func TestWSPaneCountsAsTheStore(t *testing.T) {
+	p := newWSPane()
+	p.SetSize(120, 10)
+	p.addEvents([]capture.WSEvent{
+		{TS: at(1), ID: "a", Event: "open", URL: "ws://shop/chat"},
+		{TS: at(1), ID: "b", Event: "open", URL: "ws://shop/feed"},
+		{TS: at(3), ID: "a", Event: "close", Code: 1001, Reason: "the page navigated away"},
+		{TS: at(2), ID: "a", Event: "message", Direction: "incoming", Data: "hi"},
+		{TS: at(2), ID: "c", Event: "message", Direction: "incoming", Data: "seen late"},
+	})
+	head := strings.SplitN(plainView(p.View()), "\n", 2)[0]
+	if !strings.HasPrefix(head, "2 open: b ws://shop/feed (0 msgs) · c") {
+		t.Fatalf("header %q", head)
+	}
+}
+
+// Issue 58 row 7: at 80 columns the Network pane drops time, size and
+// took before it cuts a URL; at 120 it shows every column.
+func TestNetworkPaneDropsColumnsBeforeTheURL(t *testing.T) {
+	for _, tc := range []struct {
+		w          int
+		want, lack string
+	}{
+		{80, "✖ POST       500 -       http://localhost:3000/api/checkout\n", "TOOK"},
+		{120, "TOOK  URL", "(+"},
+	} {
+		m := sampleModelAt(tc.w, 24)
+		m.Update(keyMsg("2"))
+		v := plainView(m.View())
+		if !strings.Contains(v, tc.want) || strings.Contains(v, tc.lack) {
+			t.Errorf("%d columns:\n%s", tc.w, v)
+		}
+	}
+}
+
+// Issue 58 row 15: the WebSocket and Audit panes list rows in time order,
+// whatever order they arrived in: a close the server made when the page
+// left comes before the page's last messages; a read recorded as it ended
+// after an action that came later.
+func TestPanesInTimeOrder(t *testing.T) {
+	ws := newWSPane()
+	ws.SetSize(120, 10)
+	ws.addEvents([]capture.WSEvent{
+		{TS: at(1), ID: "a", Event: "open", URL: "ws://shop/chat"},
+		{TS: at(3), ID: "a", Event: "close", Code: 1001},
+		{TS: at(2.87), ID: "a", Event: "message", Direction: "incoming", Data: "last words"},
+	})
+	ws.sync()
+	v := plainView(ws.View())
+	if w, c := strings.Index(v, "last words"), strings.Index(v, "○ close"); w < 0 || c < 0 || w > c {
+		t.Errorf("the close is listed before the message it followed:\n%s", v)
+	}
+
+	m := sampleModelAt(120, 40)
+	m.Update(batchMsg{AuditMsg{Path: "/a.jsonl", Lines: []audit.Line{
+		auditLine(audit.Event{TS: "2026-01-24T15:40:14.175Z", Event: "interact", Action: "click", Selector: "#late", Result: "ok", Source: "ai", Agent: "cursor"}),
+	}}})
+	m.Update(ReadMsg{At: time.Date(2026, 1, 24, 15, 40, 14, 170e6, time.UTC), Tool: "observe", Mode: "errors", Agent: "cursor", Bytes: 9, Port: 7890})
+	m.Update(keyMsg("6"))
+	v = plainView(m.View())
+	if r, c := strings.Index(v, "AI ◁ cursor"), strings.Index(v, "#late"); r < 0 || c < 0 || r > c {
+		t.Errorf("the read at .170 is not above the click at .175:\n%s", v)
 	}
 }

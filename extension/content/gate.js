@@ -53,6 +53,7 @@
     switch (kind) {
       case 'log':
         if (isErrorLog(data)) return true; // captured at every log_level
+        if (data.kind === 'filtered') return true; // the count of what log_level left out (inject-console.js)
         if (s.log_level === 'all') return true;
         return s.log_level === 'warn' && data.level === 'warn';
       case 'network':
@@ -71,6 +72,9 @@
   /** The event to forward for (kind, data) under the effective settings s, or null if none. */
   function pass(kind, data, s, isServerURL) {
     if (!allowed(kind, data, s, isServerURL)) return null;
+    // A socket's open, close or error while its messages are not captured says so: the server must
+    // not give its message counts as counts (websocket_status).
+    if (kind === 'ws' && data.event !== 'message' && s.ws_mode !== 'messages') return { kind, data: { ...data, messages: 'off' } };
     if (kind === 'request' && s.network_bodies !== true) {
       const n = {};
       for (const k of NETWORK_FIELDS) if (data[k] !== undefined) n[k] = data[k];

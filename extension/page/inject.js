@@ -86,6 +86,8 @@
     // Gates, recomputed when content.js sends the effective settings. Until
     // then capture everything, so errors from the page's first line are kept.
     logMask: 31,
+    // The log_level logMask stands for, named in the count of what it left out (inject-console.js).
+    logLevel: 'all',
     bodies: true,
     wsLifecycle: true,
     wsMessages: true,
@@ -148,6 +150,7 @@
 
   function applySettings(s) {
     G.logMask = LEVEL_MASK[s.log_level] || LEVEL_MASK.error;
+    G.logLevel = LEVEL_MASK[s.log_level] ? s.log_level : 'error';
     G.bodies = s.network_bodies !== false;
     G.wsLifecycle = s.ws_mode !== 'off';
     G.wsMessages = s.ws_mode === 'messages';

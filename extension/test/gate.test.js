@@ -29,3 +29,20 @@ test('a scheme\'s default port is the one it names none of', () => {
   assert.equal(onDefault('https://localhost/x'), false); // 443, not the server's 80
   assert.equal(onDefault('wss://127.0.0.1/x'), false);
 });
+
+test('the count of what log_level left out passes at every log_level; the calls it counts do not', () => {
+  const none = () => false;
+  const report = { level: 'debug', kind: 'filtered', message: 'error', filtered: { warn: 2 } };
+  for (const log_level of ['error', 'warn', 'all']) {
+    assert.deepEqual(gate.pass('log', report, { log_level }, none), { kind: 'log', data: report }, log_level);
+  }
+  assert.equal(gate.pass('log', { level: 'warn', message: 'w' }, { log_level: 'error' }, none), null);
+});
+
+test('a socket\'s lifecycle says when its messages are not captured', () => {
+  const none = () => false;
+  const open = { event: 'open', id: 'a', url: 'ws://x/' };
+  assert.deepEqual(gate.pass('ws', open, { ws_mode: 'lifecycle' }, none), { kind: 'ws', data: { ...open, messages: 'off' } });
+  assert.deepEqual(gate.pass('ws', open, { ws_mode: 'messages' }, none), { kind: 'ws', data: open });
+  assert.equal(gate.pass('ws', { event: 'message', id: 'a', direction: 'incoming', data: 'x' }, { ws_mode: 'lifecycle' }, none), null);
+});

@@ -184,7 +184,7 @@ var lossNouns = map[string][2]string{
 }
 
 // String says the gap as a person reads it: "12 console entries lost on
-// tab 5 between 21:04:03Z and 21:04:04Z".
+// tab 5 between 21:04:03Z and 21:04:04Z", or "at 21:04:03Z" within a second.
 func (g Gap) String() string {
 	noun, ok := lossNouns[g.Kind]
 	if !ok {
@@ -195,5 +195,9 @@ func (g Gap) String() string {
 		n = noun[0]
 	}
 	const hms = "15:04:05Z07:00"
-	return fmt.Sprintf("%d %s lost on tab %d between %s and %s", g.Lost, n, g.Tab, g.From.UTC().Format(hms), g.To.UTC().Format(hms))
+	from, to := g.From.UTC().Format(hms), g.To.UTC().Format(hms)
+	if from == to { // "between 05:36:56Z and 05:36:56Z" reads as a range that is not one
+		return fmt.Sprintf("%d %s lost on tab %d at %s", g.Lost, n, g.Tab, from)
+	}
+	return fmt.Sprintf("%d %s lost on tab %d between %s and %s", g.Lost, n, g.Tab, from, to)
 }

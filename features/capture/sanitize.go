@@ -214,6 +214,9 @@ func (b *NetworkBody) sanitize() {
 }
 
 func (e *WSEvent) sanitize() {
+	if e.Messages != "off" {
+		e.Messages = ""
+	}
 	e.ID = Truncate(e.ID, 64)
 	e.URL = scrubURL(e.URL)
 	e.Page = scrubURL(e.Page)

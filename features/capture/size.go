@@ -27,7 +27,7 @@ func (b *NetworkBody) TextBytes() int {
 
 // TextBytes is the length of the event's text fields (see LogEntry's).
 func (e *WSEvent) TextBytes() int {
-	return len(e.Event) + len(e.ID) + len(e.URL) + len(e.Direction) + len(e.Data) + len(e.Reason) + len(e.Page) + len(e.Doc)
+	return len(e.Event) + len(e.ID) + len(e.URL) + len(e.Direction) + len(e.Data) + len(e.Reason) + len(e.Messages) + len(e.Page) + len(e.Doc)
 }
 
 // TextBytes is the length of the action's text fields (see LogEntry's).

@@ -313,3 +313,31 @@ func TestSocketsOfAGonePageClose(t *testing.T) {
 		t.Errorf("closed %d of a tab with none", n)
 	}
 }
+
+// Issue 58 row 12: a socket the page watched without its messages
+// (ws_mode lifecycle) says its counts are not counts, also once its page
+// left; a message seen later counts from then on.
+func TestWebSocketCountsSayWhenNotCounted(t *testing.T) {
+	s := NewStore()
+	s.AddWSEvents([]WSEvent{{Event: "open", ID: "a", URL: "ws://x/a", TS: ts(0), Messages: "off", TabID: 3},
+		{Event: "open", ID: "b", URL: "ws://x/b", TS: ts(0), Messages: "bogus", TabID: 4}})
+	by := func() map[string]WSConnection {
+		out := map[string]WSConnection{}
+		for _, c := range s.WSConnections(Query{}) {
+			out[c.ID] = c
+		}
+		return out
+	}
+	if c := by(); c["a"].Messages != NotCounted || c["b"].Messages != "" {
+		t.Fatalf("after open: %+v", c)
+	}
+	s.PageLeft(3, ts(5), "the page navigated away")
+	if c := by()["a"]; c.State != "closed" || c.Messages != NotCounted {
+		t.Fatalf("after the page left: %+v", c)
+	}
+	s.AddWSEvents([]WSEvent{{Event: "open", ID: "c", URL: "ws://x/c", TS: ts(6), Messages: "off"},
+		{Event: "message", ID: "c", Direction: "incoming", Data: "hi", TS: ts(7)}})
+	if c := by()["c"]; c.Messages != "" || c.In != 1 {
+		t.Fatalf("after a message: %+v", c)
+	}
+}

@@ -77,6 +77,10 @@ type LogEntry struct {
 	// "Sequence numbers"); read at ingest and cleared before it is stored.
 	Doc string `json:"dc,omitempty"`
 	Seq int64  `json:"sq,omitempty"`
+	// Filtered, on an entry of kind "filtered", counts by level the console
+	// calls the page did not capture under the log_level in Message; the
+	// server counts it (server/filtered.go) and never stores it.
+	Filtered map[string]int `json:"filtered,omitempty"`
 }
 
 // NetworkEntry is one request of a page: its document, a script, a
@@ -169,8 +173,12 @@ type WSEvent struct {
 	Truncated bool   `json:"truncated,omitempty"`
 	Code      int    `json:"code,omitempty"`
 	Reason    string `json:"reason,omitempty"`
-	TabID     int    `json:"tab,omitempty"`
-	Page      string `json:"page,omitempty"`
+	// Messages is "off" on an open, close or error event when the page
+	// captured no messages then (ws_mode lifecycle): the socket's counts
+	// are not counts (WSConnection.Messages).
+	Messages string `json:"messages,omitempty"`
+	TabID    int    `json:"tab,omitempty"`
+	Page     string `json:"page,omitempty"`
 	// Doc and Seq are the entry's place in its page's sequence (PROTOCOL.md,
 	// "Sequence numbers"); read at ingest and cleared before it is stored.
 	Doc string `json:"dc,omitempty"`

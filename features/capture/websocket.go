@@ -21,6 +21,9 @@ type WSConnection struct {
 	BytesIn  int64  `json:"bytes_in,omitempty"`
 	BytesOut int64  `json:"bytes_out,omitempty"`
 	LastMsg  *Time  `json:"last_message,omitempty"`
+	// Messages says when messages_in and messages_out are not counts: the
+	// page's last word on the socket came while it captured no messages.
+	Messages string `json:"messages,omitempty"`
 	TabID    int    `json:"tab,omitempty"`
 	Page     string `json:"page,omitempty"`
 
@@ -41,6 +44,15 @@ func (s *Store) track(e WSEvent) {
 	}
 	if c.URL == "" {
 		c.URL = e.URL
+	}
+	switch e.Event {
+	case "open", "close", "error":
+		c.Messages = ""
+		if e.Messages == "off" {
+			c.Messages = NotCounted
+		}
+	case "message":
+		c.Messages = "" // counted from here on
 	}
 	switch e.Event {
 	case "open":
@@ -99,6 +111,9 @@ func (s *Store) WSConnections(q Query) []WSConnection {
 	})
 	return out
 }
+
+// NotCounted is a connection's Messages while its messages are not counted.
+const NotCounted = `not counted: ws_mode is lifecycle (configure capture ws_mode "messages" counts them)`
 
 // CodeGoingAway is the close code of a socket whose page went away (RFC
 // 6455: "a browser having navigated away from a page").
@@ -168,7 +183,11 @@ func (s *Store) orphan(c *WSConnection) (WSEvent, bool) {
 	if !ok || c.State == "closed" || !c.Opened.Before(l.at.Time) {
 		return WSEvent{}, false
 	}
-	return WSEvent{TS: l.at, Event: "close", ID: c.ID, URL: c.URL, Code: CodeGoingAway, Reason: l.reason, TabID: c.TabID, Page: c.Page}, true
+	ev := WSEvent{TS: l.at, Event: "close", ID: c.ID, URL: c.URL, Code: CodeGoingAway, Reason: l.reason, TabID: c.TabID, Page: c.Page}
+	if c.Messages != "" {
+		ev.Messages = "off" // the server's close says nothing new of the counting
+	}
+	return ev, true
 }
 
 func (s *Store) forgetOldestLeft() {

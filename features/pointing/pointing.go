@@ -57,8 +57,8 @@ type Entry struct {
 	Entry json.RawMessage `json:"entry"`
 	// Summary is one line that names the entry ("GET /api/x → 500").
 	Summary string `json:"summary"`
-	// ReadBy names the AI sessions that read it, in order; ReadMore counts
-	// readers past MaxReaders.
+	// ReadBy names the AI clients that read it, each once, in order;
+	// ReadMore counts reads by other clients past MaxReaders.
 	ReadBy   []string `json:"read_by,omitempty"`
 	ReadMore int      `json:"read_by_more,omitempty"`
 }
@@ -186,6 +186,16 @@ func (b *Board) Dropped() int {
 	return b.dropped
 }
 
+// Clear takes every entry off the board and says how many there were.
+// Ids go on rising, so a session's read mark stays meaningful.
+func (b *Board) Clear() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	n := len(b.entries)
+	b.entries, b.bytes = nil, 0
+	return n
+}
+
 // Forget drops the session's read mark (its session ended).
 func (b *Board) Forget(session string) {
 	b.mu.Lock()
@@ -204,8 +214,13 @@ func (b *Board) markRead(e *Entry, session, reader string) {
 	if reader == "" {
 		reader = "unknown"
 	}
+	reader = cut(reader, 100)
+	// A name once: six sessions of one client read it, one reader shows.
+	if slices.Contains(e.ReadBy, reader) {
+		return
+	}
 	if len(e.ReadBy) < MaxReaders {
-		e.ReadBy = append(e.ReadBy, cut(reader, 100))
+		e.ReadBy = append(e.ReadBy, reader)
 	} else {
 		e.ReadMore++
 	}

@@ -134,3 +134,29 @@ func TestReadersAndSessionsBounded(t *testing.T) {
 		t.Fatal("forget kept the mark")
 	}
 }
+
+// Issue 58 row 13: six sessions of one client name it once; Clear takes
+// the board down, and a new session then gets nothing old.
+func TestReaderNamedOnceAndBoardCleared(t *testing.T) {
+	b := New(0, clock())
+	add(t, b, KindConsole, `{}`, "")
+	for i := range 6 {
+		b.Unread(fmt.Sprint("s", i), "newcomer-ai")
+	}
+	b.Unread("s9", "cursor")
+	if n, _ := b.Newest(); strings.Join(n.ReadBy, ",") != "newcomer-ai,cursor" || n.ReadMore != 0 {
+		t.Fatalf("read by %v +%d", n.ReadBy, n.ReadMore)
+	}
+	if n := b.Clear(); n != 1 {
+		t.Fatalf("cleared %d", n)
+	}
+	if got := b.Unread("new", "newcomer-ai"); len(got) != 0 {
+		t.Fatalf("a new session after clear: %+v", got)
+	}
+	if _, ok := b.Newest(); ok {
+		t.Fatal("newest after clear")
+	}
+	if e := add(t, b, KindConsole, `{}`, ""); e.ID != 2 {
+		t.Fatalf("id after clear: %d", e.ID)
+	}
+}

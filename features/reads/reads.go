@@ -41,7 +41,8 @@ type Read struct {
 	Session string `json:"session,omitempty"`
 	// Entries is how many entries the answer held, when it is a list.
 	Entries *int `json:"entries,omitempty"`
-	// Bytes is the size of the answer the AI got.
+	// Bytes is the size of the answer the AI got: its text, and its
+	// images decoded (a screenshot's JPEG, not its base64).
 	Bytes int `json:"bytes"`
 	// Error is the answer's error code when the call failed.
 	Error string `json:"error,omitempty"`
