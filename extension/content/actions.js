@@ -216,7 +216,8 @@
 
   listen(document, 'submit', (e) => {
     try {
-      if (actionsOff() || early()) return;
+      // A page's own dispatchEvent is not the human's, nor its requestSubmit() with no click or key just before.
+      if (!e.isTrusted || (navigator.userActivation && !navigator.userActivation.isActive) || actionsOff() || early()) return;
       submitted(e.target);
     } catch (_) { /* ignore */ }
   });
