@@ -46,6 +46,7 @@ var ownFormats = []Format{
 		Keep: `(?i)basic[ \t]+`, check: basicCredential},
 	{ID: "aws-secret-key", Rule: "aws_secret_key", Group: 1, Regex: `(?:^|[^A-Za-z0-9/+=])([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)`,
 		Keywords: []string{"aws", "secret"}, check: mixedCase},
+	cardFormat,
 }
 
 // Formats is every format, in the order they claim text: a Bearer JWT is
@@ -61,6 +62,9 @@ var Formats = func() []Format {
 	}
 	return slices.Concat(first, ownFormats[:3], rest, ownFormats[3:])
 }()
+
+// cardBit is the card format's bit in keywordsIn's set.
+var cardBit = uint64(1) << slices.IndexFunc(Formats, func(f Format) bool { return f.ID == cardFormat.ID })
 
 // compiled holds the formats' regular expressions, compiled on first use:
 // every gasoline process would otherwise pay for them at start.
@@ -106,6 +110,9 @@ func (m Match) Value(s string) string { return s[m.Start:m.End] }
 func (m Match) Redacted(s string) string {
 	if m.Scrubbed {
 		return m.Value(s)
+	}
+	if m.Rule == cardFormat.Rule {
+		return cardMark(s, m.Start, m.End)
 	}
 	return m.keep + Redacted
 }
@@ -282,8 +289,14 @@ func keywordsIn(s string) uint64 {
 	if len(s) < 3 {
 		return 0
 	}
+	var run cardRun
+	run.next(s[0])
+	run.next(s[1])
 	h := tri(0, lowerTab[s[0]], lowerTab[s[1]])
 	for i := 2; i < len(s); i++ {
+		if run.next(s[i]) {
+			set |= cardBit
+		}
 		h = (h<<5 ^ uint32(lowerTab[s[i]])) & (1<<15 - 1)
 		if trigrams[h/64]&(1<<(h%64)) == 0 {
 			continue

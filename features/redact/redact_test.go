@@ -108,6 +108,13 @@ func TestSecretFields(t *testing.T) {
 		{"text", "#api-key", true},
 		{"email", `input[name="email"]`, false},
 		{"text", "#search", false},
+		{"text", `input[name="card"]`, true},
+		{"tel", "cc-number", true},
+		{"text", "cc-exp", true},
+		{"text", "#cardNumber", true},
+		{"text", "#pan", true},
+		{"text", "#discard-reason", false},
+		{"text", "#panel-title", false},
 	}
 	for _, c := range cases {
 		if got := IsSecretField(c.typ, c.name); got != c.want {

@@ -64,9 +64,9 @@ func Pairs(s string) string {
 					name = n
 				}
 			}
-			if vs < end && s[vs:end] != Redacted && IsSecretName(name) {
+			if vs < end && !isMark(s[vs:end]) && IsSecretName(name) {
 				b.WriteString(s[last:vs])
-				b.WriteString(Redacted)
+				b.WriteString(markOf(s[vs:end]))
 				last = end
 			}
 		}
@@ -117,7 +117,7 @@ func Body(body, contentType string) string {
 	case strings.Contains(ct, "javascript") || strings.Contains(ct, "ecmascript"):
 		return body // code: its names hold no values
 	case strings.Contains(ct, "html"):
-		return pairsText(body, false) // its elements are HTML's, not data's
+		return xmlElements(pairsText(body, false)) // HTML's own elements are never secret names; a page's own ones may be
 	}
 	return xmlElements(pairsText(body, false))
 }
@@ -191,7 +191,7 @@ func Multipart(s string) string {
 				ve--
 			}
 		}
-		if name := partName(line); name != "" && ve > vs && IsSecretName(name) {
+		if name := partName(line); name != "" && ve > vs && !isMark(s[vs:ve]) && IsSecretName(name) {
 			b.WriteString(s[last:vs])
 			b.WriteString(Redacted)
 			last = ve
@@ -240,4 +240,14 @@ func indexFold(s, needle string) int {
 		}
 	}
 	return -1
+}
+
+// markOf is what a secret name's value v becomes: the mark a credential of a
+// known format leaves in free text ("sk_live_[redacted]") when v is one, so
+// the AI reads the same mark however the key was written; else Redacted.
+func markOf(v string) string {
+	if ms := findFormats(v, keywordsIn(v), nil); len(ms) == 1 && ms[0].Start == 0 && ms[0].End == len(v) {
+		return ms[0].Redacted(v)
+	}
+	return Redacted
 }
