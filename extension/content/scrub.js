@@ -70,10 +70,16 @@
   const asciiLower = (s) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
   const isSecretHeader = remembered((name) => containsAny(asciiLower(name), HEADER_SUBS) || isSecretName(name), MEMO_MAX);
 
-  // A password input, or one whose name, id, autocomplete or selector is a secret name.
+  // A password input, or one whose name, id, autocomplete or selector is a secret name or has a word
+  // of SECRET_FIELD_WORDS (a card's fields: name="card", autocomplete="cc-number", id="pan").
+  const FIELD_WORDS = new Set(C.SECRET_FIELD_WORDS);
+  const fieldWord = remembered((name) => {
+    const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(/[^A-Za-z0-9]+/);
+    return words.some((w) => FIELD_WORDS.has(w.toLowerCase()));
+  }, MEMO_MAX);
   function isSecretField(inputType, ...names) {
     if (String(inputType || '').toLowerCase() === 'password') return true;
-    return names.some((n) => n && isSecretName(n));
+    return names.some((n) => n && (isSecretName(n) || fieldWord(n)));
   }
 
   function unescapeName(name) {
@@ -158,8 +164,9 @@
     return ['', k];
   }
 
-  // name=value and name: value pairs anywhere in free text: see redact.Text.
-  function text(s) {
+  // name=value and name: value pairs anywhere in free text: see redact.Text. quotedOnly: a GraphQL
+  // document's, where only a quoted value is one (an unquoted one is a type or a $variable).
+  function text(s, quotedOnly) {
     if (!/[=:]/.test(s)) return s;
     let out = '';
     let last = 0;
@@ -177,7 +184,7 @@
       let vs = i + 1;
       while (vs < s.length && (s[vs] === ' ' || s[vs] === '\t')) vs++;
       const [open, ve] = valueEnd(s, vs);
-      if (ve === vs || s.slice(vs, ve) === open + REDACTED + open || s.startsWith(REDACTED, vs)) continue;
+      if (ve === vs || s.slice(vs, ve) === open + REDACTED + open || s.startsWith(REDACTED, vs) || (quotedOnly && !open)) continue;
       out += s.slice(last, vs) + open + REDACTED + open;
       last = ve;
       i = ve - 1;
@@ -230,7 +237,7 @@
     for (let i = 0; i < s.length;) {
       const c = s[i];
       if (c === '{' || c === '[') {
-        stack.push({ object: c === '{', secret: valueSecret(), key: false });
+        stack.push({ object: c === '{', secret: valueSecret(), key: false, query: false });
         i++;
       } else if (c === '}' || c === ']') {
         stack.pop();
@@ -239,13 +246,15 @@
         const end = stringEnd(s, i);
         const f = top();
         if (f && f.object && isKey(s, end)) {
-          f.key = isSecretName(unquote(s.slice(i, end)));
+          const k = unquote(s.slice(i, end));
+          f.key = isSecretName(k);
+          f.query = k === 'query';
         } else if (valueSecret()) {
           replace(i, end, `"${REDACTED}"`);
         } else {
           const inner = s.slice(i + 1, Math.max(end - 1, i + 1));
           if (/[=:]/.test(inner)) {
-            const t = text(inner);
+            const t = text(inner, !!(f && f.query && graphQL(inner)));
             if (t !== inner) replace(i + 1, i + 1 + inner.length, t);
           }
         }
@@ -257,12 +266,22 @@
         while (end < s.length && !BARE_END.has(s[end])) end++;
         const word = s.slice(i, end);
         const f = top();
-        if (f && f.object && isKey(s, end)) f.key = isSecretName(word);
+        if (f && f.object && isKey(s, end)) {
+          f.key = isSecretName(word);
+          f.query = word === 'query';
+        }
         else if (valueSecret() && word !== 'true' && word !== 'false' && word !== 'null') replace(i, end, `"${REDACTED}"`);
         i = end;
       }
     }
     return last === 0 ? s : out + s.slice(last);
+  }
+
+  // A "query" value that reads as a GraphQL document (an operation, a fragment, a selection set),
+  // also after spaces written as JSON escapes: see redact.graphQL.
+  function graphQL(q) {
+    const t = q.replace(/^(?:[ \t\r\n]|\\[nrt])+/, '');
+    return t[0] === '{' || /^(?:query|mutation|subscription|fragment)[ \t\r\n{(\\]/.test(t);
   }
 
   function partName(line) {

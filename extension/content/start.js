@@ -64,7 +64,10 @@
     }
   }
   // A person's click or key in this document within the last few seconds (the browser's transient activation).
-  const activated = () => !navigator.userActivation || navigator.userActivation.isActive;
+  const activated = () => {
+    const u = globalThis.navigator && globalThis.navigator.userActivation;
+    return !u || u.isActive;
+  };
   let armed = false;
   const MISSED_MS = 3000; // inject.js's wait for the settings
   for (const type of ['click', 'input', 'change', 'submit', 'keydown']) window.addEventListener(type, act, true);

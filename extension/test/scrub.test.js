@@ -22,6 +22,12 @@ test('headers keep their names, secret values redacted', () => {
   for (const n of v.headers.plain) assert.equal(h[n], `v-${n}`, n);
 });
 
+test('secret fields: passwords, secret names and a card\'s fields', () => {
+  assert.ok(v.fields.secret.length > 0);
+  for (const f of v.fields.secret) assert.equal(scrub.isSecretField(...f), true, JSON.stringify(f));
+  for (const f of v.fields.plain) assert.equal(scrub.isSecretField(...f), false, JSON.stringify(f));
+});
+
 test('urls', () => {
   for (const [input, want] of v.urls) assert.equal(scrub.url(input), want, input);
 });

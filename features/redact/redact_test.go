@@ -14,6 +14,8 @@ type vectors struct {
 	Headers struct{ Secret, Plain []string }
 	URLs    [][2]string
 	Bodies  []struct{ CT, In, Out string }
+	// Fields are inputs: type, name, id, autocomplete.
+	Fields struct{ Secret, Plain [][4]string }
 }
 
 func load(t testing.TB) vectors {
@@ -119,6 +121,23 @@ func TestSecretFields(t *testing.T) {
 	for _, c := range cases {
 		if got := IsSecretField(c.typ, c.name); got != c.want {
 			t.Errorf("IsSecretField(%q, %q) = %v", c.typ, c.name, got)
+		}
+	}
+}
+
+func TestSecretFieldVectors(t *testing.T) {
+	v := load(t)
+	if len(v.Fields.Secret) == 0 {
+		t.Fatal("no field vectors")
+	}
+	for _, f := range v.Fields.Secret {
+		if !IsSecretField(f[0], f[1:]...) {
+			t.Errorf("IsSecretField%q = false", f)
+		}
+	}
+	for _, f := range v.Fields.Plain {
+		if IsSecretField(f[0], f[1:]...) {
+			t.Errorf("IsSecretField%q = true", f)
 		}
 	}
 }
