@@ -126,6 +126,7 @@ func cardsSeen(t *testing.T, ai mcpClient, port int, S map[string]string, stream
 		"<login><token>[redacted]</token></login>",
 		"charging card [redacted] for order 1001",
 		"paid with [redacted]",
+		"api_key=sk_live_[redacted]&page=2",
 	} {
 		if !strings.Contains(seen, w) {
 			t.Errorf("observe lacks %q", w)
@@ -164,7 +165,7 @@ func cardsSeen(t *testing.T, ai mcpClient, port int, S map[string]string, stream
 	if strings.Contains(places["security"]+places["SARIF"], "[r...") {
 		t.Errorf("a mark cut down in the audit: %s", places["security"])
 	}
-	if !strings.Contains(places["security"], "api_key=") {
+	if !strings.Contains(places["security"], "api_key=sk_live_[redacted]") {
 		t.Errorf("the audit does not report the key in the URL: %s", places["security"])
 	}
 

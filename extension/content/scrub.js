@@ -67,6 +67,31 @@
     return !ALLOW.has(joined) && containsAny(joined, SUBS);
   }, MEMO_MAX);
 
+  // What a secret name's value becomes: the mark the server writes for a credential of a known format
+  // when the whole value is one ("sk_live_[redacted]": redact.markOf, from redact.MarkFormats), else
+  // [redacted]. The expressions are compiled on the first secret value, not when a page loads.
+  let formats = null;
+  function entropy(v) {
+    const n = new Map();
+    for (const c of v) n.set(c, (n.get(c) || 0) + 1);
+    let h = 0;
+    for (const k of n.values()) h -= (k / v.length) * Math.log2(k / v.length);
+    return h;
+  }
+  const isMark = (v) => typeof v === 'string' && v.endsWith(REDACTED);
+  function markOf(v) {
+    if (!formats) {
+      formats = (C.SECRET_FORMAT_MARKS || []).map((f) => ({ ...f, rx: new RegExp(f.re, f.flags || ''), kx: new RegExp(`^(?:${f.keep})`, f.keep_flags || '') }));
+    }
+    for (const f of formats) {
+      const m = f.rx.exec(v);
+      if (!m || m[f.group] !== v || (f.entropy && entropy(v) < f.entropy)) continue;
+      const k = f.kx.exec(v);
+      return (k ? k[0] + (f.ellipsis || '') : '') + REDACTED;
+    }
+    return REDACTED;
+  }
+
   const asciiLower = (s) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
   const isSecretHeader = remembered((name) => containsAny(asciiLower(name), HEADER_SUBS) || isSecretName(name), MEMO_MAX);
 
@@ -101,8 +126,8 @@
       const eq = s.slice(start, end).indexOf('=');
       if (eq > 0) {
         const vs = start + eq + 1;
-        if (vs < end && s.slice(vs, end) !== REDACTED && isSecretName(unescapeName(s.slice(start, start + eq)))) {
-          out += s.slice(last, vs) + REDACTED;
+        if (vs < end && !isMark(s.slice(vs, end)) && isSecretName(unescapeName(s.slice(start, start + eq)))) {
+          out += s.slice(last, vs) + markOf(s.slice(vs, end));
           last = end;
         }
       }
@@ -184,8 +209,11 @@
       let vs = i + 1;
       while (vs < s.length && (s[vs] === ' ' || s[vs] === '\t')) vs++;
       const [open, ve] = valueEnd(s, vs);
-      if (ve === vs || s.slice(vs, ve) === open + REDACTED + open || s.startsWith(REDACTED, vs) || (quotedOnly && !open)) continue;
-      out += s.slice(last, vs) + open + REDACTED + open;
+      const inner = s.slice(vs + open.length, ve - (open && s.endsWith(open, ve) && ve - vs > open.length ? open.length : 0));
+      // A mark read as a bare value stops at its own ']' ("sk_live_[redacted" then "]").
+      const cutMark = !open && s[ve] === ']' && inner.endsWith('[redacted');
+      if (ve === vs || isMark(inner) || cutMark || s.startsWith(REDACTED, vs) || (quotedOnly && !open)) continue;
+      out += s.slice(last, vs) + open + markOf(inner) + open;
       last = ve;
       i = ve - 1;
     }
@@ -250,7 +278,8 @@
           f.key = isSecretName(k);
           f.query = k === 'query';
         } else if (valueSecret()) {
-          replace(i, end, `"${REDACTED}"`);
+          const v = s.slice(i + 1, Math.max(end - 1, i + 1));
+          if (!isMark(v)) replace(i, end, `"${markOf(v)}"`);
         } else {
           const inner = s.slice(i + 1, Math.max(end - 1, i + 1));
           if (/[=:]/.test(inner)) {
@@ -317,8 +346,8 @@
       if (ve < 0) ve = s.length;
       else if (ve > vs && s[ve - 1] === '\r') ve--;
       const name = partName(s.slice(d, lineEnd));
-      if (name && ve > vs && isSecretName(name)) {
-        out += s.slice(last, vs) + REDACTED;
+      if (name && ve > vs && !isMark(s.slice(vs, ve)) && isSecretName(name)) {
+        out += s.slice(last, vs) + markOf(s.slice(vs, ve));
         last = ve;
       }
       i = ve > d ? ve : d + 1;
@@ -369,7 +398,7 @@
     return d;
   }
 
-  const api = Object.freeze({ isSecretName, isSecretHeader, isSecretField, url, pairs, headers, text, json, multipart, body, event, remembered });
+  const api = Object.freeze({ isSecretName, isSecretHeader, isSecretField, markOf, url, pairs, headers, text, json, multipart, body, event, remembered });
   if (typeof module === 'object' && module.exports) module.exports = api;
   else root.__gasolineScrub = api;
 })(globalThis, typeof GASOLINE_CONSTANTS !== 'undefined' ? GASOLINE_CONSTANTS : require('../generated/constants.js'));

@@ -89,3 +89,24 @@ test('remembered: each string asked once, at most max kept, all forgotten on for
   f('ab');
   assert.equal(asked.length, 5, 'forgotten');
 });
+
+test('a secret name holding a credential of a known format keeps the mark the server writes', () => {
+  const alnum = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+  const b64 = (s) => Buffer.from(s).toString('base64url');
+  const stripe = `sk_${'live_'}${alnum.slice(4, 28)}`;
+  const github = `gh${'p_'}${alnum.slice(10, 46)}`;
+  const jwt = `${b64('{"alg":"HS256","typ":"JWT"}')}.${b64('{"sub":"fake-user","note":"not a real token"}')}.${b64('fake-signature-not-real')}`;
+  const cases = [
+    [scrub.url(`https://a.test/v1?api_key=${stripe}&page=2`), 'https://a.test/v1?api_key=sk_live_[redacted]&page=2'],
+    [scrub.pairs(`token=${github}&x=1`), 'token=ghp_[redacted]&x=1'],
+    [scrub.json(`{"id_token":"${jwt}","n":1}`), '{"id_token":"eyJhbG…[redacted]","n":1}'],
+    [scrub.text(`auth: '${stripe}' then`), "auth: 'sk_live_[redacted]' then"],
+    [scrub.pairs('password=eyes_only_123'), 'password=[redacted]'], // no format: nothing of it kept
+    [scrub.pairs('password=hunter2'), 'password=[redacted]'],
+  ];
+  for (const [got, want] of cases) {
+    assert.equal(got, want);
+    assert.equal(scrub.body(got, ''), got, `idempotent on ${got}`);
+    assert.equal(scrub.url(got), got, `idempotent on ${got}`);
+  }
+});

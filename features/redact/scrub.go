@@ -251,3 +251,45 @@ func markOf(v string) string {
 	}
 	return Redacted
 }
+
+// MarkFormat is a format as the extension reads it to write a secret
+// name's value as the mark the server would ("api_key=sk_live_[redacted]"),
+// so the mark is the same wherever the value was first redacted. Regex and
+// Keep are JavaScript sources (Go's inline (?i) moved to Flags).
+type MarkFormat struct {
+	ID       string  `json:"id"`
+	Regex    string  `json:"re"`
+	Flags    string  `json:"flags,omitempty"`
+	Group    int     `json:"group"`
+	Entropy  float64 `json:"entropy,omitempty"`
+	Keep     string  `json:"keep"`
+	KeepFlag string  `json:"keep_flags,omitempty"`
+	Ellipsis string  `json:"ellipsis,omitempty"`
+}
+
+// MarkFormats are the formats with a public prefix whose expressions read
+// the same in JavaScript; those with a check of their own (Bearer, Basic,
+// AWS secrets, cards) keep the bare mark in the extension.
+func MarkFormats() []MarkFormat {
+	js := func(re string) (string, string, bool) {
+		flags := ""
+		if strings.Contains(re, "(?i)") {
+			re, flags = strings.ReplaceAll(re, "(?i)", ""), "i"
+		}
+		return re, flags, !strings.Contains(strings.ReplaceAll(re, "(?:", ""), "(?")
+	}
+	var out []MarkFormat
+	for _, f := range Formats {
+		if f.Keep == "" || f.check != nil {
+			continue
+		}
+		re, flags, ok := js(f.Regex)
+		keep, keepFlags, ok2 := js(f.Keep)
+		if !ok || !ok2 {
+			continue
+		}
+		out = append(out, MarkFormat{ID: f.ID, Regex: re, Flags: flags, Group: f.Group, Entropy: f.Entropy,
+			Keep: keep, KeepFlag: keepFlags, Ellipsis: ellipsis(f)})
+	}
+	return out
+}
