@@ -47,6 +47,13 @@ func TestFirefoxForgedEventsAreNotTheHumans(t *testing.T) {
 	if on, err := r.f.eval(r.f.tab, `!!document.querySelector('gasoline-picker')`); err != nil || on != true {
 		t.Fatalf("the page's events ended the picker: %v %v", on, err)
 	}
+	// The popup closes itself once the picker runs: its tab gone, the page's is the one to bring forward.
+	waitFor(t, 10*time.Second, "the popup to close itself", func() bool {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		raw, err := r.f.bd.call(ctx, "browsingContext.getTree", map[string]any{"maxDepth": 0})
+		return err == nil && !strings.Contains(string(raw), popup)
+	})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if _, err := r.f.bd.call(ctx, "browsingContext.activate", map[string]any{"context": r.f.tab}); err != nil {
