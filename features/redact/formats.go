@@ -131,7 +131,11 @@ func findFormats(s string, active uint64, dst []Match) []Match {
 			continue
 		}
 		f := &Formats[i]
-		for _, m := range res[i].re.FindAllStringSubmatchIndex(s, -1) {
+		found := res[i].re.FindAllStringSubmatchIndex(s, -1)
+		if f.ID == cardFormat.ID {
+			found = adjacent(res[i].re, s)
+		}
+		for _, m := range found {
 			st, en := m[2*f.Group], m[2*f.Group+1]
 			if st < 0 || en <= st {
 				continue
@@ -364,4 +368,29 @@ func isMark(v string) bool {
 	}
 	i := slices.IndexFunc(Formats, func(g Format) bool { return g.ID == f.ID })
 	return formatRes()[i].keep.FindString(prefix)+ellipsis(f) == prefix
+}
+
+// adjacent is FindAllStringSubmatchIndex for the card format, whose match
+// takes the character after a number and before it: each search starts at
+// the end of the last number, so [4111…,5555…] finds both.
+func adjacent(re *regexp.Regexp, s string) [][]int {
+	var out [][]int
+	for pos := 0; pos < len(s); {
+		m := re.FindStringSubmatchIndex(s[pos:])
+		if m == nil {
+			break
+		}
+		for j := range m {
+			if m[j] >= 0 {
+				m[j] += pos
+			}
+		}
+		if st := m[2]; st > 0 && (isAlnum(s[st-1]) || s[st-1] == '_' || s[st-1] == '.') {
+			pos = st + 1 // ^ matched where this search started, inside a longer number or word
+			continue
+		}
+		out = append(out, m)
+		pos = max(m[3], m[0]+1)
+	}
+	return out
 }

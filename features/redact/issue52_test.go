@@ -13,6 +13,7 @@ func TestCardNumbers(t *testing.T) {
 		{"card=4539148803436467&exp=12%2F30", "application/x-www-form-urlencoded", "card=[redacted]&exp=12%2F30"},
 		{`{"card":4539148803436467,"n":2}`, "application/json", `{"card":"[redacted]","n":2}`},
 		{`{"cards":[4539148803436467, 5555555555554444]}`, "application/json", `{"cards":["[redacted]", "[redacted]"]}`},
+		{`{"cards":[4539148803436467,5555555555554444]}`, "application/json", `{"cards":["[redacted]","[redacted]"]}`},
 		{`{"pan":"4111 1111 1111 1111"}`, "application/json", `{"pan":"[redacted]"}`},
 		{"paid with 3782-822463-10005 today", "text/plain", "paid with [redacted] today"},
 		{"cc=6011111111111117", "", "cc=[redacted]"},
@@ -45,6 +46,7 @@ func TestCardNumbers(t *testing.T) {
 	for _, s := range []string{
 		"4539148803436468", "1733486400123", "45391488034364670", "id4539148803436467", "0.4539148803436467",
 		"4539 1488-0343 6467", "40382499882895467", "45 39148803436467", "v1.4539148803436467",
+		"1234567890123456789" + "4539148803436467", "45391488034364670000" + "5555555555554444",
 	} {
 		if got := Message(s); got != s {
 			t.Errorf("Message(%q) = %q", s, got)
