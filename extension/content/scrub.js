@@ -355,8 +355,64 @@
     return last === 0 ? s : out + s.slice(last);
   }
 
+  // Payment card numbers anywhere in a body or a typed value: redact's card format (features/redact/card.go),
+  // the same rule in the page so that no buffer of the extension holds one either.
+  const CARD_RE = /(^|[^0-9A-Za-z_.])([2-6](?:[ -]?[0-9]){12,18})(?=[^0-9A-Za-z_]|$)/g;
+  function cardNumber(v) {
+    const d = [];
+    let group = 0;
+    let sep = '';
+    for (const c of v) {
+      if (c === ' ' || c === '-') {
+        if ((sep && c !== sep) || group < 3 || group > 6) return false;
+        sep = c;
+        group = 0;
+      } else {
+        d.push(c.charCodeAt(0) - 48);
+        group++;
+      }
+    }
+    const n = d.length;
+    if (n < 13 || n > 19 || (sep && group > 6)) return false;
+    const two = d[0] * 10 + d[1];
+    const four = two * 100 + d[2] * 10 + d[3];
+    let ok;
+    if (d[0] === 4) ok = n === 13 || n === 16 || n === 19; // Visa
+    else if (two === 34 || two === 37) ok = n === 15; // American Express
+    else if ((two >= 51 && two <= 55) || (four >= 2221 && four <= 2720)) ok = n === 16; // Mastercard
+    else if (two === 36) ok = n >= 14; // Diners Club
+    else if (two === 30 || two === 35 || two === 38 || two === 39) ok = n >= 16; // Diners Club, JCB
+    else if (d[0] === 6 || two === 50 || (two >= 56 && two <= 58)) ok = n >= 16 || two === 50 || (two >= 56 && two <= 58) || two === 67 || two === 63;
+    if (!ok) return false;
+    let sum = 0;
+    for (let i = 0; i < n; i++) {
+      let x = d[n - 1 - i];
+      if (i % 2 === 1) {
+        x *= 2;
+        if (x > 9) x -= 9;
+      }
+      sum += x;
+    }
+    return sum % 10 === 0;
+  }
+  function cards(s) {
+    if (typeof s !== 'string' || !/[2-6][0-9 -]{12}/.test(s)) return s;
+    return s.replace(CARD_RE, (m, pre, num, off) => {
+      // The card alone when the run goes on with another number grouped otherwise (redact.cardLen).
+      let n = num.length;
+      while (n > 0 && !cardNumber(num.slice(0, n))) n = Math.max(num.lastIndexOf(' ', n - 1), num.lastIndexOf('-', n - 1));
+      if (n <= 0) return m;
+      // Quoted where the number stood as a JSON value, so the JSON stays valid (redact.cardMark).
+      const before = s.slice(0, off + pre.length).replace(/[ \t]+$/, '');
+      const after = s.slice(off + pre.length + n).replace(/^[ \t\r\n]+/, '');
+      const json = /[:[,]$/.test(before) && (after === '' || /^[,}\]]/.test(after));
+      return pre + (json ? `"${REDACTED}"` : REDACTED) + num.slice(n);
+    });
+  }
+
   function body(b, contentType) {
     if (typeof b !== 'string' || b === '' || b.startsWith('[Binary:')) return b;
+    b = cards(b);
     const ct = String(contentType || '').toLowerCase();
     const t = b.replace(/^[ \t\r\n]+/, '');
     if (ct.includes('json') || t[0] === '{' || t[0] === '[') return json(b);
@@ -389,6 +445,7 @@
         break;
       case 'action':
         if ('value' in d && isSecretField(d.input_type, d.selector)) delete d.value;
+        else if (typeof d.value === 'string') d.value = cards(d.value);
         break;
       case 'performance':
         if (Array.isArray(d.resources)) for (const r of d.resources) if (r && typeof r.url === 'string') r.url = url(r.url);
@@ -398,7 +455,7 @@
     return d;
   }
 
-  const api = Object.freeze({ isSecretName, isSecretHeader, isSecretField, markOf, url, pairs, headers, text, json, multipart, body, event, remembered });
+  const api = Object.freeze({ isSecretName, isSecretHeader, isSecretField, markOf, cards, url, pairs, headers, text, json, multipart, body, event, remembered });
   if (typeof module === 'object' && module.exports) module.exports = api;
   else root.__gasolineScrub = api;
 })(globalThis, typeof GASOLINE_CONSTANTS !== 'undefined' ? GASOLINE_CONSTANTS : require('../generated/constants.js'));

@@ -110,3 +110,10 @@ test('a secret name holding a credential of a known format keeps the mark the se
     assert.equal(scrub.url(got), got, `idempotent on ${got}`);
   }
 });
+
+test('a card number typed into any field leaves the page redacted', () => {
+  const a = scrub.event('action', { type: 'input', selector: '#note', input_type: 'text', value: `paid with ${'4539 1488'} 0343 6467` });
+  assert.equal(a.value, 'paid with [redacted]');
+  const kept = scrub.event('action', { type: 'input', selector: '#order', input_type: 'text', value: 'order 4539148803436468' });
+  assert.equal(kept.value, 'order 4539148803436468');
+});

@@ -1,5 +1,7 @@
 package redact
 
+import "strings"
+
 // Payment card numbers (PANs) are secrets wherever they are written: a
 // form field, a JSON body, a console message, a URL. A card is 13 to 19
 // digits, written whole or in groups of 3 to 6 separated by one kind of
@@ -12,7 +14,20 @@ package redact
 // cardFormat is the Format of card numbers. It has no keyword: the keyword
 // pass sets its bit where it sees 13 digits in a run (cardRun).
 var cardFormat = Format{ID: "payment-card", Rule: "credit_card", Group: 1,
-	Regex: `(?:^|[^0-9A-Za-z_.])([2-6](?:[ -]?[0-9]){12,18})(?:[^0-9A-Za-z_]|$)`, check: cardNumber}
+	Regex: `(?:^|[^0-9A-Za-z_.])([2-6](?:[ -]?[0-9]){12,18})(?:[^0-9A-Za-z_]|$)`, check: func(v string) bool { return cardLen(v) > 0 }}
+
+// cardLen is the length of the card number v starts with: v itself, or v
+// up to one of its spaces or dashes ("4111 1111 1111 1111 2024", the
+// expression's run taking the year too); 0 for none.
+func cardLen(v string) int {
+	for end := len(v); end > 0; {
+		if cardNumber(v[:end]) {
+			return end
+		}
+		end = max(strings.LastIndexByte(v[:end], ' '), strings.LastIndexByte(v[:end], '-'))
+	}
+	return 0
+}
 
 // cardMin is the fewest digits of a card number.
 const cardMin = 13

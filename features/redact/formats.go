@@ -141,6 +141,10 @@ func findFormats(s string, active uint64, dst []Match) []Match {
 				continue
 			}
 			v := s[st:en]
+			if f.ID == cardFormat.ID { // a card followed by another number, grouped otherwise: the card alone
+				en = st + cardLen(v)
+				v = s[st:en]
+			}
 			if f.Entropy > 0 && entropy(v) < f.Entropy || f.check != nil && !f.check(v) || overlaps(dst[n0:], st, en) {
 				continue
 			}
