@@ -62,6 +62,11 @@ func typedCard(s map[string]string) map[string]string {
 func TestCardsXMLAndGraphQLNeverWhole(t *testing.T) {
 	r := newRig(t, "cards-agent", map[string]any{"network_bodies": true, "action_replay": true, "log_level": "all"})
 	stream := readEventStream(t, r.port)
+	// What the content script hands the worker, recorded in the worker: no card leaves the page.
+	if _, err := chromedp.Run(r.b.sw, chromedp.Evaluate[bool](`globalThis.__received = [];
+		chrome.runtime.onMessage.addListener((m) => { if (m && m.type === 'events') __received.push(JSON.stringify(m.events)); }); true`)); err != nil {
+		t.Fatal(err)
+	}
 	if err := chromedp.Do(r.b.ctx, chromedp.Navigate(r.site+"/cards.html")); err != nil {
 		t.Fatal(err)
 	}
@@ -90,6 +95,14 @@ func TestCardsXMLAndGraphQLNeverWhole(t *testing.T) {
 		t.Fatal(err)
 	}
 	cardsSeen(t, r.ai, r.port, S, stream)
+	received, err := chromedp.Run(r.b.sw, chromedp.Evaluate[string](`__received.join('\n')`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inPage := map[string]string{"card": S["card"], "cardGrouped": S["cardGrouped"], "gqlCard": S["gqlCard"], "stripe": S["stripe"], "gqlPw": S["gqlPw"]}
+	if l := leaks(received, inPage); len(l) > 0 || !strings.Contains(received, "op=graphql") {
+		t.Errorf("the content script handed the worker %v whole (%d bytes)", l, len(received))
+	}
 }
 
 // inner is the middle of a field's screenshot, away from its border and

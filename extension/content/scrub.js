@@ -443,6 +443,10 @@
       case 'ws':
         if (typeof d.data === 'string') d.data = body(d.data, '');
         break;
+      case 'log': // the rest of a message's secrets are the server's (redact.Message): a card is nobody's to hold
+        for (const k of ['message', 'stack']) if (typeof d[k] === 'string') d[k] = cards(d[k]);
+        if (Array.isArray(d.args)) d.args = d.args.map((a) => (typeof a === 'string' ? cards(a) : a));
+        break;
       case 'action':
         if ('value' in d && isSecretField(d.input_type, d.selector)) delete d.value;
         else if (typeof d.value === 'string') d.value = cards(d.value);
