@@ -38,6 +38,14 @@ func TestFirefoxElementPicker(t *testing.T) {
 		on, err := r.f.eval(r.f.tab, `!!document.querySelector('gasoline-picker')`)
 		return err == nil && on == true
 	})
+	// The popup closes itself once the picker runs: activating the page's tab meanwhile can fail in
+	// Firefox with DiscardedBrowsingContextError.
+	waitFor(t, 10*time.Second, "the popup to close itself", func() bool {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		raw, err := r.f.bd.call(ctx, "browsingContext.getTree", map[string]any{"maxDepth": 0})
+		return err == nil && !strings.Contains(string(raw), popup)
+	})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if _, err := r.f.bd.call(ctx, "browsingContext.activate", map[string]any{"context": r.f.tab}); err != nil {

@@ -84,7 +84,7 @@ func TestSecretsInFreeTextNeverReachTheAI(t *testing.T) {
 		"slack", "xoxb-[redacted]",
 		"upload failed Authorization: Bearer [redacted]",
 		`login {"user":"ann","password":"[redacted]"}`,
-		"<auth><user>ann</user><token>[redacted]</token></auth>",
+		"<auth><user>[redacted]</user><token>[redacted]</token></auth>", // inside a secret element, as inside a secret JSON object
 		"password=[redacted]",
 	}
 	results := map[string]map[string]any{}

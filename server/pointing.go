@@ -39,12 +39,21 @@ func (s *Server) handlePoint(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, err)
 		return
 	}
-	s.point(w, req.Kind, entry, summary, req.Note)
+	s.point(w, req.Kind, entry, summary, req.Note, "human")
 }
 
 // handlePointElement is POST /point: the element the human picked in the
-// page, from the extension.
+// page, from the extension. Any process of the user can send the
+// extension's Origin, so what comes here is the extension's word, not the
+// human's: its audit line says source "extension", and picks come at a
+// person's pace (pointing.PicksPerSecond), the rest refused and counted in
+// health (extension.picks_refused) before anything is read or written.
 func (s *Server) handlePointElement(w http.ResponseWriter, r *http.Request) {
+	if !s.picks.Allow(time.Now()) {
+		writeProblem(w, problem.New(problem.RateLimited, "more than %d picks a second: a person picks one element at a time; retry in a second",
+			pointing.PicksPerSecond))
+		return
+	}
 	var req struct {
 		Element wire.Element `json:"element"`
 		Note    string       `json:"note,omitempty"`
@@ -77,7 +86,7 @@ func (s *Server) handlePointElement(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, err)
 		return
 	}
-	s.point(w, pointing.KindElement, b, el.Selector, req.Note)
+	s.point(w, pointing.KindElement, b, el.Selector, req.Note, "extension")
 }
 
 // maxStyles bounds the computed styles an element carries.
@@ -101,14 +110,20 @@ func (s *Server) savePointShot(tab int, image string) (file, skipped string) {
 }
 
 // point puts the entry on the board, tells the streaming sessions and the
-// dashboard, and answers the board's state.
-func (s *Server) point(w http.ResponseWriter, kind string, entry json.RawMessage, summary, note string) {
+// dashboard, and answers the board's state. source is the audit line's:
+// "human" for the token-holding dashboard, "extension" for a pick in the
+// page (an element_picked line, which never goes to the human's own file).
+func (s *Server) point(w http.ResponseWriter, kind string, entry json.RawMessage, summary, note, source string) {
 	e, err := s.pointed.Add(kind, entry, summary, note)
 	if err != nil {
 		writeProblem(w, problem.New(problem.InvalidParam, "%v", err))
 		return
 	}
-	s.audit(audit.Event{Event: "human_pointed", Action: kind, Reason: e.Summary, Source: "human"})
+	event := "human_pointed"
+	if source != "human" {
+		event = "element_picked"
+	}
+	s.audit(audit.Event{Event: event, Action: kind, Reason: e.Summary, Source: source})
 	s.writePointed() // before the human hears it was sent
 	sent := s.notifyPointed(e)
 	st := s.pointedState()

@@ -2,8 +2,12 @@ package server
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gasoline-dev/gasoline/features/audit"
+	"github.com/gasoline-dev/gasoline/features/pointing"
 )
 
 // The human points at a failing request from the dashboard: a streaming
@@ -135,5 +139,47 @@ func TestPointedBoardCleared(t *testing.T) {
 		if res, _ := callTool(t, clientNamed(t, s, "newcomer-ai"), "observe", map[string]any{"what": "logs"}); res["human_pointed"] != nil {
 			t.Fatalf("%d: a new session after the clear: %v", i, res)
 		}
+	}
+}
+
+// A local process can post picks with the extension's Origin and no token:
+// they are the extension's lines, never the human's, and past a person's
+// pace they are refused (429) and counted in health, so 300 of them neither
+// fill the board every AI session reads nor touch the human's audit file.
+func TestPickFloodIsTheExtensionsAndPaced(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	s, base := startServerWith(t, Config{Version: "test", AuditLog: path})
+	do(t, base, call{method: "POST", path: "/api/pilot/block", body: `{"blocked":true}`, header: asHuman(s)})
+	el := `{"element":{"selector":"#decoy","box":{"x":1,"y":1,"width":9,"height":9}},"note":"forged"}`
+	ok, refused := 0, 0
+	for range 300 {
+		switch code, out := do(t, base, call{method: "POST", path: "/point", body: el, header: map[string]string{"Origin": ExtensionOrigin}}); {
+		case code == 200:
+			ok++
+		case code == 429 && out["error"] == "rate_limited":
+			refused++
+		default:
+			t.Fatalf("pick: %d %v", code, out)
+		}
+	}
+	if ok > pointing.PickBurst+pointing.PicksPerSecond*2 || refused < 290 || s.Health().Extension.PicksRefused != int64(refused) {
+		t.Fatalf("%d taken, %d refused, health counts %d", ok, refused, s.Health().Extension.PicksRefused)
+	}
+	for _, l := range readAudit(t, path) {
+		if l["source"] == "human" && l["event"] != "pilot_blocked" {
+			t.Fatalf("a human line from a pick: %v", l)
+		}
+	}
+	if kept := readAudit(t, audit.HumanPath(path)); len(kept) != 1 || kept[0]["event"] != "pilot_blocked" {
+		t.Fatalf("the human's file: %v", kept)
+	}
+	picked := 0
+	for _, l := range readAudit(t, path) {
+		if l["event"] == "element_picked" && l["source"] == "extension" {
+			picked++
+		}
+	}
+	if picked != ok {
+		t.Fatalf("%d element_picked lines for %d picks", picked, ok)
 	}
 }

@@ -114,6 +114,7 @@ type Server struct {
 	aiActs  pilot.Windows
 	an      *analysis
 	pointed *pointing.Board // what the human pointed the AI at (pointing.go)
+	picks   *pointing.Pace  // the extension's picks (POST /point) at a person's pace
 	mcp     *server.MCPServer
 	started time.Time
 	port    atomic.Int32
@@ -177,6 +178,7 @@ func New(cfg Config) *Server {
 		origins:   origins.New(cfg.Clock),
 		maps:      sourcemap.New(sourcemap.Config{}),
 		pointed:   pointing.New(0, nil),
+		picks:     pointing.NewPace(pointing.PicksPerSecond, pointing.PickBurst),
 		started:   time.Now(),
 		clients:   mcpClients{by: make(map[string]*session)},
 		alerts:    alertState{cursors: make(map[string]uint64), bootSeen: make(map[string]bool)},

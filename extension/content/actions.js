@@ -222,7 +222,10 @@
 
   listen(document, 'submit', (e) => {
     try {
-      if (!person(e) || actionsOff() || early()) return;
+      // A page's own dispatchEvent is not the human's, nor its requestSubmit() with no click or key just
+      // before; the AI's own dispatch (content/act.js) is the AI's.
+      const activated = !navigator.userActivation || navigator.userActivation.isActive;
+      if (!(G.aiDispatching === true || (e.isTrusted && activated)) || actionsOff() || early()) return;
       submitted(e.target);
     } catch (_) { /* ignore */ }
   });

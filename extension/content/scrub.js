@@ -67,13 +67,44 @@
     return !ALLOW.has(joined) && containsAny(joined, SUBS);
   }, MEMO_MAX);
 
+  // What a secret name's value becomes: the mark the server writes for a credential of a known format
+  // when the whole value is one ("sk_live_[redacted]": redact.markOf, from redact.MarkFormats), else
+  // [redacted]. The expressions are compiled on the first secret value, not when a page loads.
+  let formats = null;
+  function entropy(v) {
+    const n = new Map();
+    for (const c of v) n.set(c, (n.get(c) || 0) + 1);
+    let h = 0;
+    for (const k of n.values()) h -= (k / v.length) * Math.log2(k / v.length);
+    return h;
+  }
+  const isMark = (v) => typeof v === 'string' && v.endsWith(REDACTED);
+  function markOf(v) {
+    if (!formats) {
+      formats = (C.SECRET_FORMAT_MARKS || []).map((f) => ({ ...f, rx: new RegExp(f.re, f.flags || ''), kx: new RegExp(`^(?:${f.keep})`, f.keep_flags || '') }));
+    }
+    for (const f of formats) {
+      const m = f.rx.exec(v);
+      if (!m || m[f.group] !== v || (f.entropy && entropy(v) < f.entropy)) continue;
+      const k = f.kx.exec(v);
+      return (k ? k[0] + (f.ellipsis || '') : '') + REDACTED;
+    }
+    return REDACTED;
+  }
+
   const asciiLower = (s) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
   const isSecretHeader = remembered((name) => containsAny(asciiLower(name), HEADER_SUBS) || isSecretName(name), MEMO_MAX);
 
-  // A password input, or one whose name, id, autocomplete or selector is a secret name.
+  // A password input, or one whose name, id, autocomplete or selector is a secret name or has a word
+  // of SECRET_FIELD_WORDS (a card's fields: name="card", autocomplete="cc-number", id="pan").
+  const FIELD_WORDS = new Set(C.SECRET_FIELD_WORDS);
+  const fieldWord = remembered((name) => {
+    const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(/[^A-Za-z0-9]+/);
+    return words.some((w) => FIELD_WORDS.has(w.toLowerCase()));
+  }, MEMO_MAX);
   function isSecretField(inputType, ...names) {
     if (String(inputType || '').toLowerCase() === 'password') return true;
-    return names.some((n) => n && isSecretName(n));
+    return names.some((n) => n && (isSecretName(n) || fieldWord(n)));
   }
 
   function unescapeName(name) {
@@ -95,8 +126,8 @@
       const eq = s.slice(start, end).indexOf('=');
       if (eq > 0) {
         const vs = start + eq + 1;
-        if (vs < end && s.slice(vs, end) !== REDACTED && isSecretName(unescapeName(s.slice(start, start + eq)))) {
-          out += s.slice(last, vs) + REDACTED;
+        if (vs < end && !isMark(s.slice(vs, end)) && isSecretName(unescapeName(s.slice(start, start + eq)))) {
+          out += s.slice(last, vs) + markOf(s.slice(vs, end));
           last = end;
         }
       }
@@ -158,8 +189,9 @@
     return ['', k];
   }
 
-  // name=value and name: value pairs anywhere in free text: see redact.Text.
-  function text(s) {
+  // name=value and name: value pairs anywhere in free text: see redact.Text. quotedOnly: a GraphQL
+  // document's, where only a quoted value is one (an unquoted one is a type or a $variable).
+  function text(s, quotedOnly) {
     if (!/[=:]/.test(s)) return s;
     let out = '';
     let last = 0;
@@ -177,8 +209,11 @@
       let vs = i + 1;
       while (vs < s.length && (s[vs] === ' ' || s[vs] === '\t')) vs++;
       const [open, ve] = valueEnd(s, vs);
-      if (ve === vs || s.slice(vs, ve) === open + REDACTED + open || s.startsWith(REDACTED, vs)) continue;
-      out += s.slice(last, vs) + open + REDACTED + open;
+      const inner = s.slice(vs + open.length, ve - (open && s.endsWith(open, ve) && ve - vs > open.length ? open.length : 0));
+      // A mark read as a bare value stops at its own ']' ("sk_live_[redacted" then "]").
+      const cutMark = !open && s[ve] === ']' && inner.endsWith('[redacted');
+      if (ve === vs || isMark(inner) || cutMark || s.startsWith(REDACTED, vs) || (quotedOnly && !open)) continue;
+      out += s.slice(last, vs) + open + markOf(inner) + open;
       last = ve;
       i = ve - 1;
     }
@@ -230,7 +265,7 @@
     for (let i = 0; i < s.length;) {
       const c = s[i];
       if (c === '{' || c === '[') {
-        stack.push({ object: c === '{', secret: valueSecret(), key: false });
+        stack.push({ object: c === '{', secret: valueSecret(), key: false, query: false });
         i++;
       } else if (c === '}' || c === ']') {
         stack.pop();
@@ -239,13 +274,16 @@
         const end = stringEnd(s, i);
         const f = top();
         if (f && f.object && isKey(s, end)) {
-          f.key = isSecretName(unquote(s.slice(i, end)));
+          const k = unquote(s.slice(i, end));
+          f.key = isSecretName(k);
+          f.query = k === 'query';
         } else if (valueSecret()) {
-          replace(i, end, `"${REDACTED}"`);
+          const v = s.slice(i + 1, Math.max(end - 1, i + 1));
+          if (!isMark(v)) replace(i, end, `"${markOf(v)}"`);
         } else {
           const inner = s.slice(i + 1, Math.max(end - 1, i + 1));
           if (/[=:]/.test(inner)) {
-            const t = text(inner);
+            const t = text(inner, !!(f && f.query && graphQL(inner)));
             if (t !== inner) replace(i + 1, i + 1 + inner.length, t);
           }
         }
@@ -257,12 +295,22 @@
         while (end < s.length && !BARE_END.has(s[end])) end++;
         const word = s.slice(i, end);
         const f = top();
-        if (f && f.object && isKey(s, end)) f.key = isSecretName(word);
+        if (f && f.object && isKey(s, end)) {
+          f.key = isSecretName(word);
+          f.query = word === 'query';
+        }
         else if (valueSecret() && word !== 'true' && word !== 'false' && word !== 'null') replace(i, end, `"${REDACTED}"`);
         i = end;
       }
     }
     return last === 0 ? s : out + s.slice(last);
+  }
+
+  // A "query" value that reads as a GraphQL document (an operation, a fragment, a selection set),
+  // also after spaces written as JSON escapes: see redact.graphQL.
+  function graphQL(q) {
+    const t = q.replace(/^(?:[ \t\r\n]|\\[nrt])+/, '');
+    return t[0] === '{' || /^(?:query|mutation|subscription|fragment)[ \t\r\n{(\\]/.test(t);
   }
 
   function partName(line) {
@@ -298,8 +346,8 @@
       if (ve < 0) ve = s.length;
       else if (ve > vs && s[ve - 1] === '\r') ve--;
       const name = partName(s.slice(d, lineEnd));
-      if (name && ve > vs && isSecretName(name)) {
-        out += s.slice(last, vs) + REDACTED;
+      if (name && ve > vs && !isMark(s.slice(vs, ve)) && isSecretName(name)) {
+        out += s.slice(last, vs) + markOf(s.slice(vs, ve));
         last = ve;
       }
       i = ve > d ? ve : d + 1;
@@ -307,8 +355,64 @@
     return last === 0 ? s : out + s.slice(last);
   }
 
+  // Payment card numbers anywhere in a body or a typed value: redact's card format (features/redact/card.go),
+  // the same rule in the page so that no buffer of the extension holds one either.
+  const CARD_RE = /(^|[^0-9A-Za-z_.])([2-6](?:[ -]?[0-9]){12,18})(?=[^0-9A-Za-z_]|$)/g;
+  function cardNumber(v) {
+    const d = [];
+    let group = 0;
+    let sep = '';
+    for (const c of v) {
+      if (c === ' ' || c === '-') {
+        if ((sep && c !== sep) || group < 3 || group > 6) return false;
+        sep = c;
+        group = 0;
+      } else {
+        d.push(c.charCodeAt(0) - 48);
+        group++;
+      }
+    }
+    const n = d.length;
+    if (n < 13 || n > 19 || (sep && group > 6)) return false;
+    const two = d[0] * 10 + d[1];
+    const four = two * 100 + d[2] * 10 + d[3];
+    let ok;
+    if (d[0] === 4) ok = n === 13 || n === 16 || n === 19; // Visa
+    else if (two === 34 || two === 37) ok = n === 15; // American Express
+    else if ((two >= 51 && two <= 55) || (four >= 2221 && four <= 2720)) ok = n === 16; // Mastercard
+    else if (two === 36) ok = n >= 14; // Diners Club
+    else if (two === 30 || two === 35 || two === 38 || two === 39) ok = n >= 16; // Diners Club, JCB
+    else if (d[0] === 6 || two === 50 || (two >= 56 && two <= 58)) ok = n >= 16 || two === 50 || (two >= 56 && two <= 58) || two === 67 || two === 63;
+    if (!ok) return false;
+    let sum = 0;
+    for (let i = 0; i < n; i++) {
+      let x = d[n - 1 - i];
+      if (i % 2 === 1) {
+        x *= 2;
+        if (x > 9) x -= 9;
+      }
+      sum += x;
+    }
+    return sum % 10 === 0;
+  }
+  function cards(s) {
+    if (typeof s !== 'string' || !/[2-6][0-9 -]{12}/.test(s)) return s;
+    return s.replace(CARD_RE, (m, pre, num, off) => {
+      // The card alone when the run goes on with another number grouped otherwise (redact.cardLen).
+      let n = num.length;
+      while (n > 0 && !cardNumber(num.slice(0, n))) n = Math.max(num.lastIndexOf(' ', n - 1), num.lastIndexOf('-', n - 1));
+      if (n <= 0) return m;
+      // Quoted where the number stood as a JSON value, so the JSON stays valid (redact.cardMark).
+      const before = s.slice(0, off + pre.length).replace(/[ \t]+$/, '');
+      const after = s.slice(off + pre.length + n).replace(/^[ \t\r\n]+/, '');
+      const json = /[:[,]$/.test(before) && (after === '' || /^[,}\]]/.test(after));
+      return pre + (json ? `"${REDACTED}"` : REDACTED) + num.slice(n);
+    });
+  }
+
   function body(b, contentType) {
     if (typeof b !== 'string' || b === '' || b.startsWith('[Binary:')) return b;
+    b = cards(b);
     const ct = String(contentType || '').toLowerCase();
     const t = b.replace(/^[ \t\r\n]+/, '');
     if (ct.includes('json') || t[0] === '{' || t[0] === '[') return json(b);
@@ -339,8 +443,13 @@
       case 'ws':
         if (typeof d.data === 'string') d.data = body(d.data, '');
         break;
+      case 'log': // the rest of a message's secrets are the server's (redact.Message): a card is nobody's to hold
+        for (const k of ['message', 'stack']) if (typeof d[k] === 'string') d[k] = cards(d[k]);
+        if (Array.isArray(d.args)) d.args = d.args.map((a) => (typeof a === 'string' ? cards(a) : a));
+        break;
       case 'action':
         if ('value' in d && isSecretField(d.input_type, d.selector)) delete d.value;
+        else if (typeof d.value === 'string') d.value = cards(d.value);
         break;
       case 'performance':
         if (Array.isArray(d.resources)) for (const r of d.resources) if (r && typeof r.url === 'string') r.url = url(r.url);
@@ -350,7 +459,7 @@
     return d;
   }
 
-  const api = Object.freeze({ isSecretName, isSecretHeader, isSecretField, url, pairs, headers, text, json, multipart, body, event, remembered });
+  const api = Object.freeze({ isSecretName, isSecretHeader, isSecretField, markOf, cards, url, pairs, headers, text, json, multipart, body, event, remembered });
   if (typeof module === 'object' && module.exports) module.exports = api;
   else root.__gasolineScrub = api;
 })(globalThis, typeof GASOLINE_CONSTANTS !== 'undefined' ? GASOLINE_CONSTANTS : require('../generated/constants.js'));

@@ -41,9 +41,12 @@
   // its value then (a password input's never) — and content/actions.js describes it when it comes.
   // Nothing here reads the DOM further: the page pays one closure call and a small object an event.
   function act(e) {
+    // Only a person's events (and CDP's input) are trusted; what the page dispatches itself is not theirs,
+    // nor a submit the page's requestSubmit() fires with no person's click or key just before it.
+    if (!e.isTrusted || (e.type === 'submit' && !activated())) return;
     const type = e.type;
     if (S.taken || S.count >= HELD_MAX) return;
-    if (type === 'keydown' ? e.key !== 'Enter' && e.key !== 'Escape' : type !== 'submit' && !e.isTrusted) return;
+    if (type === 'keydown' && e.key !== 'Enter' && e.key !== 'Escape') return;
     const el = e.target;
     const a = { act: type, el, ts: Date.now() };
     if (type === 'keydown') a.key = e.key;
@@ -60,6 +63,11 @@
       setTimeout(() => { if (!S.taken) askWorker(); }, MISSED_MS);
     }
   }
+  // A person's click or key in this document within the last few seconds (the browser's transient activation).
+  const activated = () => {
+    const u = globalThis.navigator && globalThis.navigator.userActivation;
+    return !u || u.isActive;
+  };
   let armed = false;
   const MISSED_MS = 3000; // inject.js's wait for the settings
   for (const type of ['click', 'input', 'change', 'submit', 'keydown']) window.addEventListener(type, act, true);

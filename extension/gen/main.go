@@ -62,6 +62,8 @@ func constants() []constant {
 		{"SECRET_WORDS", r.Words},
 		{"SECRET_ALLOW", r.Allow},
 		{"SECRET_HEADER_SUBSTRINGS", r.HeaderSubstrings},
+		{"SECRET_FIELD_WORDS", r.FieldWords},
+		{"SECRET_FORMAT_MARKS", redact.MarkFormats()},
 		{"CAPTURE_SETTINGS", settings},
 		{"CAPTURE_DEFAULTS", defaults},
 		{"NETWORK_ENTRY_FIELDS", jsonFields(reflect.TypeFor[capture.NetworkEntry]())},

@@ -115,6 +115,9 @@ export function pickInPage(note, props, maxText) {
   const api = /** @type {any} */ (globalThis).chrome || /** @type {any} */ (globalThis).browser;
   const send = (msg) => { try { api.runtime.sendMessage(msg); } catch (_) { /* the extension was reloaded */ } };
   function on(e) {
+    // The page sees the overlay come and can dispatch events at any point it likes (isTrusted false):
+    // only a person's pointer and keys (and CDP's input) drive the picker.
+    if (!e.isTrusted) return;
     if (e.type.startsWith('key')) {
       if (e.key !== 'Escape') return; // typing elsewhere is not the picker's
       e.preventDefault();

@@ -1,5 +1,5 @@
 // analyze{target:"screenshot"}: the viewport of a tab that is showing in its window, one element's
-// box, or the whole page scrolled through, as JPEG or PNG no wider than max_width. Password fields are
+// box, or the whole page scrolled through, as JPEG or PNG no wider than max_width. Password and card fields are
 // made transparent (a user stylesheet the page cannot see) for as long as the capture lasts. The
 // browser paints only the tab on screen, so any other tab is refused at once (tab_not_visible).
 
@@ -13,20 +13,27 @@ const CAPTURE_SLACK_MS = 60;
 const QUOTA_RE = /MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND/;
 const CAPTURES_PER_WINDOW = 2;
 const JPEG_QUALITY = 0.8;
-const MASK_CSS = 'input[type=password],input[autocomplete$=password]{color:transparent!important;' +
+// The fields blanked: passwords, and a payment card's (its number, expiry and security code) by their
+// autocomplete or a name or id with a card's word (features/redact's FieldWords, matched loosely: a field
+// blanked for nothing costs a screenshot less than a card number shown).
+const MASKED = 'input[type=password],input[autocomplete$=password],input[autocomplete^="cc-" i],' +
+  ['card', 'cvv', 'cvc', 'csc', 'expiry'].flatMap((w) => [`input[name*=${w} i]`, `input[id*=${w} i]`]).join(',') + ',' +
+  ['cc', 'pan'].flatMap((w) => [`input[name=${w} i]`, `input[id=${w} i]`, `input[name^="${w}-" i]`, `input[name^="${w}_" i]`,
+    `input[id^="${w}-" i]`, `input[id^="${w}_" i]`]).join(',');
+const MASK_CSS = MASKED + '{color:transparent!important;' +
   '-webkit-text-fill-color:transparent!important;text-shadow:none!important;caret-color:transparent!important}';
 
 /**
- * In the page (every frame): how many password fields it has; in the top frame also the viewport and,
+ * In the page (every frame): how many password and card fields (masked) it has; in the top frame also the viewport and,
  * for a selector, the first match's box (scrolled into view when outside it). Self-contained: it runs
  * in the page's isolated world, where the page's named elements may shadow document's methods.
  */
-function probe(selector) {
+function probe(selector, masked) {
   // The page's window: in a Firefox content script globalThis is a sandbox around it.
   const w = /** @type {any} */ (globalThis).window || globalThis;
   const document = w.document;
   const qsa = w.Document.prototype.querySelectorAll;
-  const out = { pw: qsa.call(document, 'input[type=password],input[autocomplete$=password]').length };
+  const out = { pw: qsa.call(document, masked).length };
   if (w.top !== w) return out;
   Object.assign(out, {
     url: w.location.href, vw: w.innerWidth, vh: w.innerHeight, dpr: w.devicePixelRatio || 1, sy: Math.round(w.scrollY),
@@ -138,7 +145,7 @@ export function makeShooter({ chrome, settings, now = Date.now, sleep = (ms) => 
     const selector = typeof p.selector === 'string' ? p.selector : '';
     let frames;
     try {
-      frames = await run(tabId, probe, [selector], true);
+      frames = await run(tabId, probe, [selector, MASKED], true);
     } catch (err) {
       // Without a script in the page its password fields cannot be hidden: refuse rather than show them.
       throw new QueryError('internal', `the page cannot be scripted, so it is not captured: ${errText(err)}`);

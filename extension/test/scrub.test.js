@@ -22,6 +22,12 @@ test('headers keep their names, secret values redacted', () => {
   for (const n of v.headers.plain) assert.equal(h[n], `v-${n}`, n);
 });
 
+test('secret fields: passwords, secret names and a card\'s fields', () => {
+  assert.ok(v.fields.secret.length > 0);
+  for (const f of v.fields.secret) assert.equal(scrub.isSecretField(...f), true, JSON.stringify(f));
+  for (const f of v.fields.plain) assert.equal(scrub.isSecretField(...f), false, JSON.stringify(f));
+});
+
 test('urls', () => {
   for (const [input, want] of v.urls) assert.equal(scrub.url(input), want, input);
 });
@@ -82,4 +88,32 @@ test('remembered: each string asked once, at most max kept, all forgotten on for
   f.forget();
   f('ab');
   assert.equal(asked.length, 5, 'forgotten');
+});
+
+test('a secret name holding a credential of a known format keeps the mark the server writes', () => {
+  const alnum = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+  const b64 = (s) => Buffer.from(s).toString('base64url');
+  const stripe = `sk_${'live_'}${alnum.slice(4, 28)}`;
+  const github = `gh${'p_'}${alnum.slice(10, 46)}`;
+  const jwt = `${b64('{"alg":"HS256","typ":"JWT"}')}.${b64('{"sub":"fake-user","note":"not a real token"}')}.${b64('fake-signature-not-real')}`;
+  const cases = [
+    [scrub.url(`https://a.test/v1?api_key=${stripe}&page=2`), 'https://a.test/v1?api_key=sk_live_[redacted]&page=2'],
+    [scrub.pairs(`token=${github}&x=1`), 'token=ghp_[redacted]&x=1'],
+    [scrub.json(`{"id_token":"${jwt}","n":1}`), '{"id_token":"eyJhbG…[redacted]","n":1}'],
+    [scrub.text(`auth: '${stripe}' then`), "auth: 'sk_live_[redacted]' then"],
+    [scrub.pairs('password=eyes_only_123'), 'password=[redacted]'], // no format: nothing of it kept
+    [scrub.pairs('password=hunter2'), 'password=[redacted]'],
+  ];
+  for (const [got, want] of cases) {
+    assert.equal(got, want);
+    assert.equal(scrub.body(got, ''), got, `idempotent on ${got}`);
+    assert.equal(scrub.url(got), got, `idempotent on ${got}`);
+  }
+});
+
+test('a card number typed into any field leaves the page redacted', () => {
+  const a = scrub.event('action', { type: 'input', selector: '#note', input_type: 'text', value: `paid with ${'4539 1488'} 0343 6467` });
+  assert.equal(a.value, 'paid with [redacted]');
+  const kept = scrub.event('action', { type: 'input', selector: '#order', input_type: 'text', value: 'order 4539148803436468' });
+  assert.equal(kept.value, 'order 4539148803436468');
 });

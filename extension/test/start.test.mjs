@@ -57,7 +57,9 @@ test('actions are held in order with their time, a field its value, a password i
   fire('click', body, { isTrusted: false }); // a page's own click() is not the user's
   fire('keydown', first, { key: 'a' }); // only Enter and Escape
   fire('keydown', first, { key: 'Enter' });
-  fire('submit', body, { isTrusted: false }); // a page's submit() is the form's submit
+  fire('keydown', first, { key: 'Enter', isTrusted: false }); // the page's own KeyboardEvent
+  fire('submit', body, { isTrusted: false }); // the page's own dispatchEvent(new Event('submit'))
+  fire('submit', body);
   const held = S.take();
   assert.deepEqual(structuredClone(held.map((a) => [a.act, a.el === first ? 'first' : a.el === pw ? 'pw' : 'body', a.v, a.key])), [
     ['input', 'first', 'Ada', undefined],
@@ -69,6 +71,16 @@ test('actions are held in order with their time, a field its value, a password i
   ]);
   assert.ok(held.every((a) => typeof a.ts === 'number'));
   assert.ok(!JSON.stringify(held.map((a) => a.v)).includes('hunter2'));
+});
+
+test('a submit the page makes with requestSubmit() and no person’s click or key before it is not held', () => {
+  const { S, ctx, fire } = page();
+  const body = el('body');
+  ctx.navigator = { userActivation: { isActive: false } };
+  fire('submit', body); // trusted, as requestSubmit()'s is, but no activation
+  ctx.navigator.userActivation.isActive = true;
+  fire('submit', body);
+  assert.equal(S.take().length, 1);
 });
 
 test('content.js taking what is held stops the holding', () => {

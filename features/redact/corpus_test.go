@@ -114,7 +114,7 @@ func split3(t *testing.T, l string) (string, string, string) {
 	return f[0], f[1], f[2]
 }
 
-var placeholderRe = regexp.MustCompile(`\{(\+|jwt|basic|pem(?:cut)?:[A-Z]+|[a-z0-9]+:\d+)\}`)
+var placeholderRe = regexp.MustCompile(`\{(\+|jwt|basic|pem(?:cut)?:[A-Z]+|card:[0-9]+:[ -]?[0-9]*|[a-z0-9]+:\d+)\}`)
 
 const (
 	alnum   = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -145,6 +145,16 @@ func expand(tmpl string, seed int) (string, []string) {
 			v = b64([]byte(`{"alg":"HS256","typ":"JWT"}`)) + "." +
 				b64(fmt.Appendf(nil, `{"sub":"fake-user-%d","note":"not a real token"}`, seed)) + "." +
 				b64(fmt.Appendf(nil, "fake-signature-%d-not-real", seed))
+		case "card": // {card:PREFIX:SEP} a made-up card number with a valid check digit: PREFIX then
+			// digits to 16 (15 after 34 or 37), written in groups of 4 (4-6-5) with SEP when given.
+			prefix, sep, _ := strings.Cut(arg, ":")
+			v = madeUpCard(prefix, seed)
+			values = append(values, v[len(v)-8:])
+			if sep != "" {
+				v = groupCard(v, sep)
+			}
+			values = append(values, v)
+			return v
 		case "basic":
 			v = base64.StdEncoding.EncodeToString(fmt.Appendf(nil, "fakeuser:fake-pass-%d", seed))
 		case "pem", "pemcut":
@@ -190,4 +200,44 @@ func TestRedactedKeyKeepsWhatFollows(t *testing.T) {
 	if !strings.HasSuffix(once, "[redacted] then the rest of the message") || Message(once) != once {
 		t.Errorf("once %q, twice %q", once, Message(once))
 	}
+}
+
+// madeUpCard is a number of 16 digits (15 for an Amex prefix) starting with
+// prefix, its last digit Luhn's check digit.
+func madeUpCard(prefix string, seed int) string {
+	n := 16
+	if prefix == "34" || prefix == "37" {
+		n = 15
+	}
+	d := []byte(prefix)
+	for i := 0; len(d) < n-1; i++ {
+		d = append(d, byte('0'+(seed*7+i*3+1)%10))
+	}
+	sum := 0
+	for i := range d { // from the right of the number with its check digit: d's last is 2nd from the right
+		v := int(d[len(d)-1-i] - '0')
+		if i%2 == 0 {
+			v *= 2
+			if v > 9 {
+				v -= 9
+			}
+		}
+		sum += v
+	}
+	return string(append(d, byte('0'+(10-sum%10)%10)))
+}
+
+// groupCard writes a card number in groups as people type it: 4-4-4-4, or
+// 4-6-5 for 15 digits.
+func groupCard(v, sep string) string {
+	sizes := []int{4, 4, 4, 4}
+	if len(v) == 15 {
+		sizes = []int{4, 6, 5}
+	}
+	var parts []string
+	for _, n := range sizes {
+		parts = append(parts, v[:n])
+		v = v[n:]
+	}
+	return strings.Join(parts, sep)
 }

@@ -46,6 +46,7 @@ var ownFormats = []Format{
 		Keep: `(?i)basic[ \t]+`, check: basicCredential},
 	{ID: "aws-secret-key", Rule: "aws_secret_key", Group: 1, Regex: `(?:^|[^A-Za-z0-9/+=])([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)`,
 		Keywords: []string{"aws", "secret"}, check: mixedCase},
+	cardFormat,
 }
 
 // Formats is every format, in the order they claim text: a Bearer JWT is
@@ -61,6 +62,9 @@ var Formats = func() []Format {
 	}
 	return slices.Concat(first, ownFormats[:3], rest, ownFormats[3:])
 }()
+
+// cardBit is the card format's bit in keywordsIn's set.
+var cardBit = uint64(1) << slices.IndexFunc(Formats, func(f Format) bool { return f.ID == cardFormat.ID })
 
 // compiled holds the formats' regular expressions, compiled on first use:
 // every gasoline process would otherwise pay for them at start.
@@ -107,6 +111,9 @@ func (m Match) Redacted(s string) string {
 	if m.Scrubbed {
 		return m.Value(s)
 	}
+	if m.Rule == cardFormat.Rule {
+		return cardMark(s, m.Start, m.End)
+	}
 	return m.keep + Redacted
 }
 
@@ -124,12 +131,20 @@ func findFormats(s string, active uint64, dst []Match) []Match {
 			continue
 		}
 		f := &Formats[i]
-		for _, m := range res[i].re.FindAllStringSubmatchIndex(s, -1) {
+		found := res[i].re.FindAllStringSubmatchIndex(s, -1)
+		if f.ID == cardFormat.ID {
+			found = adjacent(res[i].re, s)
+		}
+		for _, m := range found {
 			st, en := m[2*f.Group], m[2*f.Group+1]
 			if st < 0 || en <= st {
 				continue
 			}
 			v := s[st:en]
+			if f.ID == cardFormat.ID { // a card followed by another number, grouped otherwise: the card alone
+				en = st + cardLen(v)
+				v = s[st:en]
+			}
 			if f.Entropy > 0 && entropy(v) < f.Entropy || f.check != nil && !f.check(v) || overlaps(dst[n0:], st, en) {
 				continue
 			}
@@ -282,8 +297,14 @@ func keywordsIn(s string) uint64 {
 	if len(s) < 3 {
 		return 0
 	}
+	var run cardRun
+	run.next(s[0])
+	run.next(s[1])
 	h := tri(0, lowerTab[s[0]], lowerTab[s[1]])
 	for i := 2; i < len(s); i++ {
+		if run.next(s[i]) {
+			set |= cardBit
+		}
 		h = (h<<5 ^ uint32(lowerTab[s[i]])) & (1<<15 - 1)
 		if trigrams[h/64]&(1<<(h%64)) == 0 {
 			continue
@@ -351,4 +372,29 @@ func isMark(v string) bool {
 	}
 	i := slices.IndexFunc(Formats, func(g Format) bool { return g.ID == f.ID })
 	return formatRes()[i].keep.FindString(prefix)+ellipsis(f) == prefix
+}
+
+// adjacent is FindAllStringSubmatchIndex for the card format, whose match
+// takes the character after a number and before it: each search starts at
+// the end of the last number, so [4111…,5555…] finds both.
+func adjacent(re *regexp.Regexp, s string) [][]int {
+	var out [][]int
+	for pos := 0; pos < len(s); {
+		m := re.FindStringSubmatchIndex(s[pos:])
+		if m == nil {
+			break
+		}
+		for j := range m {
+			if m[j] >= 0 {
+				m[j] += pos
+			}
+		}
+		if st := m[2]; st > 0 && (isAlnum(s[st-1]) || s[st-1] == '_' || s[st-1] == '.') {
+			pos = st + 1 // ^ matched where this search started, inside a longer number or word
+			continue
+		}
+		out = append(out, m)
+		pos = max(m[3], m[0]+1)
+	}
+	return out
 }

@@ -9,6 +9,7 @@ type frame struct {
 	object bool
 	secret bool // every value below is secret (the container's key was)
 	key    bool // in an object: the value being read belongs to a secret key
+	query  bool // in an object: the value being read is a "query" (GraphQL's text, when it reads as one)
 }
 
 // JSON redacts the values of secret keys at any depth: strings and numbers
@@ -63,12 +64,17 @@ func JSON(s string) string {
 		case c == '"' || c == '\'':
 			end := stringEnd(s, i)
 			if f := top(); f != nil && f.object && isKey(s, end) {
-				f.key = names.isSecret(unquote(s[i:end]))
+				k := unquote(s[i:end])
+				f.key, f.query = names.isSecret(k), k == "query"
 			} else if valueSecret() {
 				if !isMark(s[i+1 : max(end-1, i+1)]) {
 					replace(i, end, `"`+Redacted+`"`)
 				}
-			} else if in := s[i+1 : max(end-1, i+1)]; hasPair(in) {
+			} else if in := s[i+1 : max(end-1, i+1)]; f != nil && f.query && graphQL(in) {
+				if t := quotedPairs(in); t != in { // its literals only: ($password: String!) declares a type
+					replace(i+1, i+1+len(in), t)
+				}
+			} else if hasPair(in) {
 				if t := pairsText(in, false); t != in { // a URL with ?token=…, encoded JSON
 					replace(i+1, i+1+len(in), t)
 				}
@@ -83,7 +89,7 @@ func JSON(s string) string {
 			}
 			word := s[i:end]
 			if f := top(); f != nil && f.object && isKey(s, end) {
-				f.key = names.isSecret(word)
+				f.key, f.query = names.isSecret(word), word == "query"
 			} else if valueSecret() && word != "true" && word != "false" && word != "null" {
 				replace(i, end, `"`+Redacted+`"`)
 			}
@@ -175,4 +181,49 @@ func byteSet(chars string) (t [256]bool) {
 // hasPair reports whether s has an = or a :, where a pair could be.
 func hasPair(s string) bool {
 	return strings.IndexByte(s, ':') >= 0 || strings.IndexByte(s, '=') >= 0
+}
+
+// graphQL reports whether a "query" value reads as a GraphQL document: an
+// operation or a fragment, or a selection set.
+func graphQL(q string) bool {
+	for { // spaces, also as JSON escapes ("\n  query …")
+		t := strings.TrimLeft(q, " \t\r\n")
+		for _, esc := range []string{`\n`, `\r`, `\t`} {
+			t = strings.TrimPrefix(t, esc)
+		}
+		if t == q {
+			break
+		}
+		q = t
+	}
+	if strings.HasPrefix(q, "{") {
+		return true
+	}
+	for _, kw := range []string{"query", "mutation", "subscription", "fragment"} {
+		if rest, ok := strings.CutPrefix(q, kw); ok && rest != "" && strings.IndexByte(" \t\r\n{(\\", rest[0]) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// quotedPairs is pairsText for a GraphQL document: only a quoted value of a
+// secret name is one (login(password: \"…\")); an unquoted one is a type
+// or a variable ($password: String!, password: $password).
+func quotedPairs(s string) string {
+	var b strings.Builder
+	last := 0
+	eachPair(s, func(name string, sep byte, vs, ve int, open string) {
+		if open == "" || scrubbed(s, vs, ve, open) {
+			return
+		}
+		b.WriteString(s[last:vs])
+		b.WriteString(open + Redacted + open)
+		last = ve
+	})
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }

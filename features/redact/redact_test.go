@@ -14,6 +14,8 @@ type vectors struct {
 	Headers struct{ Secret, Plain []string }
 	URLs    [][2]string
 	Bodies  []struct{ CT, In, Out string }
+	// Fields are inputs: type, name, id, autocomplete.
+	Fields struct{ Secret, Plain [][4]string }
 }
 
 func load(t testing.TB) vectors {
@@ -108,10 +110,34 @@ func TestSecretFields(t *testing.T) {
 		{"text", "#api-key", true},
 		{"email", `input[name="email"]`, false},
 		{"text", "#search", false},
+		{"text", `input[name="card"]`, true},
+		{"tel", "cc-number", true},
+		{"text", "cc-exp", true},
+		{"text", "#cardNumber", true},
+		{"text", "#pan", true},
+		{"text", "#discard-reason", false},
+		{"text", "#panel-title", false},
 	}
 	for _, c := range cases {
 		if got := IsSecretField(c.typ, c.name); got != c.want {
 			t.Errorf("IsSecretField(%q, %q) = %v", c.typ, c.name, got)
+		}
+	}
+}
+
+func TestSecretFieldVectors(t *testing.T) {
+	v := load(t)
+	if len(v.Fields.Secret) == 0 {
+		t.Fatal("no field vectors")
+	}
+	for _, f := range v.Fields.Secret {
+		if !IsSecretField(f[0], f[1:]...) {
+			t.Errorf("IsSecretField%q = false", f)
+		}
+	}
+	for _, f := range v.Fields.Plain {
+		if IsSecretField(f[0], f[1:]...) {
+			t.Errorf("IsSecretField%q = true", f)
 		}
 	}
 }

@@ -6,7 +6,10 @@
 // page; the server applies it again on ingest.
 package redact
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Redacted replaces every secret value. The key stays, so the AI still sees
 // the shape of what was sent.
@@ -34,6 +37,12 @@ type Rule struct {
 	// HeaderSubstrings: a header whose lowercased name contains one of these
 	// is secret, whatever the words of its name.
 	HeaderSubstrings []string
+	// FieldWords make an input field secret (what is typed in it is never
+	// kept) without naming a secret elsewhere: a payment card's fields
+	// (name="card", autocomplete="cc-number", "cc-exp", "cc-csc", id="pan")
+	// hold a card number or its expiry, while a JSON "card" or an e-mail's
+	// "cc" holds none (the card number format finds a number anywhere).
+	FieldWords []string
 }
 
 // Rules is the rule Gasoline applies, in the server and in the extension.
@@ -53,6 +62,7 @@ var Rules = Rule{
 	HeaderSubstrings: []string{
 		"authorization", "auth", "cookie", "token", "secret", "key", "password", "passwd", "session", "credential",
 	},
+	FieldWords: []string{"card", "cc", "pan", "cardnumber", "ccnumber", "cvv", "cvc", "csc", "expiry"},
 }
 
 var (
@@ -185,13 +195,13 @@ func IsSecretHeader(name string) bool {
 
 // IsSecretField reports whether an input's value must never be kept: a
 // password input, or one whose name, id, autocomplete or selector is a
-// secret name.
+// secret name or has a word of FieldWords (a card's fields).
 func IsSecretField(inputType string, names ...string) bool {
 	if strings.EqualFold(inputType, "password") {
 		return true
 	}
 	for _, n := range names {
-		if n != "" && IsSecretName(n) {
+		if n != "" && (IsSecretName(n) || slices.ContainsFunc(Words(n), func(w string) bool { return slices.Contains(Rules.FieldWords, w) })) {
 			return true
 		}
 	}

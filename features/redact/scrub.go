@@ -64,9 +64,9 @@ func Pairs(s string) string {
 					name = n
 				}
 			}
-			if vs < end && s[vs:end] != Redacted && IsSecretName(name) {
+			if vs < end && !isMark(s[vs:end]) && IsSecretName(name) {
 				b.WriteString(s[last:vs])
-				b.WriteString(Redacted)
+				b.WriteString(markOf(s[vs:end]))
 				last = end
 			}
 		}
@@ -117,7 +117,7 @@ func Body(body, contentType string) string {
 	case strings.Contains(ct, "javascript") || strings.Contains(ct, "ecmascript"):
 		return body // code: its names hold no values
 	case strings.Contains(ct, "html"):
-		return pairsText(body, false) // its elements are HTML's, not data's
+		return xmlElements(pairsText(body, false)) // HTML's own elements are never secret names; a page's own ones may be
 	}
 	return xmlElements(pairsText(body, false))
 }
@@ -191,7 +191,7 @@ func Multipart(s string) string {
 				ve--
 			}
 		}
-		if name := partName(line); name != "" && ve > vs && IsSecretName(name) {
+		if name := partName(line); name != "" && ve > vs && !isMark(s[vs:ve]) && IsSecretName(name) {
 			b.WriteString(s[last:vs])
 			b.WriteString(Redacted)
 			last = ve
@@ -240,4 +240,56 @@ func indexFold(s, needle string) int {
 		}
 	}
 	return -1
+}
+
+// markOf is what a secret name's value v becomes: the mark a credential of a
+// known format leaves in free text ("sk_live_[redacted]") when v is one, so
+// the AI reads the same mark however the key was written; else Redacted.
+func markOf(v string) string {
+	if ms := findFormats(v, keywordsIn(v), nil); len(ms) == 1 && ms[0].Start == 0 && ms[0].End == len(v) {
+		return ms[0].Redacted(v)
+	}
+	return Redacted
+}
+
+// MarkFormat is a format as the extension reads it to write a secret
+// name's value as the mark the server would ("api_key=sk_live_[redacted]"),
+// so the mark is the same wherever the value was first redacted. Regex and
+// Keep are JavaScript sources (Go's inline (?i) moved to Flags).
+type MarkFormat struct {
+	ID       string  `json:"id"`
+	Regex    string  `json:"re"`
+	Flags    string  `json:"flags,omitempty"`
+	Group    int     `json:"group"`
+	Entropy  float64 `json:"entropy,omitempty"`
+	Keep     string  `json:"keep"`
+	KeepFlag string  `json:"keep_flags,omitempty"`
+	Ellipsis string  `json:"ellipsis,omitempty"`
+}
+
+// MarkFormats are the formats with a public prefix whose expressions read
+// the same in JavaScript; those with a check of their own (Bearer, Basic,
+// AWS secrets, cards) keep the bare mark in the extension.
+func MarkFormats() []MarkFormat {
+	js := func(re string) (string, string, bool) {
+		flags := ""
+		if strings.Contains(re, "(?i)") {
+			re, flags = strings.ReplaceAll(re, "(?i)", ""), "i"
+		}
+		return re, flags, !strings.Contains(strings.ReplaceAll(re, "(?:", ""), "(?")
+	}
+	var out []MarkFormat
+	for _, f := range Formats {
+		if f.Keep == "" || f.check != nil {
+			continue
+		}
+		re, flags, ok := js(f.Regex)
+		keep, keepFlags, ok2 := js(f.Keep)
+		if !ok || !ok2 {
+			continue
+		}
+		out = append(out, MarkFormat{ID: f.ID, Regex: re, Flags: flags, Group: f.Group, Entropy: f.Entropy,
+			Keep: keep, KeepFlag: keepFlags, Ellipsis: ellipsis(f)})
+	}
+	return out
 }

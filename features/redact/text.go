@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -50,8 +51,7 @@ func formatsIn(s string, set uint64) string {
 	last := 0
 	for _, m := range ms {
 		b.WriteString(s[last:m.Start])
-		b.WriteString(m.keep)
-		b.WriteString(Redacted)
+		b.WriteString(m.Redacted(s))
 		last = m.End
 	}
 	b.WriteString(s[last:])
@@ -212,28 +212,37 @@ func placeholder(v string) bool {
 	return len(v) >= 3 && strings.Count(v, v[:1]) == len(v)
 }
 
-// xmlElements redacts the text of XML elements with a secret name:
-// <token>…</token>, <wsse:Password>…</wsse:Password>.
+// xmlElements redacts the text of XML elements with a secret name, and of
+// every element inside one: <token>…</token>, <wsse:Password>…,
+// <password><value>…</value></password>.
 func xmlElements(s string) string {
+	var runs [][2]int // an outer element's runs come after its inner ones': sorted below
+	eachElement(s, func(name string, vs, ve int) {
+		if !strings.Contains(s[vs:ve], Redacted) {
+			runs = append(runs, [2]int{vs, ve})
+		}
+	})
+	if len(runs) == 0 {
+		return s
+	}
+	slices.SortFunc(runs, func(a, b [2]int) int { return a[0] - b[0] })
 	var b strings.Builder
 	last := 0
-	eachElement(s, func(name string, vs, ve int) {
-		if strings.Contains(s[vs:ve], Redacted) {
-			return
+	for _, r := range runs {
+		if r[0] < last {
+			continue // the same run, inside two secret elements
 		}
-		b.WriteString(s[last:vs])
+		b.WriteString(s[last:r[0]])
 		b.WriteString(Redacted)
-		last = ve
-	})
-	if last == 0 {
-		return s
+		last = r[1]
 	}
 	b.WriteString(s[last:])
 	return b.String()
 }
 
-// eachElement calls fn for the text [vs, ve) of each element of s with a
-// secret name that holds text only. It looks only at closing tags.
+// eachElement calls fn for each run of text [vs, ve) inside an element of s
+// with a secret name, in the order of the text. It looks only at closing
+// tags, and from each back to its opening tag.
 func eachElement(s string, fn func(name string, vs, ve int)) {
 	var names nameCache
 	for i := 0; ; {
@@ -252,21 +261,37 @@ func eachElement(s string, fn func(name string, vs, ve int)) {
 		if local == "" || strings.ContainsAny(name, " \t\n<") || !names.isSecret(local) {
 			continue
 		}
-		p := strings.LastIndexByte(s[:c], '>')
-		if p < 0 {
+		open := openingTag(s[:c], name)
+		if open < 0 {
 			continue
 		}
-		o := strings.LastIndexByte(s[:p], '<')
-		if o < 0 || !strings.HasPrefix(s[o+1:], name) {
-			continue
+		// The text runs between the opening tag and the closing one.
+		for p := open; p < c; {
+			gt := strings.IndexByte(s[p:c], '>')
+			if gt < 0 {
+				break
+			}
+			vs := p + gt + 1
+			ve := vs + strings.IndexByte(s[vs:c+1], '<')
+			if strings.TrimSpace(s[vs:ve]) != "" && s[vs-2] != '/' {
+				fn(name, vs, ve)
+			}
+			p = ve
 		}
-		if after := s[o+1+len(name)]; after != '>' && after != ' ' && after != '\t' && after != '\n' {
-			continue
+	}
+}
+
+// openingTag returns where the last <name> or <name …> of s starts, or -1.
+func openingTag(s, name string) int {
+	for end := len(s); ; {
+		o := strings.LastIndex(s[:end], "<"+name)
+		if o < 0 {
+			return -1
 		}
-		if strings.TrimSpace(s[p+1:c]) == "" || s[p-1] == '/' {
-			continue
+		if after := o + 1 + len(name); after < len(s) && strings.IndexByte("> \t\n", s[after]) >= 0 {
+			return o
 		}
-		fn(name, p+1, c)
+		end = o
 	}
 }
 

@@ -10,8 +10,13 @@ import (
 
 // Redact masks a secret for evidence: its first 6 and last 3 characters
 // identify it without exposing it. Shorter secrets show less, so at least
-// half of any secret is always hidden.
+// half of any secret is always hidden. A value capture already redacted
+// ("sk_live_[redacted]", "[redacted]") holds no secret and is shown whole:
+// a mark is never cut.
 func Redact(s string) string {
+	if strings.Contains(s, redact.Redacted) {
+		return s
+	}
 	r := []rune(s)
 	switch n := len(r); {
 	case n >= 18:

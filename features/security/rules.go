@@ -69,6 +69,8 @@ var Rules = map[string]Rule{
 	"secret_in_body":      {Credentials, "Secret-named value sent in a request body or WebSocket message", "CWE-522", "Expected where the page signs in; elsewhere, check that the value should leave the page. Gasoline stored it redacted."},
 	"api_key_in_body":     {Credentials, "API key in JSON body", "CWE-522", "If intentional, make sure the key is scoped and not a server secret; otherwise proxy the call server-side."},
 
+	"credit_card": {Credentials, "Payment card number in traffic", "CWE-359", "Send card numbers only to the payment provider (its hosted fields); keep at most the last four digits elsewhere."},
+
 	"pii_without_auth": {AuthPatterns, "Endpoint returns personal data without authentication", "CWE-306", "Require authentication on this endpoint; if it is public by design, stop returning personal fields."},
 
 	"jwt_in_log":         {PIIExposure, "JWT logged to console", "CWE-532", fixLog},

@@ -151,6 +151,11 @@ func (a *audit) scanSecrets(w where, text string, b *budget, outgoing bool) (tak
 				return
 			}
 			rule = "bearer_in_log"
+		case "credit_card":
+			if console {
+				return // personal data in a log: scanLogPII's pii_in_log
+			}
+			sev = Warning
 		case redact.SecretName:
 			switch {
 			case console:

@@ -179,6 +179,9 @@ type Extension struct {
 	Sockets int `json:"sockets,omitempty"`
 	// Version is the extension's manifest version, as its socket said.
 	Version string `json:"version,omitempty"`
+	// PicksRefused counts picks (POST /point) refused since the server
+	// started for coming faster than a person picks.
+	PicksRefused int64 `json:"picks_refused,omitempty"`
 }
 
 // Dropped is the stream's dropped event: how many events the server
