@@ -60,6 +60,7 @@ func (s *Server) auditInteract(ctx context.Context, a args, _ any, err error) {
 	}
 	name, _ := a[snapshotParam.name].(string)
 	ev := audit.Event{Event: "pilot_action", Action: action, Selector: sel, Name: name, Source: "ai", Agent: agent(ctx), Result: "ok"}
+	ev.Tab = actTabParam.get(a) // the session's own tab, where it has one
 	if script, _ := a[scriptParam.name].(string); script != "" {
 		ev.SHA256, ev.Script = pilot.ScriptDigest(script)
 	}

@@ -58,6 +58,8 @@ type Event struct {
 	// Entries and Bytes are the size of what an AI read (ai_read).
 	Entries int `json:"entries,omitempty"`
 	Bytes   int `json:"bytes,omitempty"`
+	// Tab is the tab a pilot action acted on (0: the human's tracked tab).
+	Tab int `json:"tab,omitempty"`
 	// ReplayID ties the steps of one replay of the human's flow.
 	ReplayID string `json:"replay_id,omitempty"`
 	// Port and PID name the server that wrote the line: several servers,
