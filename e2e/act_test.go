@@ -55,7 +55,6 @@ func textOf(t *testing.T, r *rig, sel string) string {
 	return s
 }
 
-
 // The AI acts in the tab through the MCP client: every target kind, real
 // input, what each action caused, the fields it may never fill, and its
 // actions marked as its own beside the human's.

@@ -21,18 +21,7 @@ func TestFirefoxEveryRequest(t *testing.T) {
 		done, err := f.eval(f.tab, `!!(window.__done && __done.fail && __done.ok && __done.abort)`)
 		return err == nil && done == true
 	})
-	var failed []map[string]any
-	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		failed = entries(observe(t, r.ai, map[string]any{"what": "network", "status_min": 400}))
-		if find(failed, "url", site+"/assets/hero.png") != nil && find(failed, "url", site+"/missing.js") != nil &&
-			find(failed, "url", site+"/api/fail") != nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the three failed requests not listed after 15s: %s\nall: %s", mustJSON(failed),
-				mustJSON(observe(t, r.ai, map[string]any{"what": "network", "limit": 100})))
-		}
-	}
+	failed := threeFailedRequests(t, r.ai, site)
 	for _, want := range []struct {
 		path, typ string
 		status    float64

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/gasoline-dev/gasoline/features/wait"
 )
 
 // TestEveryRequestReachesTheAI: the browser's own requests (the document,
@@ -24,18 +26,7 @@ func TestEveryRequestReachesTheAI(t *testing.T) {
 	r := newRig(t, "requests-agent", map[string]any{"network_bodies": true})
 	r.visit(t, "/requests.html", "window.__done && __done.fail && __done.ok && __done.abort")
 	site := r.site
-	var failed []map[string]any
-	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		failed = entries(observe(t, r.ai, map[string]any{"what": "network", "status_min": 400}))
-		if find(failed, "url", site+"/assets/hero.png") != nil && find(failed, "url", site+"/missing.js") != nil &&
-			find(failed, "url", site+"/api/fail") != nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the three failed requests not listed after 15s: %s\nall: %s", mustJSON(failed),
-				mustJSON(observe(t, r.ai, map[string]any{"what": "network", "limit": 100})))
-		}
-	}
+	failed := threeFailedRequests(t, r.ai, site)
 	for _, want := range []struct {
 		path, typ string
 		status    float64
@@ -203,4 +194,20 @@ if (!valid(JSON.parse(require('fs').readFileSync(process.argv[1], 'utf8')))) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("not HAR 1.2: %v %s", err, out)
 	}
+}
+
+// threeFailedRequests waits until requests.html's 404 image, 404 script and
+// 500 fetch are listed with status_min 400, and returns that list.
+func threeFailedRequests(t *testing.T, c mcpClient, site string) []map[string]any {
+	t.Helper()
+	var failed []map[string]any
+	if !wait.Until(15*time.Second, func() bool {
+		failed = entries(observe(t, c, map[string]any{"what": "network", "status_min": 400}))
+		return find(failed, "url", site+"/assets/hero.png") != nil && find(failed, "url", site+"/missing.js") != nil &&
+			find(failed, "url", site+"/api/fail") != nil
+	}) {
+		t.Fatalf("the three failed requests not listed after 15s: %s\nall: %s", mustJSON(failed),
+			mustJSON(observe(t, c, map[string]any{"what": "network", "limit": 100})))
+	}
+	return failed
 }

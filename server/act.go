@@ -64,12 +64,11 @@ type actCaused struct {
 	More int `json:"more,omitempty"`
 }
 
-// actAnswer is an action's answer: the extension's report, with what the
-// action caused read from what was captured meanwhile.
-type actAnswer struct {
+// actReport is what the extension reports of an action and the AI reads
+// of it alike.
+type actReport struct {
 	Action string          `json:"action"`
 	Target *actTarget      `json:"target,omitempty"`
-	Caused *actCaused      `json:"caused,omitempty"`
 	After  json.RawMessage `json:"after,omitempty"`
 	Scroll json.RawMessage `json:"scroll,omitempty"`
 	// WaitedMS is how long wait_for waited; SettleMS how long the page
@@ -77,20 +76,21 @@ type actAnswer struct {
 	WaitedMS *int   `json:"waited_ms,omitempty"`
 	SettleMS int    `json:"settle_ms,omitempty"`
 	URL      string `json:"url,omitempty"`
-	Tab      int    `json:"tab,omitempty"`
+}
+
+// actAnswer is an action's answer: the extension's report, with what the
+// action caused read from what was captured meanwhile.
+type actAnswer struct {
+	actReport
+	Caused *actCaused `json:"caused,omitempty"`
+	Tab    int        `json:"tab,omitempty"`
 }
 
 // extActResult is the extension's report of an action (sw/act.js).
 type extActResult struct {
-	Action     string          `json:"action"`
-	Target     *actTarget      `json:"target"`
-	Navigation *actPage        `json:"navigation"`
-	After      json.RawMessage `json:"after"`
-	Scroll     json.RawMessage `json:"scroll"`
-	Dialogs    []actDialog     `json:"dialogs"`
-	SettleMS   int             `json:"settle_ms"`
-	WaitedMS   *int            `json:"waited_ms"`
-	URL        string          `json:"url"`
+	actReport
+	Navigation *actPage    `json:"navigation"`
+	Dialogs    []actDialog `json:"dialogs"`
 	// Requests, where the browser let the extension watch the tab's
 	// network (Chromium's debugger), are every request the action caused.
 	Requests     []actRequest `json:"requests"`
@@ -117,8 +117,8 @@ func (s *Server) act(ctx context.Context, tab int, p pilot.Action) (any, error) 
 	if err := json.Unmarshal(resp.Result, &r); err != nil {
 		return nil, problem.New(problem.Internal, "the extension's answer could not be read: %v", err)
 	}
-	out := actAnswer{Action: p.Name, Target: r.Target, After: r.After, Scroll: r.Scroll, WaitedMS: r.WaitedMS, SettleMS: r.SettleMS,
-		URL: redact.URL(r.URL), Tab: resp.Tab}
+	out := actAnswer{actReport: r.actReport, Tab: resp.Tab}
+	out.Action, out.URL = p.Name, redact.URL(r.URL)
 	c := s.caused(ctx, resp.Tab, since, r.Requests == nil)
 	if r.Requests != nil {
 		c.Requests, c.More = r.Requests, c.More+r.RequestsMore

@@ -28,8 +28,8 @@ var (
 
 func (s *Server) observeTool() tool {
 	return tool{
-		name: "observe",
-		desc: "What the developer's tabs captured, newest first; a result's cursor as `after` gets only what is new.",
+		name:     "observe",
+		desc:     "What the developer's tabs captured, newest first; a result's cursor as `after` gets only what is new.",
 		hints:    readOnly,
 		selector: newParam[string]("what", ""),
 		scope:    s.sessionTab,
