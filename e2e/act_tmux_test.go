@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
 )
 
 // In ask mode a waiting click shows its target as the page names it on the
@@ -57,4 +59,40 @@ func TestActionApprovalInTmux(t *testing.T) {
 	dash.await(20*time.Second, "APPROVE? AI act-tmux-agent wants to click")
 	dash.keys("y")
 	got(third)
+}
+
+// In ask mode a replay waits once, its steps listed on the dashboard; y
+// runs them all, and each step's audit line carries the replay's id.
+func TestReplayApprovalInTmux(t *testing.T) {
+	dash, r := askingDashboard(t, "replay", "replay-tmux-agent", "40s")
+	r.b.setCapture(t, map[string]any{"action_replay": true})
+	r.open(t, "/replay-shop.html")
+	if err := chromedp.Do(r.b.ctx,
+		chromedp.WaitVisible(chromedp.CSS("#checkout")),
+		chromedp.SendKeys(chromedp.CSS("#qty"), "2"),
+		chromedp.SendKeys(chromedp.CSS("#pw"), "hunter2"),
+		chromedp.Click(chromedp.CSS("#add")),
+	); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 10*time.Second, "the human's click on Add", func() bool {
+		return find(entries(observe(t, r.ai, map[string]any{"what": "actions"})), "selector", "#add") != nil
+	})
+	done := make(chan map[string]any, 1)
+	go func() {
+		out, _, _ := callTool(r.ai, "interact", map[string]any{"action": "replay"})
+		done <- out
+	}()
+	dash.await(20*time.Second, "APPROVE? AI replay-tmux-agent wants to replay", "1. navigate "+r.site+"/replay-shop.html",
+		`2. type #qty = "2"`, "3. type #pw (skipped", `4. click #add "Add"`)
+	dash.keys("y")
+	var out map[string]any
+	select {
+	case out = <-done:
+	case <-time.After(40 * time.Second):
+		t.Fatalf("no answer; the screen:\n%s", dash.screen())
+	}
+	if steps, _ := out["steps"].([]any); len(steps) != 4 {
+		t.Fatalf("the replay: %v", out)
+	}
 }
