@@ -181,6 +181,7 @@ console.error("listening-page");
 		fmt.Fprint(w, `<!doctype html><html><head><title>CSP</title></head><body><h1>strict</h1></body></html>`)
 	})
 	analysisRoutes(mux)
+	testgenRoutes(mux)
 	// finder.html's API and script, and the switch a test flips to break the
 	// API or slow the page (finder.js, slow.html): POST /fixture/switch?broken=1&delay_ms=600.
 	var broken atomic.Bool
