@@ -258,8 +258,8 @@ func (a *Action) sanitize() {
 }
 
 // maxMatches bounds an action's count of elements like its target: the
-// extension stops counting there.
-const maxMatches = 1000
+// extension stops counting there (content/actions.js, CANDIDATES_MAX).
+const maxMatches = 3000
 
 // roleName keeps an ARIA role as the extension sends it (a lowercase word),
 // "" for anything else.
