@@ -181,7 +181,6 @@ console.error("listening-page");
 		fmt.Fprint(w, `<!doctype html><html><head><title>CSP</title></head><body><h1>strict</h1></body></html>`)
 	})
 	analysisRoutes(mux)
-	testgenRoutes(mux)
 	// finder.html's API and script, and the switch a test flips to break the
 	// API or slow the page (finder.js, slow.html): POST /fixture/switch?broken=1&delay_ms=600.
 	var broken atomic.Bool
@@ -223,6 +222,7 @@ console.error("listening-page");
 		ms, _ := strconv.Atoi(r.URL.Query().Get("delay_ms"))
 		delay.Store(int64(ms))
 	})
+	testgenRoutes(mux)
 	mux.Handle("/", http.FileServer(http.Dir("../testdata/fixtures")))
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -73,25 +73,6 @@
     return parts.join(' > ');
   }
 
-  // The one rule (generated from Go): a password input, or a secret name, id or autocomplete.
-  function isSensitive(el) {
-    const attr = (a) => (el.getAttribute && el.getAttribute(a)) || '';
-    return scrub.isSecretField(el.type, attr('name'), attr('id'), attr('autocomplete'));
-  }
-
-  function visibleText(el) {
-    const tag = el.tagName.toLowerCase();
-    if (tag === 'input') {
-      const type = String(el.type || '').toLowerCase();
-      if (['button', 'submit', 'reset'].includes(type)) return clean(el.value, TEXT_MAX);
-      return clean(el.getAttribute('aria-label') || '', TEXT_MAX);
-    }
-    if (tag === 'textarea' || tag === 'select' || tag === 'body' || tag === 'html') {
-      return clean(el.getAttribute('aria-label') || '', TEXT_MAX);
-    }
-    return clean(el.innerText || el.textContent || el.getAttribute('aria-label') || el.getAttribute('title') || '', TEXT_MAX);
-  }
-
   // What a generated test needs to locate a clicked button or link uniquely (features/testgen): its
   // role, its accessible name where it differs from its text, how many elements of the page share
   // both (matches) and, when more than one, the nearest container in which they are unique and which
@@ -185,6 +166,25 @@
       }
     }
     return out;
+  }
+
+  // The one rule (generated from Go): a password input, or a secret name, id or autocomplete.
+  function isSensitive(el) {
+    const attr = (a) => (el.getAttribute && el.getAttribute(a)) || '';
+    return scrub.isSecretField(el.type, attr('name'), attr('id'), attr('autocomplete'));
+  }
+
+  function visibleText(el) {
+    const tag = el.tagName.toLowerCase();
+    if (tag === 'input') {
+      const type = String(el.type || '').toLowerCase();
+      if (['button', 'submit', 'reset'].includes(type)) return clean(el.value, TEXT_MAX);
+      return clean(el.getAttribute('aria-label') || '', TEXT_MAX);
+    }
+    if (tag === 'textarea' || tag === 'select' || tag === 'body' || tag === 'html') {
+      return clean(el.getAttribute('aria-label') || '', TEXT_MAX);
+    }
+    return clean(el.innerText || el.textContent || el.getAttribute('aria-label') || el.getAttribute('title') || '', TEXT_MAX);
   }
 
   function record(data, quiet) {

@@ -182,10 +182,18 @@ type Action struct {
 	Value     string `json:"value,omitempty"`    // input value; never for passwords
 	InputType string `json:"input_type,omitempty"`
 	URL       string `json:"url,omitempty"` // navigation target
-	TabID     int    `json:"tab,omitempty"`
-	Page      string `json:"page,omitempty"`
-	// Source is "ai" for an action of the AI's Web Pilot, absent for the human's.
+	// Load marks a navigation that loaded a document (not a pushState or
+	// a hash change).
+	Load bool `json:"load,omitempty"`
+	// Source is "ai" for the AI's own actions (interact), absent for the
+	// human's.
 	Source string `json:"source,omitempty"`
+	TabID  int    `json:"tab,omitempty"`
+	Page   string `json:"page,omitempty"`
+	// Doc and Seq are the entry's place in its page's sequence (PROTOCOL.md,
+	// "Sequence numbers"); read at ingest and cleared before it is stored.
+	Doc string `json:"dc,omitempty"`
+	Seq int64  `json:"sq,omitempty"`
 	// Role is a clicked target's ARIA role (button, link), Name its accessible
 	// name where it differs from Text, and Matches how many elements of the
 	// page had that role and name at the click: 1 means they locate it.
@@ -195,10 +203,6 @@ type Action struct {
 	// Within is, when Matches > 1, the nearest container in which role and
 	// name were unique, as a locator finds it.
 	Within *Scope `json:"within,omitempty"`
-	// Doc and Seq are the entry's place in its page's sequence (PROTOCOL.md,
-	// "Sequence numbers"); read at ingest and cleared before it is stored.
-	Doc string `json:"dc,omitempty"`
-	Seq int64  `json:"sq,omitempty"`
 	// Order keeps Doc and Seq past ingest, never encoded: a generated test
 	// replays actions of the same millisecond in their page's order.
 	Order Place `json:"-"`
