@@ -82,6 +82,7 @@
   const SCOPE_DEPTH = 12;
   const NAMED_BY_CONTENT = new Set(['button', 'link', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem', 'checkbox', 'radio', 'switch']);
   const IMPLICIT = { NAV: 'navigation', MAIN: 'main', ASIDE: 'complementary', FORM: 'form', SECTION: 'region', ARTICLE: 'article', DIALOG: 'dialog', UL: 'list', OL: 'list', LI: 'listitem', TR: 'row', TABLE: 'table', FIELDSET: 'group' };
+  const CONTAINERS = `${Object.keys(IMPLICIT).join(',')},[role]`;
   const BY_TEXT = new Set(['listitem', 'row', 'article']); // containers a test tells apart by a text they hold
   const norm = (s) => String(s || '').replace(/\s+/g, ' ').trim();
   const explicitRole = (el) => norm(el.getAttribute('role')).split(' ')[0];
@@ -124,7 +125,8 @@
   // id, or its role and a text it holds (not the clicked target's), each unique on the page.
   function scopeOf(el, target) {
     const role = containerRole(el);
-    const all = () => Array.prototype.filter.call(document.querySelectorAll(`${Object.keys(IMPLICIT).join(',')},[role]`), (c) => containerRole(c) === role);
+    let kin = null; // the page's containers of that role, read once
+    const all = () => kin || (kin = Array.prototype.filter.call(document.querySelectorAll(CONTAINERS), (c) => containerRole(c) === role));
     const name = role ? labelOf(el) : '';
     if (name && all().filter((c) => labelOf(c) === name).length === 1) return { role, name: clean(name, TEXT_MAX) };
     const sel = selectorFor(el);
@@ -136,7 +138,9 @@
       if (!t || target.contains(n)) continue;
       tries++;
       const low = t.toLowerCase();
-      if (all().filter((c) => norm(c.textContent).toLowerCase().includes(low)).length === 1) return { role, text: t };
+      let hits = 0;
+      for (const c of all()) if (norm(c.textContent).toLowerCase().includes(low) && ++hits > 1) break;
+      if (hits === 1) return { role, text: t };
     }
     return null;
   }
