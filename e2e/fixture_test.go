@@ -223,6 +223,7 @@ console.error("listening-page");
 		ms, _ := strconv.Atoi(r.URL.Query().Get("delay_ms"))
 		delay.Store(int64(ms))
 	})
+	testgenRoutes(mux)
 	mux.Handle("/", http.FileServer(http.Dir("../testdata/fixtures")))
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -10,12 +10,12 @@ import (
 func (s *Server) generateTool() tool {
 	return tool{
 		name:     "generate",
-		desc:     "Produce an artifact from what was captured.",
+		desc:     "An artifact of what was captured.",
 		hints:    additive,
 		selector: newParam[string]("format", ""),
 		modes: []mode{
-			{"sarif", "latest accessibility and security audits as SARIF 2.1.0", nil, s.generateSARIF},
-			{"test", "Playwright test of recorded actions", []declared{testNameParam, baseURLParam, mockParam, shotsParam, filterParam},
+			{"sarif", "latest a11y and security audits", nil, s.generateSARIF},
+			{"test", "Playwright test of the human's actions", []declared{testNameParam, baseURLParam, mockParam, shotsParam, filterParam, includeAI},
 				s.afterHeld(s.generateTest)},
 			{"har", "HAR 1.2 file", []declared{filterParam}, s.afterHeld(s.generateHAR)},
 		},

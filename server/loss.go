@@ -18,6 +18,9 @@ func sequenced[T any, P interface {
 }](s *Server, kind string, add func([]T) (int, []capture.Rejection)) func([]T) (int, []capture.Rejection) {
 	return func(items []T) (int, []capture.Rejection) {
 		for i := range items {
+			if k, ok := any(P(&items[i])).(interface{ KeepPlace() }); ok {
+				k.KeepPlace() // an action keeps it for ordering (capture.Action.Order)
+			}
 			tab, ts, doc, n := P(&items[i]).Sequenced()
 			if kind != "" {
 				s.losses.Note(kind, tab, ts, *doc, *n)

@@ -3,6 +3,8 @@ package server
 import (
 	"strings"
 	"testing"
+
+	"github.com/gasoline-dev/gasoline/features/capture"
 )
 
 // A gap in a page's sequence numbers is a loss that health and the observe
@@ -44,5 +46,24 @@ func TestSequenceGapsReachHealthAndObserve(t *testing.T) {
 	health, _ := callTool(t, c, "observe", map[string]any{"what": "health"})
 	if !strings.Contains(mustJSON(health["lost"]), `"total":12`) {
 		t.Fatalf("observe health lost: %v", health["lost"])
+	}
+}
+
+// An action keeps its place in its page's sequence past ingest (never shown):
+// a generated test orders actions of one millisecond by it.
+func TestActionsKeepTheirPlace(t *testing.T) {
+	s, base := startServer(t)
+	body := `{"actions":[
+		{"ts":1764277443000,"type":"click","selector":"#send","text":"Send","tab":5,"dc":"d1","sq":7},
+		{"ts":1764277443000,"type":"input","selector":"#msg","value":"hi","tab":5,"dc":"d1","sq":6}]}`
+	if code, out := do(t, base, call{method: "POST", path: "/actions", body: body, header: map[string]string{"Origin": ExtensionOrigin}}); code != 200 {
+		t.Fatalf("POST /actions: %d %v", code, out)
+	}
+	as := s.store.Actions(capture.Query{}).Entries // newest first
+	if len(as) != 2 || as[0].Order != (capture.Place{Doc: "d1", Seq: 6}) || as[1].Order != (capture.Place{Doc: "d1", Seq: 7}) || as[0].Seq != 0 {
+		t.Fatalf("stored actions: %+v", as)
+	}
+	if j := mustJSON(as); strings.Contains(j, `"sq"`) || strings.Contains(j, `"dc"`) || strings.Contains(j, "Order") {
+		t.Fatalf("an action shows its place: %s", j)
 	}
 }

@@ -18,6 +18,7 @@ var (
 	baseURLParam  = newParam[string]("base_url", "")
 	mockParam     = newParam[bool]("mock_api", "")
 	shotsParam    = newParam[bool]("screenshots", "add toHaveScreenshot()")
+	includeAI     = newParam[bool]("include_ai", "")
 )
 
 // What an artifact is generated from: the newest captured entries.
@@ -38,7 +39,7 @@ func (s *Server) session(urlFilter string) testgen.Session {
 
 func (s *Server) generateTest(ctx context.Context, a args) (any, error) {
 	o := testgen.Options{Name: testNameParam.get(a), BaseURL: baseURLParam.get(a), MockAPI: mockParam.get(a),
-		Screenshots: shotsParam.get(a), URLFilter: filterParam.get(a)}
+		Screenshots: shotsParam.get(a), URLFilter: filterParam.get(a), IncludeAI: includeAI.get(a)}
 	sess := s.session("")
 	sess.DOM = s.pageDOM(ctx)
 	r, err := testgen.Generate(sess, o)

@@ -67,3 +67,27 @@ func TestGenerateTestAndHAR(t *testing.T) {
 		t.Fatalf("har url_filter: %v", out)
 	}
 }
+
+// generate{format:"test"} replays the human's actions; the AI's own only
+// with include_ai, and says so when they were all it had.
+func TestGenerateTestLeavesTheAIsActions(t *testing.T) {
+	s := New(Config{Version: "test"})
+	c := mcpClient(t, s)
+	now := time.Now()
+	page := "http://app.test/shop"
+	s.store.AddActions([]capture.Action{
+		{TS: capture.Time{Time: now}, Type: "navigation", URL: page, Page: page, Source: "ai"},
+		{TS: capture.Time{Time: now.Add(time.Second)}, Type: "click", Selector: "#buy", Text: "Buy", Page: page, Source: "ai"},
+	})
+	out, isErr := callTool(t, c, "generate", map[string]any{"format": "test"})
+	if !isErr || out["error"] != "not_found" || !strings.Contains(out["message"].(string), "include_ai:true") {
+		t.Fatalf("only the AI's actions: %v", out)
+	}
+	out, isErr = callTool(t, c, "generate", map[string]any{"format": "test", "include_ai": true})
+	if script, _ := out["script"].(string); isErr || !strings.Contains(script, "page.locator('#buy').click()") {
+		t.Fatalf("include_ai: %v", out)
+	}
+	if out, isErr := callTool(t, c, "generate", map[string]any{"format": "test", "include_ai": "yes"}); !isErr || out["error"] != "invalid_param" {
+		t.Fatalf("include_ai yes: %v", out)
+	}
+}

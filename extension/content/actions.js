@@ -73,6 +73,105 @@
     return parts.join(' > ');
   }
 
+  // What a generated test needs to locate a clicked button or link uniquely (features/testgen): its
+  // role, its accessible name where it differs from its text, how many elements of the page share
+  // both (matches) and, when more than one, the nearest container in which they are unique and which
+  // a locator finds by itself (within). Worked out at a click only: over at most CANDIDATES_MAX
+  // elements of the page and SCOPE_DEPTH ancestors.
+  const CANDIDATES_MAX = 3000;
+  const SCOPE_DEPTH = 12;
+  const NAMED_BY_CONTENT = new Set(['button', 'link', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem', 'checkbox', 'radio', 'switch']);
+  const IMPLICIT = { NAV: 'navigation', MAIN: 'main', ASIDE: 'complementary', FORM: 'form', SECTION: 'region', ARTICLE: 'article', DIALOG: 'dialog', UL: 'list', OL: 'list', LI: 'listitem', TR: 'row', TABLE: 'table', FIELDSET: 'group' };
+  const CONTAINERS = `${Object.keys(IMPLICIT).join(',')},[role]`;
+  const BY_TEXT = new Set(['listitem', 'row', 'article']); // containers a test tells apart by a text they hold
+  const norm = (s) => String(s || '').replace(/\s+/g, ' ').trim();
+  const explicitRole = (el) => norm(el.getAttribute('role')).split(' ')[0];
+
+  function widgetRole(el) {
+    const r = explicitRole(el);
+    if (r) return NAMED_BY_CONTENT.has(r) ? r : '';
+    const tag = el.tagName;
+    if (tag === 'BUTTON') return 'button';
+    if (tag === 'INPUT') return ['button', 'submit', 'reset', 'image'].includes(el.type) ? 'button' : '';
+    return (tag === 'A' || tag === 'AREA') && el.hasAttribute('href') ? 'link' : '';
+  }
+
+  function labelOf(el) {
+    const by = el.getAttribute('aria-labelledby');
+    if (by) {
+      const t = norm(by.split(/\s+/).map((id) => { const r = document.getElementById(id); return r ? r.textContent : ''; }).join(' '));
+      if (t) return t;
+    }
+    return norm(el.getAttribute('aria-label'));
+  }
+
+  // The accessible name as a locator compares it: a label, a button input's value, else its text.
+  // from: 'label' when it does not come from the element's text.
+  function nameOf(el) {
+    const label = labelOf(el);
+    if (label) return { name: label, from: 'label' };
+    if (el.tagName === 'INPUT') {
+      const v = norm(el.type === 'image' ? el.getAttribute('alt') : el.value);
+      return { name: v || (el.type === 'submit' ? 'Submit' : el.type === 'reset' ? 'Reset' : ''), from: 'label' };
+    }
+    return { name: norm(el.textContent) || norm(el.getAttribute('title')), from: 'text' };
+  }
+
+  function containerRole(el) {
+    return explicitRole(el) || IMPLICIT[el.tagName] || '';
+  }
+
+  // The container el as a locator finds it on its own, or null: by its role and name, an id or test
+  // id, or its role and a text it holds (not the clicked target's), each unique on the page.
+  function scopeOf(el, target) {
+    const role = containerRole(el);
+    let kin = null; // the page's containers of that role, read once
+    const all = () => kin || (kin = Array.prototype.filter.call(document.querySelectorAll(CONTAINERS), (c) => containerRole(c) === role));
+    const name = role ? labelOf(el) : '';
+    if (name && all().filter((c) => labelOf(c) === name).length === 1) return { role, name: clean(name, TEXT_MAX) };
+    const sel = selectorFor(el);
+    if (sel && !sel.includes(' ')) return { selector: sel };
+    if (!BY_TEXT.has(role)) return null;
+    const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(), tries = 0; n && tries < 5; n = walk.nextNode()) {
+      const t = clean(n.data, 60);
+      if (!t || target.contains(n)) continue;
+      tries++;
+      const low = t.toLowerCase();
+      let hits = 0;
+      for (const c of all()) if (norm(c.textContent).toLowerCase().includes(low) && ++hits > 1) break;
+      if (hits === 1) return { role, text: t };
+    }
+    return null;
+  }
+
+  function locating(el, text) {
+    const role = widgetRole(el);
+    if (!role) return null;
+    const { name, from } = nameOf(el);
+    if (!name) return null;
+    const out = { role, matches: 1 };
+    if (from === 'label' && clean(name, TEXT_MAX) !== text) out.name = clean(name, TEXT_MAX);
+    const candidates = document.querySelectorAll('button,input,a[href],area[href],[role]');
+    if (candidates.length > CANDIDATES_MAX) {
+      out.matches = CANDIDATES_MAX; // not counted: the recorded selector locates it
+      return out;
+    }
+    const same = Array.prototype.filter.call(candidates, (c) => c !== el && widgetRole(c) === role && nameOf(c).name === name);
+    out.matches += same.length;
+    if (!same.length) return out;
+    let cur = el.parentElement;
+    for (let d = 0; cur && d < SCOPE_DEPTH && cur !== document.body; cur = cur.parentElement, d++) {
+      if (same.some((c) => cur.contains(c))) break; // here and above, the name is not unique
+      const within = scopeOf(cur, el);
+      if (within) {
+        out.within = within;
+        break;
+      }
+    }
+    return out;
+  }
+
   // The one rule (generated from Go): a password input, or a secret name, id or autocomplete.
   function isSensitive(el) {
     const attr = (a) => (el.getAttribute && el.getAttribute(a)) || '';
@@ -107,9 +206,13 @@
     if (t && t.nodeType !== 1) t = t.parentElement;
     if (!t || !t.closest) return;
     const el = t.closest(INTERACTIVE) || t;
+    // A value typed before this click is recorded before it, at its last keystroke's time, whether
+    // or not the click takes the focus (a 'change'): the test fills, then clicks.
+    flushInputs();
     const data = { type: 'click', selector: selectorFor(el), ts };
     const text = visibleText(el);
     if (text) data.text = text;
+    Object.assign(data, locating(el, text));
     record(data);
   }
 
@@ -120,8 +223,9 @@
     } catch (_) { /* ignore */ }
   });
 
-  // Input: debounced per element, flushed at once on 'change' and before submit.
-  const inputTimers = new Map(); // element → timer
+  // Input: debounced per element, flushed at once on 'change' and before a click, a key or a submit;
+  // recorded with the time of its last keystroke.
+  const inputTimers = new Map(); // element → {timer, ts: the last keystroke's time}
   const lastRecorded = new WeakMap(); // element → fingerprint of the last recorded value
 
   function fieldOf(t) {
@@ -156,8 +260,9 @@
   // held: the value content/start.js read at the event (undefined: read it now), ts its time.
   function recordInput(el, ts, held) {
     const t = inputTimers.get(el);
-    if (t) clearTimeout(t);
+    if (t) clearTimeout(t.timer);
     inputTimers.delete(el);
+    if (t && !ts) ts = t.ts;
     if (actionsOff() || (held === undefined && !el.isConnected)) return;
     const raw = typeof held === 'string' ? held : rawValue(el);
     const fp = fingerprint(raw);
@@ -172,14 +277,14 @@
     for (const el of Array.from(inputTimers.keys())) recordInput(el);
   }
 
-  function typed(t) {
+  function typed(t, ts) {
     const el = fieldOf(t);
     if (!el) return;
     const type = inputType(el);
     if (type === 'checkbox' || type === 'radio' || type.startsWith('select')) return; // 'change' records these
-    const timer = inputTimers.get(el);
-    if (timer) clearTimeout(timer);
-    inputTimers.set(el, setTimeout(() => { try { recordInput(el); } catch (_) { /* ignore */ } }, INPUT_DEBOUNCE_MS));
+    const prev = inputTimers.get(el);
+    if (prev) clearTimeout(prev.timer);
+    inputTimers.set(el, { timer: setTimeout(() => { try { recordInput(el); } catch (_) { /* ignore */ } }, INPUT_DEBOUNCE_MS), ts: ts || Date.now() });
   }
 
   function changed(t, ts, held) {
@@ -243,7 +348,7 @@
     try {
       if (actionsOff()) return;
       if (a.act === 'click') click(a.el, a.ts);
-      else if (a.act === 'input') typed(a.el);
+      else if (a.act === 'input') typed(a.el, a.ts);
       else if (a.act === 'change') changed(a.el, a.ts, a.v);
       else if (a.act === 'submit') submitted(a.el, a.ts);
       else if (a.act === 'keydown') pressed(a.el, a.key, a.ts);

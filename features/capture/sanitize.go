@@ -231,6 +231,7 @@ func (e *WSEvent) sanitize() {
 }
 
 func (a *Action) sanitize() {
+	a.sanitizeTarget()
 	a.Type = strings.ToLower(Truncate(a.Type, 32))
 	a.Selector = Truncate(a.Selector, 500)
 	a.Text = scrubText(a.Text, MaxText)
@@ -300,4 +301,42 @@ func trimStackHead(stack, message string) string {
 		return rest
 	}
 	return stack
+}
+
+// sanitizeTarget keeps what a click says of its target only in the form a
+// generated test reads.
+func (a *Action) sanitizeTarget() {
+	a.Role = roleName(a.Role)
+	a.Name = scrubText(a.Name, MaxText)
+	if a.Role == "" || a.Matches < 0 {
+		a.Matches = 0
+	}
+	a.Matches = min(a.Matches, maxMatches)
+	if w := a.Within; w != nil {
+		w.Role = roleName(w.Role)
+		w.Name = scrubText(w.Name, MaxText)
+		w.Text = scrubText(w.Text, MaxText)
+		w.Selector = Truncate(w.Selector, 500)
+		if *w == (Scope{}) || a.Matches < 2 {
+			a.Within = nil
+		}
+	}
+}
+
+// maxMatches bounds an action's count of elements like its target: the
+// extension stops counting there (content/actions.js, CANDIDATES_MAX).
+const maxMatches = 3000
+
+// roleName keeps an ARIA role as the extension sends it (a lowercase word),
+// "" for anything else.
+func roleName(r string) string {
+	if len(r) == 0 || len(r) > 20 {
+		return ""
+	}
+	for i := 0; i < len(r); i++ {
+		if r[i] < 'a' || r[i] > 'z' {
+			return ""
+		}
+	}
+	return r
 }

@@ -32,7 +32,8 @@ func (e *WSEvent) TextBytes() int {
 
 // TextBytes is the length of the action's text fields (see LogEntry's).
 func (a *Action) TextBytes() int {
-	return len(a.Type) + len(a.Selector) + len(a.Text) + len(a.Value) + len(a.InputType) + len(a.URL) + len(a.Page) + len(a.Doc)
+	return len(a.Type) + len(a.Selector) + len(a.Text) + len(a.Value) + len(a.InputType) + len(a.URL) + len(a.Page) + len(a.Doc) +
+		len(a.Source) + len(a.Role) + len(a.Name) + a.Within.textBytes()
 }
 
 // ListBytes is the length of a list of strings' text: each string's bytes
@@ -43,4 +44,11 @@ func ListBytes(list []string) int {
 		n += len(s) + 3 // the quotes and comma
 	}
 	return n
+}
+
+func (s *Scope) textBytes() int {
+	if s == nil {
+		return 0
+	}
+	return len(s.Role) + len(s.Name) + len(s.Text) + len(s.Selector)
 }

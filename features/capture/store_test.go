@@ -2,6 +2,7 @@ package capture
 
 import (
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -10,6 +11,34 @@ import (
 )
 
 func ts(sec int) Time { return Time{time.Unix(1700000000+int64(sec), 0)} }
+
+// What an action says of its target is kept only in the form a generated
+// test reads: a role is a lowercase word, a container only when the role
+// and name were not unique, a source only "ai"; its texts are scrubbed.
+func TestActionTargetFields(t *testing.T) {
+	s := NewStore()
+	within := &Scope{Role: "listitem", Text: "Pears token=abcdef1234567890"}
+	s.AddActions([]Action{
+		{Type: "click", Role: "button", Name: "Add", Matches: 3, Within: within, Source: "ai"},
+		{Type: "click", Role: "button')", Matches: 2, Within: &Scope{Selector: "#cart"}, Source: "human"},
+		{Type: "click", Role: "link", Matches: 1, Within: &Scope{Selector: "#nav"}},
+		{Type: "click", Role: "button", Matches: 5000},
+	})
+	as := s.Actions(Query{}).Entries
+	slices.Reverse(as)
+	if a := as[0]; a.Role != "button" || a.Source != "ai" || a.Within == nil || a.Within.Text != "Pears token=[redacted]" {
+		t.Errorf("kept: %+v %+v", a, a.Within)
+	}
+	if a := as[1]; a.Role != "" || a.Matches != 0 || a.Within != nil || a.Source != "" {
+		t.Errorf("a role that is no word: %+v", a)
+	}
+	if a := as[2]; a.Within != nil {
+		t.Errorf("a unique role and name with a container: %+v", a.Within)
+	}
+	if a := as[3]; a.Matches != maxMatches {
+		t.Errorf("matches %d", a.Matches)
+	}
+}
 
 func TestRingKeepsNewestAndCursorReturnsOnlyNew(t *testing.T) {
 	s := NewStore()

@@ -206,7 +206,39 @@ type Action struct {
 	// "Sequence numbers"); read at ingest and cleared before it is stored.
 	Doc string `json:"dc,omitempty"`
 	Seq int64  `json:"sq,omitempty"`
+	// Role is a clicked target's ARIA role (button, link), Name its accessible
+	// name where it differs from Text, and Matches how many elements of the
+	// page had that role and name at the click: 1 means they locate it.
+	Role    string `json:"role,omitempty"`
+	Name    string `json:"name,omitempty"`
+	Matches int    `json:"matches,omitempty"`
+	// Within is, when Matches > 1, the nearest container in which role and
+	// name were unique, as a locator finds it.
+	Within *Scope `json:"within,omitempty"`
+	// Order keeps Doc and Seq past ingest, never encoded: a generated test
+	// replays actions of the same millisecond in their page's order.
+	Order Place `json:"-"`
 }
+
+// Scope is a container: by its role and accessible name (a named region,
+// form, dialog…), by its role and a text it holds (a list item, a row), or
+// by a selector (an id or a test id).
+type Scope struct {
+	Role     string `json:"role,omitempty"`
+	Name     string `json:"name,omitempty"`
+	Text     string `json:"text,omitempty"`
+	Selector string `json:"selector,omitempty"`
+}
+
+// Place is an entry's place in its page's sequence: its document's key and
+// its number there.
+type Place struct {
+	Doc string
+	Seq int64
+}
+
+// KeepPlace copies Doc and Seq to Order before ingest clears them.
+func (a *Action) KeepPlace() { a.Order = Place{a.Doc, a.Seq} }
 
 // Page is what the extension reports about the tab it tracks.
 type Page struct {

@@ -24,6 +24,7 @@ type gen struct {
 	s       Session
 	o       Options
 	actions []capture.Action
+	aiLeft  int       // the AI's actions left out (Options.IncludeAI unset)
 	network []request // the filtered waterfall, oldest first
 	origin  string    // the recorded app's origin
 	name    string
@@ -39,7 +40,8 @@ type gen struct {
 }
 
 func newGen(s Session, o Options) *gen {
-	g := &gen{s: s, o: o, actions: ordered(s.Actions, o.URLFilter), mocked: map[string]bool{}, names: map[string]int{}}
+	g := &gen{s: s, o: o, mocked: map[string]bool{}, names: map[string]int{}}
+	g.actions, g.aiLeft = ordered(s.Actions, o)
 	for _, n := range s.Network {
 		// The page's API calls: its documents, scripts and images (the network list has every request)
 		// are what the replay loads anyway, not what a step waits for.
@@ -110,10 +112,7 @@ func (g *gen) write() {
 	mocks := g.out.String()
 	g.out.Reset()
 	g.writeSteps()
-	steps := strings.TrimPrefix(g.out.String(), "\n")
-	if mocks != "" {
-		steps = "\n" + steps
-	}
+	steps := g.out.String() // each step starts with a blank line
 	g.out.Reset()
 	g.out.WriteString(prefix)
 	if len(g.placeholders) > 0 {
@@ -125,8 +124,16 @@ func (g *gen) write() {
 	}
 	g.line(0, "")
 	g.line(0, "test(%s, async ({ page }) => {", jsString(g.name))
-	g.out.WriteString(mocks)
+	g.line(1, "// An uncaught error on the page fails the test (checked at its end).")
+	g.line(1, "const pageErrors: string[] = [];")
+	g.line(1, "page.on('pageerror', (e) => pageErrors.push(e.message));")
+	if mocks != "" {
+		g.line(0, "")
+		g.out.WriteString(mocks)
+	}
 	g.out.WriteString(steps)
+	g.line(0, "")
+	g.assert("expect(pageErrors).toEqual([]);", High, "no uncaught error on the page")
 	g.line(0, "});")
 }
 
@@ -300,7 +307,7 @@ func (g *gen) action(a capture.Action) (code []string, comment string) {
 		}
 		return []string{fmt.Sprintf("await page.goto(%s);", g.urlLiteral(target))}, "open " + shown(pathOnly(a.URL))
 	case "click":
-		l := locate(a.Selector, a.Text, a.Type)
+		l := clicked(a)
 		desc := "click " + describe(a)
 		return []string{withConf(l.expr+".click();", l)}, desc
 	case "submit":

@@ -231,7 +231,7 @@ func nodeCheck(t *testing.T, src string) {
 		t.Fatal("node is needed to parse the generated test")
 	}
 	p := filepath.Join(t.TempDir(), "hostile.mjs")
-	os.WriteFile(p, []byte(strings.ReplaceAll(src, " as HTMLFormElement", "")), 0o600)
+	os.WriteFile(p, []byte(asJS(src)), 0o600)
 	if out, err := exec.Command(node, "--check", p).CombinedOutput(); err != nil {
 		t.Fatalf("the generated test does not parse: %v\n%s\n%s", err, out, src)
 	}

@@ -1,12 +1,15 @@
 package testgen
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
 	"strings"
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/gasoline-dev/gasoline/features/capture"
 )
 
 // Confidence of a generated line: how likely it is to hold on a replay of
@@ -66,6 +69,32 @@ func locate(selector, text, actionType string) locator {
 		return locator{expr: "page.locator('body')", conf: Low, why: "the recording named no target"}
 	}
 	return locator{expr: "page.locator(" + jsString(selector) + ")", conf: Low, why: "structural CSS path: breaks when the layout changes; add a data-testid"}
+}
+
+// clicked locates a click's target. A recording that counted the elements
+// sharing its role and name (capture.Action.Matches) gets a locator that is
+// unique on the recorded page: role and name when they were unique, else
+// scoped to the nearest container that made them unique, else its recorded
+// selector (unique on the page when recorded). An older recording: locate.
+func clicked(a capture.Action) locator {
+	if a.Role == "" || a.Matches == 0 || testIDSel().MatchString(a.Selector) {
+		return locate(a.Selector, a.Text, "click")
+	}
+	byRole := fmt.Sprintf("getByRole(%s, { name: %s, exact: true })", jsString(a.Role), jsString(cmp.Or(a.Name, a.Text)))
+	if a.Matches == 1 {
+		return locator{expr: "page." + byRole}
+	}
+	if w := a.Within; w != nil {
+		switch {
+		case w.Role != "" && w.Name != "":
+			return locator{expr: fmt.Sprintf("page.getByRole(%s, { name: %s, exact: true }).%s", jsString(w.Role), jsString(w.Name), byRole)}
+		case w.Role != "" && w.Text != "":
+			return locator{expr: fmt.Sprintf("page.getByRole(%s).filter({ hasText: %s }).%s", jsString(w.Role), jsString(w.Text), byRole)}
+		case w.Selector != "":
+			return locator{expr: fmt.Sprintf("page.locator(%s).%s", jsString(w.Selector), byRole)}
+		}
+	}
+	return locate(a.Selector, "", "click")
 }
 
 // roleOf maps a clickable element to its ARIA role.

@@ -7,7 +7,9 @@
 package testgen
 
 import (
+	"cmp"
 	"errors"
+	"fmt"
 	"net/url"
 	"slices"
 	"strings"
@@ -19,7 +21,8 @@ import (
 )
 
 // Session is what the test is generated from. Slices may come newest or
-// oldest first; Generate orders them by time.
+// oldest first; Generate orders them by time, actions of the same
+// millisecond by their page's sequence (else as stored).
 type Session struct {
 	Actions []capture.Action
 	Network []capture.NetworkEntry
@@ -51,6 +54,8 @@ type Options struct {
 	Screenshots bool
 	// URLFilter keeps actions and requests of pages whose URL contains it.
 	URLFilter string
+	// IncludeAI replays the AI's own actions too (capture.Action.Source).
+	IncludeAI bool
 }
 
 // Result is the generated test and what it holds.
@@ -90,6 +95,9 @@ const redacted = redact.Redacted
 func Generate(s Session, o Options) (Result, error) {
 	g := newGen(s, o)
 	if len(g.actions) == 0 {
+		if g.aiLeft > 0 {
+			return Result{}, fmt.Errorf("%w; %d of the AI's actions left out (include_ai:true replays them)", ErrNoActions, g.aiLeft)
+		}
 		return Result{}, ErrNoActions
 	}
 	g.write()
@@ -109,32 +117,42 @@ func keep(filter, page, u string) bool {
 	return strings.Contains(u, filter)
 }
 
-// ordered returns the actions to replay, oldest first, cleaned of what the
-// recorder's timing distorts.
-func ordered(in []capture.Action, filter string) []capture.Action {
+// ordered returns the actions to replay in the order the page saw them,
+// oldest first, and how many of the AI's it left out (o.IncludeAI unset).
+// The recorder records a field's value before the click or key that
+// follows it, with the time of its last keystroke, so time and the page's
+// sequence are the order; nothing is moved here.
+func ordered(in []capture.Action, o Options) ([]capture.Action, int) {
 	var as []capture.Action
+	ai := 0
 	for _, a := range in {
 		if a.Type == "change" {
 			a.Type = "input" // a recorder that names change events: same replay
 		}
-		if keep(filter, a.Page, a.URL) {
-			as = append(as, a)
-		}
-	}
-	slices.SortStableFunc(as, func(a, b capture.Action) int { return a.TS.Compare(b.TS.Time) })
-	// A field's value is recorded when its debounce ends or when its form
-	// is submitted; a quick click on the submit button therefore lands
-	// before the input it sent. Replay types first, then clicks.
-	for i := 1; i < len(as); i++ {
-		if as[i].Type != "input" || !submitFollows(as, i) {
+		if !keep(o.URLFilter, a.Page, a.URL) {
 			continue
 		}
-		j := i
-		for j > 0 && as[j-1].Type == "click" && as[j].TS.Sub(as[j-1].TS.Time) < time.Second {
-			as[j-1], as[j] = as[j], as[j-1]
-			j--
+		if a.Source == "ai" && !o.IncludeAI {
+			ai++
+			continue
 		}
+		as = append(as, a)
 	}
+	// The store answers newest first: oldest first keeps, for actions of
+	// one millisecond without a sequence (a restored history), the order
+	// they were stored in.
+	if len(as) > 1 && as[0].TS.After(as[len(as)-1].TS.Time) {
+		slices.Reverse(as)
+	}
+	slices.SortStableFunc(as, func(a, b capture.Action) int {
+		if c := a.TS.Compare(b.TS.Time); c != 0 {
+			return c
+		}
+		if a.Order.Doc != "" && a.Order.Doc == b.Order.Doc {
+			return cmp.Compare(a.Order.Seq, b.Order.Seq)
+		}
+		return 0
+	})
 	as = withNavigations(as)
 	var out []capture.Action
 	for i, a := range as {
@@ -156,7 +174,7 @@ func ordered(in []capture.Action, filter string) []capture.Action {
 		}
 		out = append(out, a)
 	}
-	return out
+	return out, ai
 }
 
 // withNavigations adds the navigations the recording missed (capture
@@ -176,21 +194,6 @@ func withNavigations(as []capture.Action) []capture.Action {
 		out = append(out, a)
 	}
 	return out
-}
-
-// submitFollows reports whether a submit comes right after as[i] (other
-// inputs flushed with it aside).
-func submitFollows(as []capture.Action, i int) bool {
-	for k := i + 1; k < len(as); k++ {
-		switch as[k].Type {
-		case "submit":
-			return true
-		case "input":
-			continue
-		}
-		return false
-	}
-	return false
 }
 
 func slug(s string) string {

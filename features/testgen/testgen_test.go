@@ -28,8 +28,14 @@ func act(ms int, typ, sel, text, value, inputType string) capture.Action {
 	return capture.Action{TS: at(ms), Type: typ, Selector: sel, Text: text, Value: value, InputType: inputType, Page: page}
 }
 
-// The generated tests are valid JavaScript once the one TypeScript cast the
-// generator writes is removed; node checks that without any npm package.
+// asJS is a generated test without the TypeScript the generator writes (a
+// cast and a type): JavaScript that node checks without any npm package.
+func asJS(src string) string {
+	return strings.NewReplacer(" as HTMLFormElement", "", "pageErrors: string[]", "pageErrors").Replace(src)
+}
+
+// The generated tests are valid JavaScript once the TypeScript the
+// generator writes is removed (asJS).
 func TestGoldenScriptsParse(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err != nil {
@@ -42,7 +48,7 @@ func TestGoldenScriptsParse(t *testing.T) {
 	dir := t.TempDir()
 	check := func(name, src string) error {
 		p := filepath.Join(dir, name+".mjs")
-		if err := os.WriteFile(p, []byte(strings.ReplaceAll(src, " as HTMLFormElement", "")), 0o644); err != nil {
+		if err := os.WriteFile(p, []byte(asJS(src)), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		out, err := exec.Command(node, "--check", p).CombinedOutput()
@@ -72,24 +78,105 @@ func TestNoActions(t *testing.T) {
 	}
 }
 
-func TestOrderedReplaysInputsBeforeTheSubmittingClick(t *testing.T) {
-	got := ordered([]capture.Action{
+// The order the page saw: time, then within a millisecond the page's
+// sequence; nothing moved (a click that revealed a field stays before the
+// typing in it).
+func TestOrderedIsThePagesOrder(t *testing.T) {
+	seq := func(a capture.Action, doc string, n int64) capture.Action {
+		a.Order = capture.Place{Doc: doc, Seq: n}
+		return a
+	}
+	in := []capture.Action{ // newest first, as the store answers
 		act(4020, "submit", "#f", "", "", ""),
-		act(4010, "input", "#b", "", "2", "text"),
-		act(4005, "input", "#a", "", "1", "text"),
-		act(4000, "click", "#f > button", "Send", "", ""),
+		// Stored out of the page's order (a batch sent again): the sequence tells.
+		seq(act(4000, "input", "#msg", "", "hi", "text"), "d1", 5),
+		seq(act(4000, "click", "#f > button", "Send", "", ""), "d1", 6),
+		act(3000, "input", "#b", "", "2", "text"),
+		act(2500, "click", "#new", "New", "", ""),
 		act(1000, "click", "#a", "", "", ""),
 		act(900, "input", "#z", "", "x", "text"),
 		act(950, "change", "#z", "", "xy", "text"),
 		nav(0, page), nav(10, page),
-	}, "")
-	var seq []string
-	for _, a := range got {
-		seq = append(seq, a.Type+":"+a.Selector+a.Value)
 	}
-	want := "navigation: input:#zxy input:#a1 input:#b2 click:#f > button"
-	if strings.Join(seq, " ") != want {
-		t.Fatalf("order\n got %s\nwant %s", strings.Join(seq, " "), want)
+	got, _ := ordered(in, Options{})
+	var order []string
+	for _, a := range got {
+		order = append(order, a.Type+":"+a.Selector+a.Value)
+	}
+	want := "navigation: input:#zxy click:#a click:#new input:#b2 input:#msghi click:#f > button"
+	if strings.Join(order, " ") != want {
+		t.Fatalf("order\n got %s\nwant %s", strings.Join(order, " "), want)
+	}
+	// Without a sequence (a restored history), one millisecond keeps the stored order.
+	got, _ = ordered([]capture.Action{act(10, "click", "#send", "Send", "", ""), act(10, "input", "#msg", "", "hi", "text"), nav(0, page)}, Options{})
+	if len(got) != 3 || got[1].Type != "input" || got[2].Type != "click" {
+		t.Fatalf("same millisecond, no sequence: %v", got)
+	}
+}
+
+// The AI's own actions are replayed only when asked.
+func TestOrderedLeavesTheAIsActions(t *testing.T) {
+	ai := act(20, "click", "#buy", "Buy", "", "")
+	ai.Source = "ai"
+	in := []capture.Action{nav(0, page), act(10, "input", "#q", "", "x", "text"), ai}
+	got, left := ordered(in, Options{})
+	if len(got) != 2 || left != 1 {
+		t.Fatalf("human only: %d actions, %d left", len(got), left)
+	}
+	if got, left = ordered(in, Options{IncludeAI: true}); len(got) != 3 || left != 0 {
+		t.Fatalf("include_ai: %d actions, %d left", len(got), left)
+	}
+	_, err := Generate(Session{Actions: []capture.Action{ai}}, Options{})
+	if !errors.Is(err, ErrNoActions) || !strings.Contains(err.Error(), "include_ai:true") {
+		t.Fatalf("only the AI's: %v", err)
+	}
+}
+
+// A click's locator is unique on the recorded page.
+func TestClickedIsUnique(t *testing.T) {
+	add := func(matches int, w *capture.Scope) capture.Action {
+		a := act(0, "click", "#list > li:nth-of-type(2) > button", "Add", "", "")
+		a.Role, a.Matches, a.Within = "button", matches, w
+		return a
+	}
+	byRole := `getByRole('button', { name: 'Add', exact: true })`
+	for _, tc := range []struct {
+		a          capture.Action
+		want, conf string
+	}{
+		{add(1, nil), "page." + byRole, ""},
+		{add(3, &capture.Scope{Role: "listitem", Text: "Pears"}), `page.getByRole('listitem').filter({ hasText: 'Pears' }).` + byRole, ""},
+		{add(3, &capture.Scope{Role: "region", Name: "Cart"}), `page.getByRole('region', { name: 'Cart', exact: true }).` + byRole, ""},
+		{add(3, &capture.Scope{Selector: "#cart"}), `page.locator('#cart').` + byRole, ""},
+		{add(3, nil), `page.locator('#list > li:nth-of-type(2) > button')`, Low},
+		{add(0, nil), "page." + byRole, ""}, // an older recording: as before
+	} {
+		if l := clicked(tc.a); l.expr != tc.want || l.conf != tc.conf {
+			t.Errorf("clicked(%d, %v) = %s (%s), want %s (%s)", tc.a.Matches, tc.a.Within, l.expr, l.conf, tc.want, tc.conf)
+		}
+	}
+	named := add(1, nil)
+	named.Name = "Add pears"
+	if l := clicked(named); l.expr != `page.getByRole('button', { name: 'Add pears', exact: true })` {
+		t.Errorf("the accessible name: %s", l.expr)
+	}
+	res, err := Generate(Session{Actions: []capture.Action{nav(0, page), add(3, &capture.Scope{Role: "listitem", Text: "Pears"})}}, Options{})
+	if err != nil || !strings.Contains(res.Script, `await page.getByRole('listitem').filter({ hasText: 'Pears' }).`+byRole+".click();") {
+		t.Fatalf("%v\n%s", err, res.Script)
+	}
+}
+
+// Every generated test fails on an uncaught error of the page.
+func TestFailsOnPageError(t *testing.T) {
+	res, err := Generate(Session{Actions: []capture.Action{nav(0, page)}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	on := strings.Index(res.Script, "page.on('pageerror', (e) => pageErrors.push(e.message));")
+	goTo := strings.Index(res.Script, "await page.goto(")
+	check := strings.Index(res.Script, "expect(pageErrors).toEqual([]);")
+	if on < 0 || goTo < on || check < goTo || res.Assertions != 1 {
+		t.Fatalf("assertions %d:\n%s", res.Assertions, res.Script)
 	}
 }
 
@@ -209,12 +296,12 @@ func TestOriginsAndDOMState(t *testing.T) {
 			t.Errorf("missing %s in\n%s", want, res.Script)
 		}
 	}
-	if res.Assertions != 0 {
+	if res.Assertions != 1 { // the page's errors
 		t.Errorf("assertions %d", res.Assertions)
 	}
 	s.Actions = s.Actions[:1]
 	res, _ = Generate(s, Options{BaseURL: "http://127.0.0.1:8080/"})
-	if !strings.Contains(res.Script, "baseURL: 'http://127.0.0.1:8080' }") || res.Assertions != 1 ||
+	if !strings.Contains(res.Script, "baseURL: 'http://127.0.0.1:8080' }") || res.Assertions != 2 ||
 		!strings.Contains(res.Script, "getByRole('heading', { level: 1, name: 'Form' })") {
 		t.Errorf("base URL override or DOM assertion missing:\n%s", res.Script)
 	}
@@ -284,12 +371,12 @@ func TestMissedNavigationsAreAdded(t *testing.T) {
 }
 
 func TestOrderedLeavesTheSubmitToEnter(t *testing.T) {
-	got := ordered([]capture.Action{
+	got, _ := ordered([]capture.Action{
 		act(1030, "submit", "#f", "", "", ""),
 		act(1020, "keypress", "#q", "Enter", "", ""),
 		act(1000, "input", "#q", "", "lyon", "text"),
 		nav(0, page),
-	}, "")
+	}, Options{})
 	var seq []string
 	for _, a := range got {
 		seq = append(seq, a.Type+":"+a.Selector+a.Text)

@@ -10,6 +10,10 @@ test.use({ baseURL: 'http://localhost:5173' });
 const E2E_COUPON = process.env.E2E_COUPON ?? '';
 
 test('add to cart and check out', async ({ page }) => {
+  // An uncaught error on the page fails the test (checked at its end).
+  const pageErrors: string[] = [];
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+
   // API fixtures: the responses captured during the recording, served in order
   // (the last repeats), so the test does not depend on the backend's data.
   const getProductsReplies = [
@@ -84,4 +88,6 @@ test('add to cart and check out', async ({ page }) => {
   await expect(page).toHaveScreenshot('10-orders-981.png'); // confidence low: pixels move with fonts and data; record the baseline with --update-snapshots
 
   // The DOM state was read on '/checkout', not on the page this test ends on: no DOM assertions.
+
+  expect(pageErrors).toEqual([]); // confidence high: no uncaught error on the page
 });

@@ -10,6 +10,10 @@ test.use({ baseURL: 'http://localhost:3000' });
 const E2E_PASSWORD = process.env.E2E_PASSWORD ?? '';
 
 test('recorded flow on /signup', async ({ page }) => {
+  // An uncaught error on the page fails the test (checked at its end).
+  const pageErrors: string[] = [];
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+
   // 1. open '/signup'
   const configResponsePromise = page.waitForResponse((r) => r.request().method() === 'GET' && new URL(r.url()).pathname === '/api/config');
   await page.goto('/signup');
@@ -48,4 +52,6 @@ test('recorded flow on /signup', async ({ page }) => {
   await expect(page.getByTestId('count')).toBeVisible(); // confidence medium: visible when the test was generated
   await expect(page.getByTestId('count')).toContainText('3 items'); // confidence low: its text holds numbers, which often change between runs
   await expect(page.getByTestId('secret')).toBeVisible(); // confidence medium: visible when the test was generated
+
+  expect(pageErrors).toEqual([]); // confidence high: no uncaught error on the page
 });

@@ -10,6 +10,10 @@ test.use({ baseURL: 'http://localhost:3000' });
 const E2E_PASSWORD = process.env.E2E_PASSWORD ?? '';
 
 test('sign up without the backend', async ({ page }) => {
+  // An uncaught error on the page fails the test (checked at its end).
+  const pageErrors: string[] = [];
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+
   // API fixtures: the responses captured during the recording, served in order
   // (the last repeats), so the test does not depend on the backend's data.
   await page.route((url) => url.pathname === '/api/config', async (route) => {
@@ -57,4 +61,6 @@ test('sign up without the backend', async ({ page }) => {
   await expect(page.getByTestId('count')).toBeVisible(); // confidence medium: visible when the test was generated
   await expect(page.getByTestId('count')).toContainText('3 items'); // confidence low: its text holds numbers, which often change between runs
   await expect(page.getByTestId('secret')).toBeVisible(); // confidence medium: visible when the test was generated
+
+  expect(pageErrors).toEqual([]); // confidence high: no uncaught error on the page
 });
