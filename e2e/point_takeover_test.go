@@ -49,11 +49,11 @@ func TestPointedSurvivesATakeover(t *testing.T) {
 			file := filepath.Join(restoredPath(t, port), "pointed.json")
 			readers := `"read_by":["second-agent","first-agent"]`
 			if how.sig == syscall.SIGTERM {
-				// One AI reads it before the owner quits: the read goes on too.
+				// One AI reads it before the owner quits: the read goes on too, each reader named once.
 				if lines, _ := observe(t, first, map[string]any{"what": "errors"})["human_pointed"].([]any); len(lines) != 1 {
 					t.Fatalf("the first owner's session did not get it: %v", lines)
 				}
-				readers = `"read_by":["first-agent","second-agent","first-agent"]`
+				readers = `"read_by":["first-agent","second-agent"]`
 			}
 			// Killed the moment the human heard it was sent: it was on disk.
 			if err := owner.Process.Signal(how.sig); err != nil {
