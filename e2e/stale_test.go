@@ -82,9 +82,13 @@ func TestDashboardPaneClosesAReloadedPagesSocket(t *testing.T) {
 	dash, b := dashboardWithPage(t, 160, 30, "dash-stale-ws")
 	dash.keys("3")
 	dash.await(15*time.Second, "● open", "1 open: ")
-	for range 2 {
+	for i := range 2 {
 		if err := chromedp.Do(b.ctx, chromedp.Reload()); err != nil {
 			t.Fatal(err)
+		}
+		// Each document's socket opens before the next reload, so each reload closes one.
+		if !wait.Until(15*time.Second, func() bool { return strings.Count(dash.screen(), "● open ") == i+2 }) {
+			t.Fatalf("reload %d: the new document's socket did not open:\n%s", i+1, dash.screen())
 		}
 	}
 	// The new document's socket opens after the old ones closed: once both
