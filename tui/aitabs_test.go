@@ -11,6 +11,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/gasoline-dev/gasoline/features/audit"
 	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/sessiontabs"
 )
@@ -149,5 +150,13 @@ func TestNextTab(t *testing.T) {
 	}
 	if got := nextTab(nil, 0); got != 0 {
 		t.Errorf("no tabs: %d", got)
+	}
+}
+
+// The Audit pane says which tab the human freed, and from whom.
+func TestAuditRowOfAFreedTab(t *testing.T) {
+	e := audit.Event{Event: "tab_freed", Tab: 12, From: "agent-a", Source: "human", Agent: "human"}
+	if got, want := auditWhat(e), "freed tab 12: agent-a no longer owns it"; got != want {
+		t.Fatalf("%q, want %q", got, want)
 	}
 }
