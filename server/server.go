@@ -174,7 +174,6 @@ func New(cfg Config) *Server {
 		pilot:     pilot.New(cfg.Clock),
 		approvals: approval.New(nil, nil),
 		rules:     approval.NewRules(cfg.Clock),
-		tabs:      sessiontabs.New(nil),
 		origins:   origins.New(cfg.Clock),
 		maps:      sourcemap.New(sourcemap.Config{}),
 		pointed:   pointing.New(0, nil),
@@ -186,6 +185,8 @@ func New(cfg Config) *Server {
 		in:        ingestion{slots: make(chan struct{}, ingestSlots)},
 		reads:     newReadLog(),
 	}
+	// The dashboards' header lists each AI's tab: a change shows at once.
+	s.tabs = sessiontabs.New(s.clientsChanged)
 	if cfg.DataDir != "" {
 		if err := decisions.Protect(cfg.DataDir); err != nil {
 			fmt.Fprintf(cfg.Log, "gasoline: warning: make %s private to you: %v\n", cfg.DataDir, err)
@@ -278,6 +279,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /api/approvals/mode", s.human(s.handleApprovalMode))
 	mux.HandleFunc("POST /api/approvals/rule", s.human(s.handleApprovalRule))
 	mux.HandleFunc("POST /api/approvals/rules/revoke", s.human(s.handleRuleRevoke))
+	mux.HandleFunc("POST /api/tabs/free", s.human(s.handleTabFree))
 	mux.HandleFunc("GET /api/origins", s.handleOrigins)
 	mux.HandleFunc("POST /api/origins/answer", s.human(s.handleOriginAnswer))
 	mux.HandleFunc("POST /api/decisions/recover", s.human(s.handleRecover))

@@ -2,12 +2,16 @@ package server
 
 import (
 	"context"
+	"net/http"
 
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/gasoline-dev/gasoline/features/audit"
 	"github.com/gasoline-dev/gasoline/features/browser"
 	"github.com/gasoline-dev/gasoline/features/pilot"
 	"github.com/gasoline-dev/gasoline/features/problem"
+	"github.com/gasoline-dev/gasoline/features/sessiontabs"
+	"github.com/gasoline-dev/gasoline/server/wire"
 )
 
 // trackTabParam is configure track's tab: absent, the human's tracked tab.
@@ -96,4 +100,39 @@ func (s *Server) closeTab(ctx context.Context, tab int, p pilot.Action) (any, er
 	}
 	s.tabs.Closed(tab)
 	return r, nil
+}
+
+// aiTabs is the sessions' tabs for the status, bounded (wire.MaxAITabs)
+// and with the agents' names capped as the audit caps them: a client
+// names itself.
+func (s *Server) aiTabs() []sessiontabs.Binding {
+	bs := s.tabs.List()
+	if len(bs) > wire.MaxAITabs {
+		bs = bs[:wire.MaxAITabs]
+	}
+	for i := range bs {
+		bs[i].Agent = audit.Cap(bs[i].Agent)
+	}
+	return bs
+}
+
+// handleTabFree is the human freeing a tab an AI session owns: any session
+// may act on it again; its owner still reads it.
+func (s *Server) handleTabFree(w http.ResponseWriter, r *http.Request) {
+	var req wire.TabFree
+	if err := decodeBody(r, &req); err != nil {
+		writeProblem(w, err)
+		return
+	}
+	if req.Tab <= 0 {
+		writeProblem(w, problem.New(problem.InvalidParam, `want {"tab": a tab id}`))
+		return
+	}
+	owner, owned := s.tabs.Owner(req.Tab)
+	if !owned || !s.tabs.Free(req.Tab) {
+		writeProblem(w, problem.New(problem.NotFound, "no AI session owns tab %d", req.Tab))
+		return
+	}
+	s.audit(audit.Event{Event: "tab_freed", Tab: req.Tab, From: audit.Cap(owner.Agent), Source: "human", Agent: "human"})
+	writeJSON(w, http.StatusOK, wire.AITabs{Tabs: s.aiTabs()})
 }

@@ -196,6 +196,8 @@ func TestGoldenPanes(t *testing.T) {
 		{"detail_waterfall_fetch", []string{"timed", "2", "enter"}},
 		{"copy_network", []string{"2", "up", "up", "up", "Y"}},
 		{"copy_console", []string{"up", "up", "Y"}},
+		{"aitabs", []string{"aitabs", "4"}},
+		{"aitabs_one", []string{"aitabs", "t"}},
 		{"filter_fields", append([]string{"2", "/"}, strings.Split("status>=400 method:POST", "")...)},
 	} {
 		for _, size := range goldenSizes {
@@ -216,6 +218,10 @@ func TestGoldenPanes(t *testing.T) {
 						m.Update(samplePageLoad())
 					case "timed":
 						m.Update(sampleTimedFetch())
+					case "aitabs":
+						for _, msg := range sampleAITabs() {
+							m.Update(msg)
+						}
 					default:
 						m.Update(keyMsg(k))
 					}

@@ -85,7 +85,9 @@ func headerView(hd header, width int) string {
 		styleTitle.Render(title) + " " + connView(c, true),
 		styleTitle.Render("GASOLINE") + " " + connView(c, true),
 	}
-	p1, o1 := withSegments(hd.segments, 1, []part{where, clients}, []int{1, 0, 0})
+	// The AIs' tabs give up room after the clients and the server's
+	// address: which AI acts on which tab is why they are there.
+	p1, o1 := withSegments(hd.segments, 1, []part{where, clients, aiTabsPart(h)}, []int{1, 0, 0, 2, 2})
 	l1 := squeeze(width, sep, p1, o1)
 	pilot := part{"pilot: " + pilotView(hd.pilot, h)}
 	if hd.pilot != nil {

@@ -110,6 +110,10 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		return m.input.Focus()
 	case key.Matches(msg, m.keys.Pilot):
 		return m.togglePilot()
+	case key.Matches(msg, m.keys.Tabs):
+		return m.cycleTab()
+	case key.Matches(msg, m.keys.FreeTab):
+		return m.freeTab()
 	case key.Matches(msg, m.keys.AuditReads) && m.active == paneAudit:
 		return m.toggleAuditReads()
 	case key.Matches(msg, m.keys.AllServers) && m.active == paneAudit:

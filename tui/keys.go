@@ -1,6 +1,10 @@
 package tui
 
-import "github.com/charmbracelet/bubbles/key"
+import (
+	"slices"
+
+	"github.com/charmbracelet/bubbles/key"
+)
 
 // KeyMap is every key of the dashboard; the help bar is built from it.
 type KeyMap struct {
@@ -49,6 +53,11 @@ type KeyMap struct {
 	Sort     key.Binding
 	PageLoad key.Binding
 
+	// Tabs shows the panes one tab at a time, then every tab (the AIs'
+	// tabs and the human's); FreeTab frees the shown tab an AI owns.
+	Tabs    key.Binding
+	FreeTab key.Binding
+
 	Pause  key.Binding
 	Clear  key.Binding
 	Filter key.Binding
@@ -91,6 +100,9 @@ func DefaultKeyMap() KeyMap {
 		Sort:     key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "network: sort")),
 		PageLoad: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "network: page load")),
 
+		Tabs:    key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "one tab/all")),
+		FreeTab: key.NewBinding(key.WithKeys("F"), key.WithHelp("F", "free AI's tab")),
+
 		Pause:  key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "pause")),
 		Clear:  key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "clear view")),
 		Filter: key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
@@ -112,6 +124,9 @@ type paneHelp struct {
 	filtering bool
 	detail    bool
 	paused    bool
+	// tabs: AIs have tabs of their own or tracked (t); free: the tab
+	// shown is an AI's own (F).
+	tabs, free bool
 }
 
 // ShortHelp is the one-line bar.
@@ -130,7 +145,14 @@ func (h paneHelp) ShortHelp() []key.Binding {
 	case h.audit:
 		return []key.Binding{k.AllServers, k.AuditReads, k.Open, k.Filter, k.Copy, k.Pilot, k.NextPane, k.Help, k.Quit}
 	}
-	return []key.Binding{k.Pause, k.Open, k.Filter, k.Clear, k.Copy, k.Pilot, k.NextPane, k.Help, k.Quit}
+	keys := []key.Binding{k.Pause, k.Open, k.Filter, k.Clear, k.Copy, k.Pilot, k.NextPane, k.Help, k.Quit}
+	if h.free {
+		keys = slices.Insert(keys, 0, k.FreeTab)
+	}
+	if h.tabs {
+		keys = slices.Insert(keys, 0, k.Tabs)
+	}
+	return keys
 }
 
 // FullHelp is the `?` view: every key, in groups.
@@ -147,6 +169,6 @@ func (h paneHelp) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.Revoke, k.RevokeAll, k.Allow, k.Pilot, k.Approval, k.AllServers, k.AuditReads},
 		{k.Pause, k.Clear, k.Filter, k.Doctor, k.Recover, k.Help, k.Quit},
-		{k.Sort, k.PageLoad, k.Unsend},
+		{k.Sort, k.PageLoad, k.Unsend, k.Tabs, k.FreeTab},
 	}
 }

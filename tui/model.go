@@ -73,6 +73,8 @@ type Model struct {
 	trust     trusting // extension origins waiting for the human (origins.go)
 	reads     readsState
 	traffic   traffic // requests and errors per second, for the header
+	// shownTab is the tab t shows the panes (0: every tab; aitabs.go).
+	shownTab int
 
 	// pt is `s`: the note prompt and what was last sent (point.go).
 	pt pointing
@@ -133,6 +135,9 @@ func New(cfg Config) *Model {
 		overrides: newOverridesPane(cfg.Client, cfg.Now), audit: newAuditPane(),
 		bodies: newRing[capture.NetworkBody](capture.BodyCap), pt: newPointing(), out: cfg.Out, inTmux: cfg.InTmux, doc: doctorState{run: cfg.Doctor}}
 	m.network.more = m.bodyText
+	for _, p := range m.tabPanes() {
+		p.mark = m.markAgent
+	}
 	m.consoleNav, m.networkNav = navMarks{}, navMarks{}
 	m.panes = [paneCount]pane{m.console, m.network, m.ws, m.actions, m.overrides, m.audit}
 	// The first frame is drawn before the terminal's size is known: it
@@ -222,6 +227,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case noteMsg:
 		m.setNote(string(msg), false)
+	case tabFreed:
+		m.applyFreed(msg)
 	case approvalAnswered:
 		if msg.err != nil {
 			m.setNote(msg.err.Error(), true)

@@ -101,7 +101,10 @@ func compactRow(r row) row {
 	default:
 		return r
 	}
-	n.seq, n.port, n.cut = r.seq, r.port, r.cut
+	n.seq, n.port, n.cut, n.tab = r.seq, r.port, r.cut, r.tab
+	if r.agent != "" {
+		n = withAgent(n, r.agent)
+	}
 	return n
 }
 

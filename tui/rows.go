@@ -290,6 +290,8 @@ func auditWhat(e audit.Event) string {
 		return e.Rule + " ended: " + e.Result
 	case "audit_reads":
 		return auditReadsWhat(e.To == true)
+	case "tab_freed":
+		return fmt.Sprintf("freed tab %d: %v no longer owns it", e.Tab, e.From)
 	}
 	// Pilot actions and anything newer: the event and its details.
 	parts := []string{e.Event}

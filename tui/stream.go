@@ -20,6 +20,8 @@ type row struct {
 	text   string // plain, one line, safe for the terminal
 	styled string // text in its class's style, rendered once on arrival
 	port   int    // the server an audit row came from
+	tab    int    // the tab its entry came from (tabOf), 0 for none
+	agent  string // the AI that owned the tab when the row came (withAgent)
 	// src is what the row shows, whole, for the detail view: a capture
 	// entry, an audit line, a notification sent to an AI.
 	src any
@@ -68,6 +70,10 @@ type streamPane struct {
 	matched int
 	// port, when set, shows only the rows of the server on port.
 	port int
+	// tab, when set, shows only the rows of that tab (t); mark, when set,
+	// marks a row as it comes (the AI that owns its tab).
+	tab  int
+	mark func(row) row
 	// seq numbers rows as they arrive; sel is the selected row's (while
 	// following, the newest row is selected and sel is 0).
 	seq, sel uint64
@@ -101,6 +107,12 @@ func (p *streamPane) Title() string { return p.name }
 // add appends rows; while paused they wait, unseen.
 func (p *streamPane) add(rows []row) {
 	for _, r := range rows {
+		if r.tab == 0 {
+			r.tab = tabOf(r.src)
+		}
+		if p.mark != nil && r.agent == "" {
+			r = p.mark(r)
+		}
 		if p.paused {
 			p.held.push(r)
 			continue
@@ -125,7 +137,7 @@ func (p *streamPane) add(rows []row) {
 }
 
 func (p *streamPane) match(r row) bool {
-	if (p.port != 0 && r.port != p.port) || r.seq <= p.hidden {
+	if (p.port != 0 && r.port != p.port) || (p.tab != 0 && r.tab != p.tab) || r.seq <= p.hidden {
 		return false
 	}
 	return p.q.empty() || p.q.match(r, p.more)
@@ -135,6 +147,13 @@ func (p *streamPane) match(r row) bool {
 func (p *streamPane) ShowPort(port int) {
 	if p.port != port {
 		p.port, p.follow, p.sel, p.dirty = port, true, 0, true
+	}
+}
+
+// ShowTab shows only the rows of tab (0: every row).
+func (p *streamPane) ShowTab(tab int) {
+	if p.tab != tab {
+		p.tab, p.follow, p.sel, p.dirty = tab, true, 0, true
 	}
 }
 
@@ -386,6 +405,10 @@ func (p *streamPane) View() string {
 		// The filter in the pane's title, as long as it is on.
 		f := fit(fmt.Sprintf("/%s · %d shown", clean(p.filter), p.matched), room)
 		head += strings.Repeat(" ", p.width-lipgloss.Width(p.colHead)-lipgloss.Width(f)) + styleWarn.Render(f)
+	case p.tab != 0 && room > 10:
+		// The tab t shows, as long as it is on.
+		f := fit(fmt.Sprintf("tab %d only (t: next)", p.tab), room)
+		head += strings.Repeat(" ", p.width-lipgloss.Width(p.colHead)-lipgloss.Width(f)) + styleWarn.Render(f)
 	case p.note != "" && room > 10:
 		note := fitLeft(p.note, room)
 		head += strings.Repeat(" ", p.width-lipgloss.Width(p.colHead)-lipgloss.Width(note)) + styleDim.Render(note)
@@ -395,6 +418,8 @@ func (p *streamPane) View() string {
 		switch {
 		case p.filter != "":
 			msg = fmt.Sprintf("nothing matches %q (esc drops the filter)", p.filter)
+		case p.tab != 0:
+			msg = fmt.Sprintf("Nothing from tab %d yet (t shows the next tab, then every tab).", p.tab)
 		case p.hidden != 0:
 			msg = fmt.Sprintf("Cleared this view: %d earlier entries hidden (c brings them back). New ones appear here.", p.cleared())
 		}
@@ -414,6 +439,9 @@ func (p *streamPane) Status() string {
 		s = fmt.Sprintf("row %d/%d · end to follow", p.cursor+1, len(p.shown))
 	default:
 		s = "following"
+	}
+	if p.tab != 0 {
+		s = fmt.Sprintf("%s · tab %d", s, p.tab)
 	}
 	if p.filter != "" { // after the state: the pane's title shows it too
 		s = fmt.Sprintf("%s · filter %q: %d", s, p.filter, p.matched)

@@ -44,8 +44,10 @@ func (m *Model) helpKeys() paneHelp {
 	if p, ok := m.panes[m.active].(interface{ Paused() bool }); ok {
 		paused = p.Paused()
 	}
-	return paneHelp{k: m.keys, veto: m.active == paneOverrides, audit: m.active == paneAudit, filtering: m.filtering,
-		detail: m.detail != nil, paused: paused}
+	h := paneHelp{k: m.keys, veto: m.active == paneOverrides, audit: m.active == paneAudit, filtering: m.filtering,
+		detail: m.detail != nil, paused: paused, tabs: m.health != nil && len(m.health.AITabs) > 0}
+	_, h.free = ownerOf(m.health, m.shownTab)
+	return h
 }
 
 // helpView is the key bar. Its last two keys, help and quit, are kept

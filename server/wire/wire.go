@@ -10,6 +10,7 @@ import (
 	"github.com/gasoline-dev/gasoline/features/capturectl"
 	"github.com/gasoline-dev/gasoline/features/origins"
 	"github.com/gasoline-dev/gasoline/features/pilot"
+	"github.com/gasoline-dev/gasoline/features/sessiontabs"
 	"github.com/gasoline-dev/gasoline/features/sourcemap"
 	"github.com/gasoline-dev/gasoline/features/streaming"
 )
@@ -52,6 +53,21 @@ type RuleRevoke struct {
 	ID  uint64 `json:"id,omitempty"`
 	All bool   `json:"all,omitempty"`
 }
+
+// TabFree is the human freeing a tab an AI session owns
+// (POST /api/tabs/free); the answer is the sessions' tabs after it.
+type TabFree struct {
+	Tab int `json:"tab"`
+}
+
+// AITabs is the AI sessions' tabs, by tab then agent.
+type AITabs struct {
+	Tabs []sessiontabs.Binding `json:"ai_tabs"`
+}
+
+// MaxAITabs bounds the bindings a status carries: every owned tab
+// (sessiontabs.MaxOwned) and as many tracked ones.
+const MaxAITabs = 2 * sessiontabs.MaxOwned
 
 // ApprovalAnswer is the human's answer to one waiting action.
 type ApprovalAnswer struct {
@@ -106,6 +122,9 @@ type Health struct {
 	UptimeS   int64     `json:"uptime_s"`
 	Extension Extension `json:"extension"`
 	Clients   []string  `json:"mcp_clients,omitempty"`
+	// AITabs is each AI session's own or tracked tab, by tab, at most
+	// MaxAITabs; none when every session reads the human's tab.
+	AITabs []sessiontabs.Binding `json:"ai_tabs,omitempty"`
 	// PendingQueries counts on-demand queries waiting for the page.
 	PendingQueries int `json:"pending_queries,omitempty"`
 	// Page is the tab the extension tracks.
