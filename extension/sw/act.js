@@ -27,7 +27,7 @@ const MODS = { alt: 1, ctrl: 2, meta: 4, shift: 8 };
  *   goForward(id: number): Promise<void>, remove(id: number): Promise<void>}} tabs chrome.tabs
  * @property {{create(p: object): Promise<any>}} windows chrome.windows: an AI session's own tab opens in a window of its own
  * @property {{askContent: Function, settled(tabId: number, job: object): Promise<void>, navigateTab(tabId: number, url: string): Promise<void>}} documents
- * @property {{markNavigating(id: number, url: string): void, state(id: number): any}} tracked tabs.js's Tabs
+ * @property {{markNavigating(id: number, url: string): void, state(id: number): any, aiWindow(windowId: number): void}} tracked tabs.js's Tabs
  * @property {{assert(): void}} pilot the human's switch, checked before every step that touches the page
  * @property {(tabId: number, fn: () => Promise<any>) => Promise<any>} lock one debugger session (and action) per tab at a time
  * @property {() => Promise<unknown>} deliverHeld delivery.js's: what the worker holds goes to the server now
@@ -108,6 +108,7 @@ export class Actor {
   async newTab(q, p, job) {
     this.check();
     const win = await this.d.windows.create({ url: p.url, focused: false });
+    if (win && typeof win.id === 'number') this.d.tracked.aiWindow(win.id); // never the human's tracked tab
     const tab = win && win.tabs && win.tabs[0];
     if (!tab || typeof tab.id !== 'number') throw new QueryError('internal', 'the browser opened no tab');
     job.tab = tab.id;

@@ -43,7 +43,22 @@ export class Tabs {
 
   // ---- listeners (registered by background.js)
 
-  onActivated({ tabId }) {
+  /**
+   * A window the pilot opened for an AI session's own tab (new_tab): its focus and tabs never become
+   * the human's tracked tab.
+   * @param {number} windowId
+   */
+  aiWindow(windowId) {
+    if (!this.aiWindows) this.aiWindows = new Set();
+    this.aiWindows.add(windowId);
+    if (this.tracker.notHumans(windowId)) this.reportActiveTab();
+  }
+
+  /** @param {number} windowId */
+  isAIWindow(windowId) { return !!this.aiWindows && this.aiWindows.has(windowId); }
+
+  onActivated({ tabId, windowId }) {
+    if (this.isAIWindow(windowId)) return;
     this.tracker.activated();
     this.d.tabs.get(tabId).then((tab) => this.reportTab(tab), () => {});
   }
@@ -53,11 +68,12 @@ export class Tabs {
   }
 
   onFocusChanged(windowId) {
-    if (!this.tracker.focused(windowId)) return;
+    if (this.isAIWindow(windowId) || !this.tracker.focused(windowId)) return;
     this.d.tabs.query({ active: true, windowId }).then(([tab]) => this.reportTab(tab), () => {});
   }
 
   onWindowRemoved(windowId) {
+    if (this.aiWindows) this.aiWindows.delete(windowId);
     if (this.tracker.windowRemoved(windowId)) this.reportActiveTab();
   }
 

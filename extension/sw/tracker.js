@@ -13,6 +13,7 @@ export const primaryFrame = (d) => d.tabId >= 0 && d.frameId === 0 && d.frameTyp
 export class Tracker {
   constructor() {
     this.focusedWindow = WINDOW_NONE;
+    this.humanWindow = WINDOW_NONE; // the focused window before the one focused now
     this.tracked = -1; // cached answer for tab 0; -1 = ask Chrome
     this.fallback = false; // tracked is the tab that last sent events, not the active one
     this.lastEventTab = -1; // the tab that last sent events or 'ready'
@@ -53,6 +54,7 @@ export class Tracker {
   /** A window got the focus; returns false for "no window" (focus left the browser), which changes nothing. */
   focused(windowId) {
     if (windowId === WINDOW_NONE) return false;
+    if (this.focusedWindow >= 0) this.humanWindow = this.focusedWindow;
     this.focusedWindow = windowId;
     this.tracked = -1;
     return true;
@@ -70,6 +72,18 @@ export class Tracker {
   }
 
   /** Where the active tab is to be looked for (a chrome.tabs.query filter). */
+  /**
+   * The window an AI session's tab opened in took the focus before the worker knew it was the AI's:
+   * the human's window before it is the focused one again. Returns whether anything changed.
+   * @param {number} windowId
+   */
+  notHumans(windowId) {
+    if (this.focusedWindow !== windowId) return false;
+    this.focusedWindow = this.humanWindow;
+    this.tracked = -1;
+    return true;
+  }
+
   activeQuery() {
     return this.focusedWindow >= 0 ? { active: true, windowId: this.focusedWindow } : { active: true, lastFocusedWindow: true };
   }

@@ -144,3 +144,15 @@ test('a closed tab wakes its waiters and is forgotten; a replaced one hands over
   assert.equal(t.lastEventTab, 4);
   assert.equal(t.cached(), -1);
 });
+
+test("a window the AI's own tab opened in gives the focus back to the human's window", () => {
+  const t = new Tracker();
+  t.focused(1); // the human's window
+  t.focused(9); // the AI session's new window took the focus before the worker knew it was the AI's
+  assert.deepEqual(t.activeQuery(), { active: true, windowId: 9 });
+  assert.equal(t.notHumans(9), true);
+  assert.deepEqual(t.activeQuery(), { active: true, windowId: 1 }, "the human's window is the focused one again");
+  assert.equal(t.notHumans(9), false, 'nothing to undo twice');
+  t.focused(WINDOW_NONE);
+  assert.deepEqual(t.activeQuery(), { active: true, windowId: 1 });
+});
