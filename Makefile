@@ -77,7 +77,7 @@ fuzz:
 	$(GO) test ./features/history -run '^$$' -fuzz FuzzDecode -fuzztime 5s
 
 e2e: tools $(AXE)
-	$(GO) test -tags e2e -count=1 -timeout 15m ./e2e/
+	$(GO) test -tags e2e -count=1 -timeout 25m ./e2e/
 
 # Attacks against the real binary (a flood of events with stalled readers,
 # held connections, a huge relay request, 4.5 MB audit calls, an MCP peer

@@ -85,6 +85,9 @@ func (s *Server) replayFlow(ctx context.Context, tab int, after uint64) (any, er
 		}
 	}
 	id := newReplayID()
+	stop := make(chan struct{})
+	s.replays.Store(id, stop)
+	defer s.replays.Delete(id)
 	ctx, cancel := context.WithTimeout(ctx, replay.MaxTime)
 	defer cancel()
 	out := replayAnswer{ReplayID: id, Tab: tab}
@@ -99,7 +102,13 @@ func (s *Server) replayFlow(ctx context.Context, tab int, after uint64) (any, er
 		if ctx.Err() != nil {
 			return nil, problem.New(problem.Timeout, "the replay took over %v and stopped before step %d (%s %s); steps 1–%d ran", replay.MaxTime, st.N, st.Action, st.Target, st.N-1)
 		}
-		// The human's switch, or their block, stops a replay between steps.
+		// The human's switch, their block (P) or their X stops a replay between steps.
+		select {
+		case <-stop:
+			return nil, problem.New(problem.RevokedByUser, "the human stopped the replay before step %d (%s %s); steps 1–%d ran (replay %s). Do not replay it again unasked.",
+				st.N, st.Action, st.Target, st.N-1, id)
+		default:
+		}
 		if err := s.pilot.Check(s.queries.Reachable()); err != nil {
 			return nil, err
 		}
@@ -170,4 +179,14 @@ func newReplayID() string {
 	b := make([]byte, 6)
 	_, _ = rand.Read(b)
 	return "r" + hex.EncodeToString(b)
+}
+
+// stopReplays stops every replay under way, between two of its steps.
+func (s *Server) stopReplays() {
+	s.replays.Range(func(id, stop any) bool {
+		if _, mine := s.replays.LoadAndDelete(id); mine {
+			close(stop.(chan struct{}))
+		}
+		return true
+	})
 }

@@ -97,5 +97,8 @@ func (s *Server) handleRuleRevoke(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, err)
 		return
 	}
+	if req.All {
+		s.stopReplays() // X takes back everything the AI was let do, a replay under way included
+	}
 	writeJSON(w, http.StatusOK, s.Approvals())
 }

@@ -111,7 +111,9 @@ type Server struct {
 	streams streams
 	pilot   *pilot.Switch
 	// aiActs are the times the AI's actions held a tab (act.go).
-	aiActs  pilot.Windows
+	aiActs pilot.Windows
+	// replays are the replays under way, each with its stop (replay.go).
+	replays sync.Map // id → chan struct{}
 	an      *analysis
 	pointed *pointing.Board // what the human pointed the AI at (pointing.go)
 	picks   *pointing.Pace  // the extension's picks (POST /point) at a person's pace
