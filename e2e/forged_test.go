@@ -69,7 +69,7 @@ func TestForgedEventsAreNotTheHumans(t *testing.T) {
 	if err != nil || isErr {
 		t.Fatalf("generate test: %v %v", err, gen)
 	}
-	if script := gen["script"].(string); !strings.Contains(script, "#real") || strings.Contains(script, "decoy") ||
+	if script := gen["script"].(string); !strings.Contains(script, "'Real'") || strings.Contains(script, "decoy") ||
 		strings.Contains(script, "forged-typing") || strings.Contains(script, "Enter") {
 		t.Fatalf("the generated test replays what the page forged:\n%s", script)
 	}
