@@ -59,7 +59,9 @@ func (t *Tabs) Reserve(session string) error {
 
 // Own binds session to tab as its owner; Track binds it to read tab
 // without owning it; tab 0 unbinds (the human's tracked tab again).
-func (t *Tabs) Own(session, agent string, tab int) { t.bind(Binding{Session: session, Agent: agent, Tab: tab, Owned: true}) }
+func (t *Tabs) Own(session, agent string, tab int) {
+	t.bind(Binding{Session: session, Agent: agent, Tab: tab, Owned: true})
+}
 
 // Track binds session to read tab (0: the human's tracked tab).
 func (t *Tabs) Track(session, agent string, tab int) {
