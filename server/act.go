@@ -97,19 +97,34 @@ type extActResult struct {
 	RequestsMore int          `json:"requests_more"`
 }
 
+// actor runs the AI's actions in the page (navigate … wait_for) and says
+// what each caused, from what the extension captured meanwhile. The
+// pilot's gate, the approval and the audit are the interact tool's, before
+// and after it.
+type actor struct {
+	store   *capture.Store
+	queries *browser.Broker
+	pilot   *pilot.Switch
+	// held are the times its actions held a tab: a page load captured in
+	// one was the AI's.
+	held pilot.Windows
+	// locate names an error's first frame at its original source.
+	locate func(capture.LogEntry) string
+}
+
 // act runs one of the AI's actions and says what it caused.
-func (s *Server) act(ctx context.Context, tab int, p pilot.Action) (any, error) {
-	if err := s.pilot.Check(s.queries.Reachable()); err != nil {
+func (ac *actor) act(ctx context.Context, tab int, p pilot.Action) (any, error) {
+	if err := ac.pilot.Check(ac.queries.Reachable()); err != nil {
 		return nil, err
 	}
-	since := s.store.Network(capture.Query{Limit: 1}).Cursor
+	since := ac.store.Network(capture.Query{Limit: 1}).Cursor
 	on := tab
-	if pg, ok := s.store.Page(); ok && on == 0 {
+	if pg, ok := ac.store.Page(); ok && on == 0 {
 		on = pg.TabID
 	}
-	end := s.aiActs.Open(on, time.Now())
+	end := ac.held.Open(on, time.Now())
 	defer func() { end(time.Now()) }()
-	resp, err := s.queries.Ask(ctx, browser.KindPilot, tab, p, p.Timeout())
+	resp, err := ac.queries.Ask(ctx, browser.KindPilot, tab, p, p.Timeout())
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +134,7 @@ func (s *Server) act(ctx context.Context, tab int, p pilot.Action) (any, error) 
 	}
 	out := actAnswer{actReport: r.actReport, Tab: resp.Tab}
 	out.Action, out.URL = p.Name, redact.URL(r.URL)
-	c := s.caused(ctx, resp.Tab, since, r.Requests == nil)
+	c := ac.caused(ctx, resp.Tab, since, r.Requests == nil)
 	if r.Requests != nil {
 		c.Requests, c.More = r.Requests, c.More+r.RequestsMore
 		for i := range c.Requests {
@@ -146,10 +161,10 @@ func (s *Server) act(ctx context.Context, tab int, p pilot.Action) (any, error) 
 // markAILoads marks as the AI's the page loads captured while its action
 // held the tab: the new document's content script cannot know who loaded
 // it.
-func (s *Server) markAILoads(add func([]capture.Action) (int, []capture.Rejection)) func([]capture.Action) (int, []capture.Rejection) {
+func (ac *actor) markAILoads(add func([]capture.Action) (int, []capture.Rejection)) func([]capture.Action) (int, []capture.Rejection) {
 	return func(as []capture.Action) (int, []capture.Rejection) {
 		for i := range as {
-			if a := &as[i]; a.Type == "navigation" && s.aiActs.Covers(a.TabID, a.TS.Time) {
+			if a := &as[i]; a.Type == "navigation" && ac.held.Covers(a.TabID, a.TS.Time) {
 				a.Source = "ai"
 			}
 		}
@@ -161,7 +176,7 @@ func (s *Server) markAILoads(add func([]capture.Action) (int, []capture.Rejectio
 // the page names it (found first, so a target that is not there, or a
 // field the AI may never fill, is refused before anyone is asked), the
 // text to type with secrets masked, where a navigation goes.
-func (s *Server) describeAct(ctx context.Context, p pilot.Action, req *approval.Request) error {
+func (ac *actor) describeAct(ctx context.Context, p pilot.Action, req *approval.Request) error {
 	if !pilot.IsAct(p.Name) {
 		return nil
 	}
@@ -178,7 +193,7 @@ func (s *Server) describeAct(ctx context.Context, p pilot.Action, req *approval.
 	q := p
 	q.Describe = true
 	var r extActResult
-	if _, err := s.ask(ctx, browser.KindPilot, req.Tab, q, domTimeout, &r); err != nil {
+	if _, err := askPage(ctx, ac.queries, browser.KindPilot, req.Tab, q, domTimeout, &r); err != nil {
 		return err
 	}
 	if t := r.Target; t != nil {
@@ -190,14 +205,14 @@ func (s *Server) describeAct(ctx context.Context, p pilot.Action, req *approval.
 // caused reads the errors (and, unless the extension saw them, the
 // requests) captured on tab since the cursor, oldest first: the extension
 // delivered them before it answered.
-func (s *Server) caused(ctx context.Context, tab int, since uint64, requests bool) actCaused {
+func (ac *actor) caused(ctx context.Context, tab int, since uint64, requests bool) actCaused {
 	var c actCaused
 	if tab == 0 {
 		return c
 	}
 	var nets []capture.NetworkEntry
 	if requests {
-		nets = s.store.Network(capture.Query{After: since, TabID: tab, All: true}).Entries
+		nets = ac.store.Network(capture.Query{After: since, TabID: tab, All: true}).Entries
 	}
 	slices.Reverse(nets)
 	for _, n := range nets {
@@ -207,14 +222,14 @@ func (s *Server) caused(ctx context.Context, tab int, since uint64, requests boo
 		}
 		c.Requests = append(c.Requests, actRequest{Method: n.Method, URL: n.URL, Status: n.Status, Error: n.Error})
 	}
-	errs := s.store.Errors(capture.Query{After: since, TabID: tab, All: true}).Entries
+	errs := ac.store.Errors(capture.Query{After: since, TabID: tab, All: true}).Entries
 	slices.Reverse(errs)
 	for _, e := range errs {
 		if len(c.Errors) == causedErrorsMax {
 			c.More++
 			continue
 		}
-		c.Errors = append(c.Errors, actError{Message: e.Message, Source: s.locateEntry(e)})
+		c.Errors = append(c.Errors, actError{Message: e.Message, Source: ac.locate(e)})
 	}
 	return c
 }
@@ -244,9 +259,9 @@ type interactiveList struct {
 }
 
 // analyzeInteractive lists the page's actionable elements with refs.
-func (s *Server) analyzeInteractive(ctx context.Context, a args) (any, error) {
+func (ac *actor) analyzeInteractive(ctx context.Context, a args) (any, error) {
 	var r interactiveList
-	resp, err := s.ask(ctx, browser.KindInteractive, queryTabParam.get(a), map[string]uint64{"after": listAfterParam.get(a)}, domTimeout, &r)
+	resp, err := askPage(ctx, ac.queries, browser.KindInteractive, queryTabParam.get(a), map[string]uint64{"after": listAfterParam.get(a)}, domTimeout, &r)
 	if err != nil {
 		return nil, err
 	}

@@ -18,7 +18,7 @@ func (s *Server) analyzeTool() tool {
 			{"dom", "matching elements", []declared{selectorParam, stylesParam, propsParam, childrenParam, depthParam, queryTabParam},
 				s.analyzeDOM},
 			{"page_info", "page summary", []declared{queryTabParam}, s.analyzePageInfo},
-			{"interactive", "actionable elements, refs", []declared{listAfterParam, queryTabParam}, s.analyzeInteractive},
+			{"interactive", "actionable elements, refs", []declared{listAfterParam, queryTabParam}, s.acts.analyzeInteractive},
 			{"screenshot", "viewport or element", []declared{selectorParam, fullPageParam, formatParam, maxWidthParam, queryTabParam},
 				s.analyzeScreenshot},
 			{"accessibility", "axe-core, cached 30 s", []declared{scopeParam, tagsParam, passesParam, refreshParam, queryTabParam},

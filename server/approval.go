@@ -40,7 +40,7 @@ func (s *Server) approve(ctx context.Context, p pilot.Action, tab int, steps ...
 		return nil
 	}
 	req := approval.Request{Agent: agent(ctx), Action: p.Name, Selector: p.Selector, Name: p.SnapshotName, Script: p.Script, Tab: tab, Steps: steps}
-	if err := s.describeAct(ctx, p, &req); err != nil {
+	if err := s.acts.describeAct(ctx, p, &req); err != nil {
 		return err
 	}
 	if pg, ok := s.store.Page(); ok {

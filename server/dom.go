@@ -23,7 +23,12 @@ var (
 
 // ask sends one query to the page and decodes its answer into v.
 func (s *Server) ask(ctx context.Context, kind string, tab int, params any, timeout time.Duration, v any) (browser.Response, error) {
-	resp, err := s.queries.Ask(ctx, kind, tab, params, timeout)
+	return askPage(ctx, s.queries, kind, tab, params, timeout, v)
+}
+
+// askPage sends one query to the page through b and decodes its answer.
+func askPage(ctx context.Context, b *browser.Broker, kind string, tab int, params any, timeout time.Duration, v any) (browser.Response, error) {
+	resp, err := b.Ask(ctx, kind, tab, params, timeout)
 	if err != nil {
 		return resp, err
 	}

@@ -100,7 +100,7 @@ func (s *Server) interact(ctx context.Context, action string, a args) (any, erro
 		return nil, err
 	}
 	if p.Name == "replay" {
-		return s.replayFlow(ctx, actTabParam.get(a), replayAfterParam.get(a)) // one approval for every step
+		return s.replays.replayFlow(ctx, actTabParam.get(a), replayAfterParam.get(a)) // one approval for every step
 	}
 	if s.pilotMode.Asks() {
 		// Ask only for what could run: the pilot's own refusals come first.
@@ -112,7 +112,7 @@ func (s *Server) interact(ctx context.Context, action string, a args) (any, erro
 		}
 	}
 	if pilot.IsAct(p.Name) {
-		return s.act(ctx, actTabParam.get(a), p)
+		return s.acts.act(ctx, actTabParam.get(a), p)
 	}
 	return s.runPilot(ctx, actTabParam.get(a), p)
 }

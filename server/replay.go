@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/gasoline-dev/gasoline/features/audit"
 	"github.com/gasoline-dev/gasoline/features/capture"
@@ -36,22 +37,31 @@ type replayAnswer struct {
 	Tab      int          `json:"tab,omitempty"`
 }
 
+// replayer replays the human's recorded flow through the AI's actions.
+type replayer struct {
+	act     *actor
+	asks    func() bool // the approval mode is ask
+	approve func(ctx context.Context, p pilot.Action, tab int, steps ...string) error
+	audit   func(audit.Event)
+	running sync.Map // replay id → chan struct{}, closed to stop it
+}
+
 // replayFlow replays the human's recorded flow on the tab: the steps
 // planned from what was captured, one approval for all of them in ask mode,
 // each step through the AI's own actions, settled before the next.
-func (s *Server) replayFlow(ctx context.Context, tab int, after uint64) (any, error) {
-	if err := s.pilot.Check(s.queries.Reachable()); err != nil {
+func (r *replayer) replayFlow(ctx context.Context, tab int, after uint64) (any, error) {
+	if err := r.act.pilot.Check(r.act.queries.Reachable()); err != nil {
 		return nil, err
 	}
 	if tab == 0 {
-		if pg, ok := s.store.Page(); ok {
+		if pg, ok := r.act.store.Page(); ok {
 			tab = pg.TabID
 		}
 	}
 	if tab == 0 {
 		return nil, problem.New(problem.NotFound, "no tab is tracked: ask the human to open the page, or pass tab_id")
 	}
-	actions := s.store.Actions(capture.Query{After: after, TabID: tab, All: true}).Entries
+	actions := r.act.store.Actions(capture.Query{After: after, TabID: tab, All: true}).Entries
 	slices.Reverse(actions)
 	if after == 0 {
 		if i := replay.FlowStart(actions); i > 0 {
@@ -75,19 +85,19 @@ func (s *Server) replayFlow(ctx context.Context, tab int, after uint64) (any, er
 	if cut > 0 {
 		return nil, problem.New(problem.InvalidParam, "the flow has %d steps, more than %d: pass after (a cursor from observe actions) to replay its end", len(steps)+cut, replay.MaxSteps)
 	}
-	if s.pilotMode.Asks() {
+	if r.asks() {
 		list := make([]string, len(steps))
 		for i, st := range steps {
 			list[i] = fmt.Sprintf("%d. %s", st.N, redact.Text(st.Describe()))
 		}
-		if err := s.approve(ctx, pilot.Action{Name: "replay"}, tab, list...); err != nil {
+		if err := r.approve(ctx, pilot.Action{Name: "replay"}, tab, list...); err != nil {
 			return nil, err
 		}
 	}
 	id := newReplayID()
 	stop := make(chan struct{})
-	s.replays.Store(id, stop)
-	defer s.replays.Delete(id)
+	r.running.Store(id, stop)
+	defer r.running.Delete(id)
 	ctx, cancel := context.WithTimeout(ctx, replay.MaxTime)
 	defer cancel()
 	out := replayAnswer{ReplayID: id, Tab: tab}
@@ -96,7 +106,7 @@ func (s *Server) replayFlow(ctx context.Context, tab int, after uint64) (any, er
 		if st.Skip != "" {
 			out.Steps = append(out.Steps, replayStep{N: st.N, Action: st.Action, Target: st.Target, Result: "skipped", Why: st.Skip})
 			counts["skipped"]++
-			s.auditStep(ctx, id, st, "skipped", nil)
+			r.auditStep(ctx, id, st, "skipped", nil)
 			continue
 		}
 		if ctx.Err() != nil {
@@ -109,15 +119,15 @@ func (s *Server) replayFlow(ctx context.Context, tab int, after uint64) (any, er
 				st.N, st.Action, st.Target, st.N-1, id)
 		default:
 		}
-		if err := s.pilot.Check(s.queries.Reachable()); err != nil {
+		if err := r.act.pilot.Check(r.act.queries.Reachable()); err != nil {
 			return nil, err
 		}
-		res, err := s.replayStep(ctx, tab, st)
-		s.auditStep(ctx, id, st, "ok", err)
+		res, err := r.replayStep(ctx, tab, st)
+		r.auditStep(ctx, id, st, "ok", err)
 		if err != nil {
 			p := problem.From(err)
 			shown := ""
-			if pg, ok := s.store.Page(); ok {
+			if pg, ok := r.act.store.Page(); ok {
 				shown = fmt.Sprintf("; the page showed %s %q", pg.URL, pg.Title)
 			}
 			return nil, problem.New(p.Code, "step %d (%s %s) failed: %s%s; steps 1–%d ran (replay %s)", st.N, st.Action, st.Target, p.Message, shown, st.N-1, id)
@@ -139,7 +149,7 @@ func (s *Server) replayFlow(ctx context.Context, tab int, after uint64) (any, er
 }
 
 // replayStep runs one step: the recorded selector, else the recorded text.
-func (s *Server) replayStep(ctx context.Context, tab int, st replay.Step) (actAnswer, error) {
+func (r *replayer) replayStep(ctx context.Context, tab int, st replay.Step) (actAnswer, error) {
 	p := pilot.Action{Name: st.Action, Selector: st.Target}
 	switch st.Action {
 	case "navigate":
@@ -154,11 +164,11 @@ func (s *Server) replayStep(ctx context.Context, tab int, st replay.Step) (actAn
 	if err := p.Check(); err != nil {
 		return actAnswer{}, err
 	}
-	v, err := s.act(ctx, tab, p)
+	v, err := r.act.act(ctx, tab, p)
 	if err != nil && st.Action == "click" && st.Text != "" && problem.From(err).Code == problem.NotFound {
 		// The selector changed: the same role and name, or visible text.
 		p.Selector, p.Text = "", st.Text
-		v, err = s.act(ctx, tab, p)
+		v, err = r.act.act(ctx, tab, p)
 	}
 	if err != nil {
 		return actAnswer{}, err
@@ -166,13 +176,13 @@ func (s *Server) replayStep(ctx context.Context, tab int, st replay.Step) (actAn
 	return v.(actAnswer), nil
 }
 
-func (s *Server) auditStep(ctx context.Context, id string, st replay.Step, result string, err error) {
+func (r *replayer) auditStep(ctx context.Context, id string, st replay.Step, result string, err error) {
 	ev := audit.Event{Event: "pilot_action", Action: st.Action, Selector: audit.Cap(st.Target), Source: "ai", Agent: agent(ctx),
 		Result: result, ReplayID: id}
 	if err != nil {
 		ev.Result, ev.Error = "error", string(problem.From(err).Code)
 	}
-	s.audit(ev)
+	r.audit(ev)
 }
 
 func newReplayID() string {
@@ -182,9 +192,9 @@ func newReplayID() string {
 }
 
 // stopReplays stops every replay under way, between two of its steps.
-func (s *Server) stopReplays() {
-	s.replays.Range(func(id, stop any) bool {
-		if _, mine := s.replays.LoadAndDelete(id); mine {
+func (r *replayer) stopReplays() {
+	r.running.Range(func(id, stop any) bool {
+		if _, mine := r.running.LoadAndDelete(id); mine {
 			close(stop.(chan struct{}))
 		}
 		return true

@@ -98,7 +98,7 @@ func (s *Server) handleRuleRevoke(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if req.All {
-		s.stopReplays() // X takes back everything the AI was let do, a replay under way included
+		s.replays.stopReplays() // X takes back everything the AI was let do, a replay under way included
 	}
 	writeJSON(w, http.StatusOK, s.Approvals())
 }

@@ -110,10 +110,8 @@ type Server struct {
 	events  *hub
 	streams streams
 	pilot   *pilot.Switch
-	// aiActs are the times the AI's actions held a tab (act.go).
-	aiActs pilot.Windows
-	// replays are the replays under way, each with its stop (replay.go).
-	replays sync.Map // id → chan struct{}
+	acts    *actor    // the AI's actions (act.go)
+	replays *replayer // the human's flow replayed (replay.go)
 	an      *analysis
 	pointed *pointing.Board // what the human pointed the AI at (pointing.go)
 	picks   *pointing.Pace  // the extension's picks (POST /point) at a person's pace
@@ -187,6 +185,8 @@ func New(cfg Config) *Server {
 		in:        ingestion{slots: make(chan struct{}, ingestSlots)},
 		reads:     newReadLog(),
 	}
+	s.acts = &actor{store: s.store, queries: s.queries, pilot: s.pilot, locate: s.locateEntry}
+	s.replays = &replayer{act: s.acts, asks: s.pilotMode.Asks, approve: s.approve, audit: s.audit}
 	// The dashboards' header lists each AI's tab: a change shows at once.
 	s.tabs = sessiontabs.New(s.clientsChanged)
 	if cfg.DataDir != "" {
@@ -236,7 +236,7 @@ func New(cfg Config) *Server {
 		"/network":          storeBatch(s, "entries", sequenced(s, "network", s.store.AddNetwork)),
 		"/network-bodies":   storeBatch(s, "bodies", sequenced(s, "", s.store.AddBodies)),
 		"/websocket-events": storeBatch(s, "events", sequenced(s, "ws", s.store.AddWSEvents)),
-		"/actions":          storeBatch(s, "actions", sequenced(s, "action", s.markAILoads(s.store.AddActions))),
+		"/actions":          storeBatch(s, "actions", sequenced(s, "action", s.acts.markAILoads(s.store.AddActions))),
 		"/performance":      storeBatch(s, "entries", s.addPerformance),
 	}
 	return s
