@@ -280,4 +280,16 @@ func TestAIActionsAskTheHuman(t *testing.T) {
 	}
 	humanAnswers(t, r, "/api/approvals/answer", req["id"])
 	<-done
+	// A tab of the session's own asks too, naming where it opens.
+	go func() {
+		out, _, _ := callTool(r.ai, "interact", map[string]any{"action": "new_tab", "url": page})
+		done <- out
+	}()
+	if req = pendingApproval(t, r); req["action"] != "new_tab" || req["to"] != page {
+		t.Fatalf("new_tab did not ask: %v", req)
+	}
+	humanAnswers(t, r, "/api/approvals/answer", req["id"])
+	if out := <-done; out["tab_id"] == nil {
+		t.Fatalf("the approved new_tab: %v", out)
+	}
 }

@@ -177,6 +177,9 @@ func (ac *actor) markAILoads(add func([]capture.Action) (int, []capture.Rejectio
 // field the AI may never fill, is refused before anyone is asked), the
 // text to type with secrets masked, where a navigation goes.
 func (ac *actor) describeAct(ctx context.Context, p pilot.Action, req *approval.Request) error {
+	if p.Name == "new_tab" {
+		req.To = redact.URL(p.URL) // where the session's own tab would open
+	}
 	if !pilot.IsAct(p.Name) {
 		return nil
 	}

@@ -90,14 +90,11 @@ func (s *Server) interact(ctx context.Context, action string, a args) (any, erro
 	if err := p.Check(); err != nil {
 		return nil, err
 	}
-	switch p.Name {
-	case "new_tab":
-		return s.newTab(ctx, p)
-	case "close_tab":
-		return s.closeTab(ctx, actTabParam.get(a), p)
-	}
-	if err := s.mayAct(ctx, actTabParam.get(a)); err != nil {
-		return nil, err
+	// close_tab checks ownership itself; new_tab acts on no tab yet.
+	if p.Name != "new_tab" && p.Name != "close_tab" {
+		if err := s.mayAct(ctx, actTabParam.get(a)); err != nil {
+			return nil, err
+		}
 	}
 	if p.Name == "replay" {
 		return s.replays.replayFlow(ctx, actTabParam.get(a), replayAfterParam.get(a)) // one approval for every step
@@ -111,7 +108,12 @@ func (s *Server) interact(ctx context.Context, action string, a args) (any, erro
 			return nil, err
 		}
 	}
-	if pilot.IsAct(p.Name) {
+	switch {
+	case p.Name == "new_tab":
+		return s.newTab(ctx, p)
+	case p.Name == "close_tab":
+		return s.closeTab(ctx, actTabParam.get(a), p)
+	case pilot.IsAct(p.Name):
 		return s.acts.act(ctx, actTabParam.get(a), p)
 	}
 	return s.runPilot(ctx, actTabParam.get(a), p)
