@@ -48,9 +48,12 @@ export class QueryRunner {
     deadline = Math.min(deadline, now + QUERY_MAX_MS);
     const job = { id: q.id, tab: typeof q.tab === 'number' ? q.tab : 0, deadline, done: false, cancels: [], timer: 0 };
     this.inflight.set(q.id, job);
+    // The server's timer races this one to the same deadline: either answer names it as the server does
+    // (in tenths of a second, so a deadline that lost milliseconds in transit reads the same).
+    const left = Math.max(0, deadline - now);
     job.timer = clock.setTimeout(() => this.finish(job, {
-      error: { code: 'timeout', message: `the page did not answer within ${Math.max(0, deadline - now)} ms` },
-    }), Math.max(0, deadline - now));
+      error: { code: 'timeout', message: `the page did not answer within ${Math.round(left / 100) / 10}s` },
+    }), left);
     try {
       if (!QUERY_KINDS.has(q.kind)) throw new QueryError('invalid_param', `unknown query kind ${JSON.stringify(q.kind)}`);
       const params = q.params && typeof q.params === 'object' && !Array.isArray(q.params) ? q.params : {};
