@@ -10,9 +10,10 @@ import (
 
 // BenchmarkAct measures the AI's actions end to end through MCP stdio: a
 // click on a static page (the answer whole, and without the settle window:
-// the dispatch), typing 20 characters, and a navigation to a loaded page.
-// The settle window (the DOM quiet for 300 ms) is most of a static click's
-// answer. Run with -run '^$' -bench Act -benchtime 20x.
+// the dispatch) that changes its DOM and one that changes nothing, typing 20
+// characters, and a navigation to a loaded page. The settle window (the DOM
+// quiet for 300 ms after a change, 150 ms when nothing changed) is most of a
+// static click's answer. Run with -run '^$' -bench Act -benchtime 20x.
 func BenchmarkAct(b *testing.B) {
 	r := newRig(b, "bench-act", map[string]any{})
 	page := r.open(b, "/act.html")
@@ -22,6 +23,7 @@ func BenchmarkAct(b *testing.B) {
 		args map[string]any
 	}{
 		{"click_static", map[string]any{"action": "click", "selector": "#add"}},
+		{"click_no_change", map[string]any{"action": "click", "selector": "#hoverme"}},
 		{"type_20_chars", map[string]any{"action": "type", "selector": "#q", "text": "twenty characters!!!"}},
 		{"navigate_loaded_page", map[string]any{"action": "navigate", "url": page}},
 	} {

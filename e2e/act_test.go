@@ -132,6 +132,11 @@ func TestAIActsInTheTab(t *testing.T) {
 	if errs, _ := field(out, "caused", "errors").([]any); len(errs) != 1 || !strings.Contains(errs[0].(map[string]any)["message"].(string), "boom from the button") {
 		t.Fatalf("a click that throws: %v", out)
 	}
+	// A page that changed goes on being watched until it is quiet for 300 ms: its later error is caused.
+	out = act(t, r, map[string]any{"action": "click", "selector": "#later"})
+	if errs, _ := field(out, "caused", "errors").([]any); len(errs) != 1 || !strings.Contains(errs[0].(map[string]any)["message"].(string), "the later step failed") {
+		t.Fatalf("a click whose page reacts in steps: %v", out)
+	}
 	out = act(t, r, map[string]any{"action": "click", "text": "Load"})
 	reqs, _ := field(out, "caused", "requests").([]any)
 	if len(reqs) != 1 || !strings.HasSuffix(reqs[0].(map[string]any)["url"].(string), "/api/fail") || reqs[0].(map[string]any)["status"] != 500.0 {

@@ -66,6 +66,10 @@ func TestFirefoxAIActs(t *testing.T) {
 	if errs, _ := field(out, "caused", "errors").([]any); len(errs) != 1 || !strings.Contains(mustJSON(errs), "boom from the button") {
 		t.Fatalf("a click that throws: %v", out)
 	}
+	out = do(map[string]any{"action": "click", "selector": "#later"})
+	if errs, _ := field(out, "caused", "errors").([]any); len(errs) != 1 || !strings.Contains(mustJSON(errs), "the later step failed") {
+		t.Fatalf("a click whose page reacts in steps: %v", out)
+	}
 	do(map[string]any{"action": "click", "text": "Load"})
 	do(map[string]any{"action": "wait_for", "text": "Loaded 500", "timeout_ms": 5000})
 	no(map[string]any{"action": "wait_for", "selector": "#never", "timeout_ms": 300}, "timeout", "#never")

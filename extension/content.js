@@ -111,6 +111,13 @@
     takeLink();
   }
 
+  // What the page's world has queued is posted now (it is built in the page's idle time, up to 100 ms
+  // later), then sent with the rest: an AI action's answer waits for what the action caused.
+  function flushPage() {
+    try { if (link && !dead) link.dispatchEvent(new CustomEvent('gasoline-flush')); } catch (_) { /* ignore */ }
+    return flush();
+  }
+
   // As JSON text: an object made in this world reaches the page's world as a copy in Chromium, and
   // in Firefox not at all without cloneInto.
   function sendSettingsToInject() {
@@ -354,6 +361,7 @@
     accept,
     sendNow,
     flush,
+    flushPage,
     shutdown,
     invalidated,
     onShutdown: (fn) => shutdownHooks.push(fn),

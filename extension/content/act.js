@@ -18,7 +18,9 @@
   const VALUE_MAX = 100;
   const CANDIDATES_MAX = 5;
   const REFS_MAX = 5000; // refs remembered in this document; the oldest are forgotten past it
-  const QUIET_MS = 300;
+  const QUIET_MS = 300; // after the page's last change
+  const STILL_MS = 150; // a page that changed nothing by then, and started no request, did not react
+  const WATCH_SPARE_MS = 3000;
   const SETTLE_MAX_MS = 2000;
   const WAIT_MAX_MS = 30000;
   const AI_MARK_MS = 5000; // the AI's mark on recorded actions outlives a lost 'settle' no longer
@@ -260,6 +262,7 @@
     const top = action === 'select' ? null : covering(el, out.x, out.y);
     if (top) throw new QueryError('not_actionable', `${nameForError(el)} is covered by ${nameForError(top)}`);
     markAI();
+    watchChanges();
     if (action === 'type' || action === 'press_key') {
       el.focus({ preventScroll: true });
       if (action === 'type' && p.clear !== false) selectAll(el);
@@ -397,26 +400,45 @@
   }
 
   // ---- settle: the DOM quiet for QUIET_MS (at most SETTLE_MAX_MS), then the target's state ------------
-  function quiet(maxMS) {
+  // The page's changes are watched from just before the input (watchChanges, at prepare), so that what a
+  // handler changed at once counts. A page that reacts gets QUIET_MS after its last change to finish; one
+  // that neither changed its DOM nor started a request (`reacted`, the worker's) within STILL_MS is taken
+  // as done: a static page's answer then costs STILL_MS, not QUIET_MS. A later change is in the next observe.
+  let changes = null; // {mo, last, timer}
+  function watchChanges() {
+    stopWatching();
+    const w = { mo: new MutationObserver(() => { w.last = performance.now(); }), last: 0, timer: 0 };
+    w.mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    w.timer = setTimeout(stopWatching, SETTLE_MAX_MS + WATCH_SPARE_MS); // an action that never settles
+    changes = w;
+  }
+  function stopWatching() {
+    if (!changes) return;
+    changes.mo.disconnect();
+    clearTimeout(changes.timer);
+    changes = null;
+  }
+
+  function quiet(maxMS, reacted) {
+    if (!changes) watchChanges();
+    const w = changes;
     return new Promise((resolve) => {
       const t0 = performance.now();
-      let last = t0;
-      const mo = new MutationObserver(() => { last = performance.now(); });
-      mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
       const tick = () => {
         const now = performance.now();
-        if (now - last >= QUIET_MS || now - t0 >= maxMS) {
-          mo.disconnect();
+        const due = !reacted && !w.last ? t0 + STILL_MS : (w.last || t0) + QUIET_MS;
+        if (now >= due || now - t0 >= maxMS || changes !== w) {
+          if (changes === w) stopWatching();
           resolve(Math.round(now - t0));
-        } else setTimeout(tick, Math.min(50, QUIET_MS - (now - last) + 1));
+        } else setTimeout(tick, Math.min(50, due - now + 1));
       };
-      setTimeout(tick, Math.min(QUIET_MS, maxMS));
+      tick();
     });
   }
 
   async function settle(p) {
     const max = Math.min(SETTLE_MAX_MS, Math.max(0, Number(p.max_ms) || SETTLE_MAX_MS));
-    const waited = max > 0 ? await quiet(max) : 0;
+    const waited = max > 0 ? await quiet(max, !!p.reacted) : (stopWatching(), 0);
     if (G.flushInputs) G.flushInputs();
     aiUntil = 0;
     const out = { url: location.href, title: document.title, quiet_ms: waited };
@@ -428,7 +450,7 @@
         out.after = st;
       } catch (_) { /* gone: the page changed */ }
     }
-    await G.flush(); // what the action caused reaches the worker before this answer
+    await G.flushPage(); // what the action caused reaches the worker before this answer
     return out;
   }
 
@@ -477,6 +499,7 @@
       case 'wait_for': return waitFor(p);
       case 'mark':
         markAI();
+        watchChanges();
         return {};
       default: throw new QueryError('invalid_param', `unknown step ${JSON.stringify(p.step)}`);
     }

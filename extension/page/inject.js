@@ -172,6 +172,7 @@
       heard = true;
       applySettings(s);
     });
+    G.addEL.call(link, 'gasoline-flush', () => flushAll()); // an AI action's answer is due
     const hello = new W.FocusEvent('gasoline-hello', { relatedTarget: link, cancelable: true });
     // Not taken: no start.js in this document, and nothing to post to.
     if (!G.apply(dispatch, W, [hello])) {

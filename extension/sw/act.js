@@ -3,7 +3,7 @@
 // the input is real, through chrome.debugger (Input.*), so the page sees trusted events as from a
 // person; in Firefox, or when another debugger holds the tab, the content script dispatches the events.
 // Then the page settles: no request in flight (Chromium: the debugger's Network events) and the DOM
-// quiet for 300 ms, at most SETTLE_MAX_MS; the answer says what the page shows then. What the action
+// quiet for 300 ms after its last change (150 ms when nothing changed; content/act.js), at most SETTLE_MAX_MS; the answer says what the page shows then. What the action
 // caused in requests and errors the server reads from what was captured meanwhile: this delivers it
 // before answering.
 
@@ -215,7 +215,7 @@ export class Actor {
       throw new QueryError('internal', m);
     }
     await documents.settled(tabId, job);
-    const s = await ask({ step: 'settle', max_ms: SETTLE_MAX_MS });
+    const s = await ask({ step: 'settle', max_ms: SETTLE_MAX_MS, reacted: true }); // a new page renders on after its load
     if (!s) return null;
     return { url: s.url, title: s.title, settle_ms: clock.now() - t0 };
   }
@@ -259,7 +259,7 @@ export class Actor {
       }
       const deadline = t0 + SETTLE_MAX_MS;
       if (attached) await this.networkIdle(watch, deadline);
-      let s = await ask({ step: 'settle', ref, max_ms: Math.max(0, deadline - clock.now()) });
+      let s = await ask({ step: 'settle', ref, max_ms: Math.max(0, deadline - clock.now()), reacted: watch.requests.size > 0 || watch.dialogs.length > 0 });
       if (!s) return null;
       if (attached && watch.inflight.size && clock.now() < deadline) {
         // The quiet DOM started requests of its own: wait for them too, then look again.
