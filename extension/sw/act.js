@@ -215,7 +215,7 @@ export class Actor {
       throw new QueryError('internal', m);
     }
     await documents.settled(tabId, job);
-    const s = await ask({ step: 'settle', max_ms: SETTLE_MAX_MS, reacted: true }); // a new page renders on after its load
+    const s = await ask({ step: 'settle', max_ms: SETTLE_MAX_MS });
     if (!s) return null;
     return { url: s.url, title: s.title, settle_ms: clock.now() - t0 };
   }
