@@ -45,10 +45,10 @@ func (s *Server) configureTool() tool {
 		},
 		selector: newParam[string]("action", ""),
 		modes: []mode{
-			{"capture", "this session's capture overrides (1 change/s; the human can revoke)",
+			{"capture", "overrides the human can revoke",
 				[]declared{settingsParam}, s.configureCapture},
 			{"clear", "empty buffers", []declared{bufferParam}, s.configureClear},
-			{"streaming", "push notable events to this session (default off)",
+			{"streaming", "push notable events (default off)",
 				[]declared{streamOnParam, streamEventsParam, throttleParam, urlFilterParam}, s.configureStreaming},
 			{"track", "the tab this session reads", []declared{trackTabParam}, s.configureTrack},
 		},

@@ -36,8 +36,6 @@ var targetReads = []declared{highlightParam, textParam, refParam, actTabParam}
 
 // pilotAbout says what the pilot's actions do.
 var pilotAbout = map[string]string{
-	"save_state": "storage, cookies, URL",
-	"load_state": "storage, cookies, URL",
 	"replay":     "the human's flow",
 }
 

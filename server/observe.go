@@ -87,7 +87,7 @@ func (s *Server) observeModes() []mode {
 		{"performance", "", []declared{limitParam, urlParam}, s.afterHeld(s.observePerformance)},
 		{"pilot", "", nil, func(context.Context, args) (any, error) { return s.PilotStatus(), nil }},
 		{"health", "", nil, func(context.Context, args) (any, error) { return s.Health(), nil }},
-		{"pointed", "what the human pointed you at, with their note", nil, s.observePointed},
+		{"pointed", "what the human pointed at, and why", nil, s.observePointed},
 	}
 	// Alerts about capture changes ride along with whatever the AI observes next; a range of
 	// entries with a loss in it says so (loss.go).
