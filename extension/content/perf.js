@@ -128,7 +128,7 @@
     const took = type === 'navigation' ? e.responseEnd - e.startTime : e.duration;
     const r = { url: String(e.name).slice(0, MAX_URL), type, start: ms(e.startTime), duration: ms(took) };
     const put = (k, v) => { if (v > 0) r[k] = v; };
-    put('size', e.transferSize || 0);
+    put('size', e.decodedBodySize || 0); // the body, as the network list's size (headers and the cache aside)
     put('status', e.responseStatus || 0);
     put('dns', span(e.domainLookupStart, e.domainLookupEnd));
     put('connect', span(e.connectStart, e.connectEnd));
