@@ -58,6 +58,25 @@ func TestSeveralAIsOnSeveralTabs(t *testing.T) {
 	if info := analyze(t, b, map[string]any{"target": "page_info"}); !strings.HasSuffix(info["url"].(string), "/capture.html") {
 		t.Fatalf("b's page: %v", info["url"])
 	}
+	// Streamed notifications go to the session whose tab they concern.
+	chA, chB := listen(t, a), listen(t, b)
+	for _, c := range []mcpClient{a, b} {
+		configureStreaming(t, c, map[string]any{"enabled": true, "events": []string{"errors"}, "throttle_seconds": 1})
+	}
+	runJS := func(c mcpClient, script string) {
+		t.Helper()
+		if out, isErr, err := callTool(c, "interact", map[string]any{"action": "execute_js", "script": script}); err != nil || isErr {
+			t.Fatalf("execute_js: %v %v", out, err)
+		}
+	}
+	runJS(a, `console.error('only-for-a')`)
+	collect(t, chA, 15*time.Second, "New error: only-for-a")
+	runJS(b, `console.error('only-for-b')`)
+	for _, n := range collect(t, chB, 15*time.Second, "New error: only-for-b") {
+		if strings.Contains(mustJSON(n.params), "only-for-a") {
+			t.Fatalf("b heard of a's tab: %s", mustJSON(n.params))
+		}
+	}
 	// Reading another's tab by tab_id is allowed; acting on it is not.
 	if info := analyze(t, a, map[string]any{"target": "page_info", "tab_id": tabB}); !strings.HasSuffix(info["url"].(string), "/capture.html") {
 		t.Fatalf("a reading b's tab: %v", info["url"])

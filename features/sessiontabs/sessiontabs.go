@@ -98,6 +98,17 @@ func (t *Tabs) Owner(tab int) (Binding, bool) {
 	return Binding{}, false
 }
 
+// Concerns says whether what happens in tab concerns session: its own or
+// tracked tab only; a session that claimed none hears of every tab but
+// those other sessions own.
+func (t *Tabs) Concerns(session string, tab int) bool {
+	if b := t.Of(session); b.Tab != 0 {
+		return b.Tab == tab
+	}
+	_, owned := t.Owner(tab)
+	return !owned
+}
+
 // MayAct refuses session's action on a tab another session owns.
 func (t *Tabs) MayAct(session string, tab int) error {
 	if o, ok := t.Owner(tab); ok && o.Session != session {

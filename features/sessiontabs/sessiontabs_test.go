@@ -54,3 +54,20 @@ func TestOwnedTabsAreBounded(t *testing.T) {
 		t.Fatalf("a session replacing its own tab: %v", err)
 	}
 }
+
+// What happens in a tab concerns the sessions on it; a session on no tab of
+// its own hears of every tab but those another session owns.
+func TestWhatConcernsASession(t *testing.T) {
+	tabs := New(nil)
+	tabs.Own("a", "claude", 5)
+	tabs.Track("c", "cursor", 6)
+	for _, c := range []struct {
+		session string
+		tab     int
+		want    bool
+	}{{"a", 5, true}, {"a", 6, false}, {"c", 6, true}, {"c", 5, false}, {"human", 6, true}, {"human", 9, true}, {"human", 5, false}} {
+		if got := tabs.Concerns(c.session, c.tab); got != c.want {
+			t.Errorf("tab %d concerns %s: %v, want %v", c.tab, c.session, got, c.want)
+		}
+	}
+}
