@@ -15,7 +15,7 @@ import (
 	"github.com/gasoline-dev/gasoline/server/wire"
 )
 
-// Several AIs on several tabs (issue 54): the header lists each AI with
+// Several AIs on several tabs: the header lists each AI with
 // its tab, t shows the panes one tab at a time, rows of a tab an AI owns
 // carry its name, and F frees the shown tab for the other AIs.
 
