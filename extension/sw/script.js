@@ -4,7 +4,7 @@
 
 import { NO_ACCESS } from './documents.js';
 import { QueryError, errText } from './errors.js';
-import { RESULT_MAX_BYTES, scriptTimeout, illegalReturn, scriptError, serializeParked, scriptResult } from './serialize.js';
+import { RESULT_MAX_BYTES, scriptTimeout, illegalReturn, scriptError, serializeParked, scriptResult } from './script-result.js';
 
 const SERIALIZE_MS = 1000; // turning the script's value into JSON (its own time limit)
 const DETACH_WAIT_MS = 1000;
