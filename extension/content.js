@@ -40,6 +40,7 @@
 
   let link = null;
   let settings = null; // effective settings; null until known
+  /** @type {(url: string) => boolean} */
   let serverTest = () => false;
   let dead = false;
   const pending = []; // events that arrived before the settings

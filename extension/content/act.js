@@ -183,7 +183,7 @@
     const want = clean(text, 10000).toLowerCase();
     const actionable = Array.from(document.querySelectorAll(ACTIONABLE));
     const norm = (s) => clean(s, 10000).toLowerCase();
-    let found = actionable.filter((el) => norm(nameOf(el)) === want || norm(el.innerText) === want);
+    let found = actionable.filter((el) => norm(nameOf(el)) === want || norm(/** @type {HTMLElement} */ (el).innerText) === want);
     if (!found.length) {
       // Innermost elements whose own text is the text: a label, a heading, a div with an onclick.
       const body = document.body || document.documentElement;
@@ -314,7 +314,7 @@
     const list = Array.from(document.querySelectorAll(ACTIONABLE)).filter((e) => !disabled(e) && visible(e, e.getBoundingClientRect()));
     const i = list.indexOf(el);
     const next = list[(i + dir + list.length) % list.length];
-    if (next) next.focus();
+    if (next) /** @type {HTMLElement} */ (next).focus();
   }
 
   function perform(p) {

@@ -255,7 +255,7 @@
   }
 
   function sample() {
-    const nav = performance.getEntriesByType('navigation')[0];
+    const nav = /** @type {PerformanceNavigationTiming | undefined} */ (performance.getEntriesByType('navigation')[0]);
     const all = performance.getEntriesByType('resource');
     const res = resources(all);
     const load = rows(nav, all);

@@ -78,9 +78,12 @@
   const parsedWaiters = [];
   const whenParsed = () => (domParsed ? Promise.resolve() : new Promise((r) => parsedWaiters.push(r)));
 
+  // Document.prerendering is newer than the DOM types tsc knows.
+  const prerendering = () => !!(/** @type {{prerendering?: boolean}} */ (/** @type {unknown} */ (document)).prerendering);
+
   function sendReady() {
     if (dead()) return;
-    if (document.prerendering) return; // sent on activation (prerenderingchange)
+    if (prerendering()) return; // sent on activation (prerenderingchange)
     try {
       if (!chrome.runtime || !chrome.runtime.id) return shutdown();
       chrome.runtime.sendMessage({ type: 'ready' }).catch((err) => {
@@ -100,7 +103,7 @@
 
   // Ready now: the worker learns it from its handing-over of the settings (content.js's seed), or
   // content.js's question says it.
-  G.readyURL = () => (domParsed && !document.prerendering && !dead() ? location.href : '');
+  G.readyURL = () => (domParsed && !prerendering() && !dead() ? location.href : '');
   if (!domParsed) {
     // Here when the worker ran this before the parse ended (a load slower than 1 s).
     listen(window, 'DOMContentLoaded', onParsed);

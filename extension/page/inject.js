@@ -46,7 +46,7 @@
   const serialize = (() => {
     const f = W.__gasolineSerializer;
     try { delete W.__gasolineSerializer; } catch (_) { /* ignore */ }
-    return typeof f === 'function' ? f(null) : null;
+    return typeof f === 'function' ? /** @type {GasolineSerialize} */ (f(null)) : null;
   })();
 
   // Our own references, taken before the page can replace them.
@@ -248,7 +248,7 @@
   // call on our entries: then the structured clone, which runs no page code.
   const PROTOS = [Object.prototype, Array.prototype, String.prototype, Number.prototype, Boolean.prototype];
   const toJSONGiven = () => {
-    for (const p of PROTOS) if (p.toJSON !== undefined) return true;
+    for (const p of PROTOS) if (/** @type {{toJSON?: unknown}} */ (p).toJSON !== undefined) return true;
     return false;
   };
   function linkMessage(events) {
