@@ -174,7 +174,7 @@ func (m *Model) applyFreed(msg tabFreed) {
 	if m.health != nil {
 		h := *m.health
 		h.AITabs = msg.tabs
-		m.health = &h
+		m.setHealth(h)
 	}
 	m.setNote(msg.note, false)
 }

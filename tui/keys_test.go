@@ -31,8 +31,8 @@ func TestKeysArrivingTogether(t *testing.T) {
 	}
 	// Once a key opens the filter, the rest of the read is typed into it.
 	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("/Pay")})
-	if !m.filtering || m.console.Filter() != "Pay" {
-		t.Fatalf("filtering %v filter %q", m.filtering, m.console.Filter())
+	if !m.filter.on || m.console.Filter() != "Pay" {
+		t.Fatalf("filtering %v filter %q", m.filter.on, m.console.Filter())
 	}
 	// The filter shows as typed and matches ignoring case.
 	if st := m.console.Status(); !strings.Contains(st, `filter "Pay": 2`) {
@@ -58,7 +58,7 @@ func TestKeysTogetherInATextInputAreTyping(t *testing.T) {
 	m.Update(sampleApproval())
 	m.Update(keyMsg("n"))
 	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("no 52")})
-	if got := m.asking.reason.Value(); got != "no 52" || m.active != paneConsole {
+	if got := m.approval.reason.Value(); got != "no 52" || m.active != paneConsole {
 		t.Fatalf("reason %q, pane %d", got, m.active)
 	}
 }
@@ -72,12 +72,12 @@ func TestEscClosesWhatIsOpen(t *testing.T) {
 		m.Update(keyMsg(k))
 	}
 	before, _ := m.network.Selected()
-	if m.detail == nil || !m.help.ShowAll || m.network.Filter() != "api" {
-		t.Fatalf("detail %v help %v filter %q", m.detail != nil, m.help.ShowAll, m.network.Filter())
+	if !m.detail.open || !m.help.ShowAll || m.network.Filter() != "api" {
+		t.Fatalf("detail %v help %v filter %q", m.detail.open, m.help.ShowAll, m.network.Filter())
 	}
 	m.Update(keyMsg("esc"))
-	if after, _ := m.network.Selected(); m.detail != nil || after.seq != before.seq {
-		t.Fatalf("esc: detail %v, selection moved from %q to %q", m.detail != nil, before.text, after.text)
+	if after, _ := m.network.Selected(); m.detail.open || after.seq != before.seq {
+		t.Fatalf("esc: detail %v, selection moved from %q to %q", m.detail.open, before.text, after.text)
 	}
 	m.Update(keyMsg("esc"))
 	if m.help.ShowAll {
@@ -244,7 +244,7 @@ func TestCopyWritesTheRowAndTheDetail(t *testing.T) {
 	// comes back, so out is read only once the screen says it was copied.
 	var out strings.Builder
 	m := sampleModel()
-	m.out = &out
+	m.copy.out = &out
 	d := newDriver(t, m)
 	d.press("Y", "l") // the copy menu's line as shown
 	d.await("the copy", func() bool { return strings.Contains(d.screen(), "copied 51 bytes") })
@@ -269,11 +269,11 @@ func TestDetailOfAWaitingAction(t *testing.T) {
 	m := sampleModel()
 	m.Update(sampleApproval())
 	m.Update(keyMsg("enter"))
-	if m.detail == nil || !strings.Contains(m.detail.text, "const line40") {
+	if !m.detail.open || !strings.Contains(m.detail.text, "const line40") {
 		t.Fatal("enter on the overlay did not open the script whole")
 	}
 	m.Update(keyMsg("esc"))
-	if m.detail != nil || !strings.Contains(plainView(m.View()), "APPROVE?") {
+	if m.detail.open || !strings.Contains(plainView(m.View()), "APPROVE?") {
 		t.Fatal("esc did not go back to the overlay")
 	}
 	_ = wire.Approvals{}

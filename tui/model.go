@@ -5,14 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/help"
-	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/gasoline-dev/gasoline/features/capture"
@@ -32,8 +28,6 @@ type Config struct {
 	Conn ConnState
 	// Now is the clock for ages; time.Now when nil.
 	Now func() time.Time
-	// Keys are the key bindings; DefaultKeyMap when zero.
-	Keys *KeyMap
 	// Out is the terminal, for copies over OSC 52; InTmux wraps them for
 	// tmux's passthrough.
 	Out    io.Writer
@@ -43,16 +37,17 @@ type Config struct {
 	Doctor func(context.Context) doctor.Report
 }
 
-// Model is the dashboard's root model. It draws the header, routes keys to
-// the active pane (after its own global keys) and outside messages to the
-// panes they concern. Panes are small components with their own keys.
+// Model is the dashboard's root model. It holds the components and the
+// state they share (the server's health, the connection, the clock),
+// offers each key to the pop-up in front and then the active pane
+// (keypress.go), hands outside messages to the components they concern,
+// and composes their views. Each component owns its keys, its help, its
+// Update and its View.
 type Model struct {
-	keys   KeyMap
-	help   help.Model
-	input  textinput.Model
-	client *Client
-	feed   *feed
-	now    func() time.Time
+	*common
+	keys globalKeys
+	help help.Model
+	feed *feed
 
 	width, height int
 	conn          ConnState
@@ -64,39 +59,28 @@ type Model struct {
 	ws        *wsPane
 	actions   *streamPane
 	overrides *overridesPane
-	audit     *streamPane
+	audit     *auditPane
 	panes     [paneCount]pane
 	active    int
-	auditPath string
-	auditAll  bool // the Audit pane shows every server's lines
-	asking    asking
-	trust     trusting // extension origins waiting for the human (origins.go)
-	reads     readsState
 	traffic   traffic // requests and errors per second, for the header
 	// shownTab is the tab t shows the panes (0: every tab; aitabs.go).
 	shownTab int
 
-	// pt is `s`: the note prompt and what was last sent (point.go).
-	pt pointing
-
-	// recovery is the prompt when the human's decisions could not be read
-	// (decisions.go).
+	// The pop-ups, in front of the panes (keypress.go's popups).
+	filter   filterBar
+	point    pointer
+	copy     copyMenu
+	approval asking
 	recovery recovering
+	origins  trusting
+	detail   detail
 
-	filtering bool
-	filterErr error // what is wrong with the filter as typed
-	// copyMenu is the open copy menu's choices (copymenu.go), nil when
-	// closed; copyTitle names its row.
-	copyMenu  []copyItem
-	copyTitle string
-	note      string
-	noteErr   bool
-	noteAt    time.Time
-	lost      int
-	lostAt    time.Time // when the dashboard last passed events over
+	note    string
+	noteErr bool
+	noteAt  time.Time
+	lost    int
+	lostAt  time.Time // when the dashboard last passed events over
 
-	// detail is the open detail view, over the active pane.
-	detail *detail
 	// bodies are the newest request and response payloads, for the
 	// detail of a request.
 	bodies ring[capture.NetworkBody]
@@ -104,8 +88,6 @@ type Model struct {
 	bodyCache []capture.NetworkBody
 	// consoleNav and networkNav put a line where the page navigated.
 	consoleNav, networkNav navMarks
-	out                    io.Writer
-	inTmux                 bool
 	doc                    doctorState
 	// since is when the dashboard first reached the server, for the hint
 	// to point the extension at a non-default port.
@@ -114,26 +96,34 @@ type Model struct {
 	fatal error
 }
 
+// common is what the components share, as soft-serve's share theirs:
+// the server's API and the clock. One value, so that a client swapped in
+// (a test's) reaches every component that calls the server.
+type common struct {
+	client *Client
+	now    func() time.Time
+}
+
+// said is what a component has to say on the status line after a
+// message; the zero value says nothing.
+type said struct {
+	text string
+	err  bool
+}
+
 // New returns a dashboard model. Run wires it to a live server; tests may
 // feed it messages directly.
 func New(cfg Config) *Model {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	keys := DefaultKeyMap()
-	if cfg.Keys != nil {
-		keys = *cfg.Keys
-	}
-	in := textinput.New()
-	in.Prompt = "/ filter: "
-	in.Placeholder = "status>=400 method:POST level:error url:/api type:img or text; enter keeps, esc drops"
-	// A steady cursor: a blinking one would redraw the screen twice a
-	// second for nothing.
-	in.Cursor.SetMode(cursor.CursorStatic)
-	m := &Model{keys: keys, help: help.New(), input: in, client: cfg.Client, now: cfg.Now, conn: cfg.Conn, asking: newAsking(),
+	c := &common{client: cfg.Client, now: cfg.Now}
+	m := &Model{common: c, keys: newGlobalKeys(), help: help.New(), conn: cfg.Conn,
 		console: newConsolePane(), network: newNetworkPane(), ws: newWSPane(), actions: newActionsPane(),
-		overrides: newOverridesPane(cfg.Client, cfg.Now), audit: newAuditPane(),
-		bodies: newRing[capture.NetworkBody](capture.BodyCap), pt: newPointing(), out: cfg.Out, inTmux: cfg.InTmux, doc: doctorState{run: cfg.Doctor}}
+		overrides: newOverridesPane(c), audit: newAuditPane(c),
+		filter: newFilterBar(), point: newPointer(c), copy: newCopyMenu(cfg.Out, cfg.InTmux),
+		approval: newAsking(c), recovery: newRecovering(c), origins: newTrusting(c), detail: newDetailView(),
+		bodies: newRing[capture.NetworkBody](capture.BodyCap), doc: doctorState{run: cfg.Doctor}}
 	m.network.more = m.bodyText
 	for _, p := range m.tabPanes() {
 		p.mark = m.markAgent
@@ -146,6 +136,9 @@ func New(cfg Config) *Model {
 	m.layout()
 	return m
 }
+
+// pane is the active pane.
+func (m *Model) pane() pane { return m.panes[m.active] }
 
 // Init starts waiting for outside events and runs the doctor.
 func (m *Model) Init() tea.Cmd {
@@ -242,28 +235,36 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if doctorFacts(m.health) != facts {
 		cmd = tea.Batch(cmd, m.doc.recheck())
 	}
-	m.panes[m.active].sync()
+	m.pane().sync()
 	return m, cmd
 }
 
 // apply takes in one outside event.
 func (m *Model) apply(msg tea.Msg) {
-	m.applyTrust(msg)
-	m.applyRecover(msg)
-	m.applyPoint(msg)
-	m.applyReads(msg)
+	for _, s := range []said{m.origins.apply(msg), m.point.apply(msg), m.audit.apply(msg)} {
+		if s.text != "" {
+			m.setNote(s.text, s.err)
+		}
+	}
 	switch msg := msg.(type) {
 	case ConnMsg:
 		m.conn = ConnState(msg)
 		if m.since.IsZero() && (m.conn.Phase == Hosting || m.conn.Phase == Attached) {
 			m.since = m.now()
 		}
-		m.scopeAudit()
+		m.audit.setServer(m.conn.Addr)
+	case recovered:
+		if msg.err != nil {
+			m.setNote(msg.err.Error(), true)
+			return
+		}
+		m.setHealth(msg.health)
+		m.setNote(msg.note, false)
 	case FatalMsg:
 		m.fatal = msg.Err
 	case StatusMsg:
 		h := Health(msg)
-		m.health = &h
+		m.setHealth(h)
 		if h.Pilot != nil {
 			m.pilot = h.Pilot
 		}
@@ -278,22 +279,10 @@ func (m *Model) apply(msg tea.Msg) {
 		p := Pilot(msg)
 		m.pilot = &p
 	case EntriesMsg:
+		m.traffic.count(msg, m.now())
 		m.addEntries(msg)
 	case PageLoadMsg:
 		m.network.addLoad(perf.Sample(msg))
-	case AuditMsg:
-		if msg.Path != m.auditPath {
-			m.auditPath = msg.Path
-			m.scopeAudit()
-			m.audit.empty = "No audit events yet in " + msg.Path + ". Every change the AI makes and every veto of yours appears here."
-		}
-		rows := make([]row, 0, len(msg.Lines))
-		for _, l := range msg.Lines {
-			if !m.readShown(l) {
-				rows = append(rows, auditRow(l))
-			}
-		}
-		m.audit.add(rows)
 	case StreamedMsg:
 		m.console.add([]row{streamedRow(msg, m.now())})
 	case DroppedMsg:
@@ -358,18 +347,10 @@ func (m *Model) show(i int) {
 	m.active = i
 }
 
-// scopeAudit shows this server's audit lines (its port's), or every
-// server's after A.
-func (m *Model) scopeAudit() {
-	port := 0
-	if _, p, err := net.SplitHostPort(m.conn.Addr); err == nil && !m.auditAll {
-		port, _ = strconv.Atoi(p)
-	}
-	m.audit.ShowPort(port)
-	m.audit.note = "every server (A: this one) · " + m.auditPath
-	if port != 0 {
-		m.audit.note = fmt.Sprintf("port %d only (A: all) · %s", port, m.auditPath)
-	}
+// setHealth takes the server's health; the decisions prompt follows it.
+func (m *Model) setHealth(h Health) {
+	m.health = &h
+	m.recovery.see(m.health)
 }
 
 // togglePilot blocks the Web Pilot for the AI, or lifts the block.

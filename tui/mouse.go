@@ -114,19 +114,15 @@ func (m *Model) mouse(msg tea.MouseMsg) tea.Cmd {
 		if msg.Button == tea.MouseButtonWheelUp {
 			n = -n
 		}
-		if m.detail != nil {
-			if n < 0 {
-				m.detail.vp.ScrollUp(-n)
-			} else {
-				m.detail.vp.ScrollDown(n)
-			}
+		if m.detail.open {
+			m.detail.wheel(n)
 			return nil
 		}
-		m.panes[m.active].Scroll(n)
+		m.pane().Scroll(n)
 	case msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonLeft:
 		if msg.Y == tabBarLine {
 			if i := tabAt(tabHits(m.titles(), m.active, m.tabStatus(), m.width), msg.X); i >= 0 {
-				m.detail = nil
+				m.detail.close()
 				m.show(i)
 			}
 		}

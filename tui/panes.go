@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/gasoline-dev/gasoline/features/audit"
@@ -13,9 +14,12 @@ import (
 // pane is one tab of the dashboard: a small component with its own keys.
 type pane interface {
 	Title() string
-	// Update handles a key the root model did not take; handled is false
-	// when the key does nothing in this pane.
-	Update(msg tea.KeyMsg, k KeyMap) (cmd tea.Cmd, handled bool)
+	// Update handles a key the root model did not take, with the pane's
+	// own keys; handled is false when the key does nothing in this pane.
+	Update(msg tea.KeyMsg) (cmd tea.Cmd, handled bool)
+	// ShortHelp is the pane's key bar: its own keys and those of the
+	// root's (g) that act on it; the root adds the keys every bar ends with.
+	ShortHelp(g globalKeys) []key.Binding
 	// Pick is the selected row: what it shows, whole, for the detail view,
 	// and its line as the pane draws it, for copying.
 	Pick() (src any, line string, ok bool)
@@ -62,15 +66,6 @@ func (p *streamPane) Pick() (any, string, bool) {
 
 // Scroll moves the selection by n rows.
 func (p *streamPane) Scroll(n int) { p.sync(); p.move(n) }
-
-func newAuditPane() *streamPane {
-	p := newStreamPane("Audit", fmt.Sprintf(auditFormat, "TIME", "WHO", "WHAT"),
-		"No audit events yet. Every change the AI makes and every veto of yours appears here.")
-	p.pin = func(r row) bool { l, ok := r.src.(audit.Line); return ok && humanLine(l) }
-	p.pinned = newRing[row](maxPinned)
-	p.order = inTimeOrder
-	return p
-}
 
 // maxPinned bounds the human's audit lines kept past the pane's length.
 const maxPinned = 200

@@ -69,7 +69,7 @@ func TestReadLine(t *testing.T) {
 	m := sampleModelAt(80, 24)
 	m.Update(sampleRead(1, "errors", 3, 2))
 	for _, w := range []int{80, 120, 200} {
-		line := plainView(activityView(&m.traffic, m.reads, sampleNow, w))
+		line := plainView(activityView(&m.traffic, m.audit.reads, sampleNow, w))
 		if !strings.Contains(line, "AI read errors (3 entries) 2s ago") {
 			t.Errorf("at %d: %q", w, line)
 		}
@@ -101,7 +101,7 @@ func TestAuditFileReadsNotDoubled(t *testing.T) {
 	line := func(port int) audit.Line {
 		return audit.Line{Parsed: true, Event: audit.Event{TS: "2026-01-24T15:32:08.000Z", Event: "ai_read", Name: "observe", Action: "errors", Source: "ai", Agent: "x", Port: port}}
 	}
-	m.Update(AuditMsg{Lines: []audit.Line{line(7890), line(7891)}, Path: m.auditPath})
+	m.Update(AuditMsg{Lines: []audit.Line{line(7890), line(7891)}, Path: m.audit.path})
 	if got := m.audit.rows.len() - before; got != 1 {
 		t.Fatalf("%d rows, want only the other server's", got)
 	}
