@@ -114,15 +114,15 @@ func (m *Model) global(msg tea.KeyMsg) (tea.Cmd, bool) {
 		m.help.ShowAll = !m.help.ShowAll
 		m.layout()
 	case key.Matches(msg, g.NextPane):
-		m.show((m.active + 1) % paneCount)
+		m.panes.show((m.panes.active + 1) % paneCount)
 	case key.Matches(msg, g.PrevPane):
-		m.show((m.active + paneCount - 1) % paneCount)
+		m.panes.show((m.panes.active + paneCount - 1) % paneCount)
 	case key.Matches(msg, g.Panes):
-		m.show(int(msg.String()[0] - '1'))
-	case key.Matches(msg, m.overrides.keys.Revoke) && m.active != paneOverrides:
+		m.panes.show(int(msg.String()[0] - '1'))
+	case key.Matches(msg, m.panes.overrides.keys.Revoke) && m.panes.active != paneOverrides:
 		// x anywhere else takes back the newest AI override: the veto is
 		// one key whatever the human is looking at.
-		return m.overrides.revokeNewest(), true
+		return m.panes.overrides.revokeNewest(), true
 	case key.Matches(msg, g.Filter):
 		return m.filter.open(m.pane().Filter()), true
 	case key.Matches(msg, g.Pilot):
@@ -139,7 +139,7 @@ func (m *Model) global(msg tea.KeyMsg) (tea.Cmd, bool) {
 
 // why says what a key that does nothing in this pane is for.
 func (m *Model) why(msg tea.KeyMsg) string {
-	ov, au, st := m.overrides.keys, m.audit.auditKeys, m.console.keys
+	ov, au, st := m.panes.overrides.keys, m.panes.audit.auditKeys, m.panes.console.keys
 	switch {
 	case key.Matches(msg, ov.RevokeAll, ov.Allow):
 		return fmt.Sprintf("%s %s in the Overrides pane: press %d", msg.String(), firstHelp(msg, ov.RevokeAll, ov.Allow), paneOverrides+1)
@@ -194,7 +194,7 @@ func (m *Model) keyBar() keyBar {
 	}
 	// t and F are listed when they can do something.
 	g.Tabs.SetEnabled(m.health != nil && len(m.health.AITabs) > 0)
-	_, owned := ownerOf(m.health, m.shownTab)
+	_, owned := ownerOf(m.health, m.panes.shownTab)
 	g.FreeTab.SetEnabled(owned)
 	short := append(m.pane().ShortHelp(g), g.Pilot, g.NextPane, g.Help, g.Quit)
 	return keyBar{slices.DeleteFunc(short, func(b key.Binding) bool { return !b.Enabled() }), full}
@@ -202,12 +202,12 @@ func (m *Model) keyBar() keyBar {
 
 // fullHelp is every key, in groups.
 func (m *Model) fullHelp() [][]key.Binding {
-	g, ov, au, net := m.keys, m.overrides.keys, m.audit.auditKeys, m.network.netKeys
+	g, ov, au, net := m.keys, m.panes.overrides.keys, m.panes.audit.auditKeys, m.panes.network.netKeys
 	paused := false
 	if p, ok := m.pane().(interface{ Paused() bool }); ok {
 		paused = p.Paused()
 	}
-	st := m.console.keys.forPause(paused)
+	st := m.panes.console.keys.forPause(paused)
 	return [][]key.Binding{
 		{g.NextPane, g.PrevPane, g.Panes, g.Open, g.Back, g.Copy, g.Send},
 		st.bindings(),

@@ -11,7 +11,6 @@ import (
 	"github.com/charmbracelet/bubbles/help"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/doctor"
 	"github.com/gasoline-dev/gasoline/features/perf"
 	"github.com/gasoline-dev/gasoline/server/wire"
@@ -54,17 +53,8 @@ type Model struct {
 	health        *Health
 	pilot         *Pilot
 
-	console   *streamPane
-	network   *netPane
-	ws        *wsPane
-	actions   *streamPane
-	overrides *overridesPane
-	audit     *auditPane
-	panes     [paneCount]pane
-	active    int
-	traffic   traffic // requests and errors per second, for the header
-	// shownTab is the tab t shows the panes (0: every tab; aitabs.go).
-	shownTab int
+	panes   paneSet
+	traffic traffic // requests and errors per second, for the header
 
 	// The pop-ups, in front of the panes (keypress.go's popups).
 	filter   filterBar
@@ -75,20 +65,10 @@ type Model struct {
 	origins  trusting
 	detail   detail
 
-	note    string
-	noteErr bool
-	noteAt  time.Time
-	lost    int
-	lostAt  time.Time // when the dashboard last passed events over
-
-	// bodies are the newest request and response payloads, for the
-	// detail of a request.
-	bodies ring[capture.NetworkBody]
-	// bodyCache is bodies as a list, for the filter; nil when stale.
-	bodyCache []capture.NetworkBody
-	// consoleNav and networkNav put a line where the page navigated.
-	consoleNav, networkNav navMarks
-	doc                    doctorState
+	note   statusNote
+	lost   passedOver // events the dashboard passed over under load
+	bodies bodyStore
+	doc    doctorState
 	// since is when the dashboard first reached the server, for the hint
 	// to point the extension at a non-default port.
 	since time.Time
@@ -119,17 +99,14 @@ func New(cfg Config) *Model {
 	}
 	c := &common{client: cfg.Client, now: cfg.Now}
 	m := &Model{common: c, keys: newGlobalKeys(), help: help.New(), conn: cfg.Conn,
-		console: newConsolePane(), network: newNetworkPane(), ws: newWSPane(), actions: newActionsPane(),
-		overrides: newOverridesPane(c), audit: newAuditPane(c),
+		panes: newPaneSet(c), bodies: newBodyStore(),
 		filter: newFilterBar(), point: newPointer(c), copy: newCopyMenu(cfg.Out, cfg.InTmux),
 		approval: newAsking(c), recovery: newRecovering(c), origins: newTrusting(c), detail: newDetailView(),
-		bodies: newRing[capture.NetworkBody](capture.BodyCap), doc: doctorState{run: cfg.Doctor}}
-	m.network.more = m.bodyText
-	for _, p := range m.tabPanes() {
+		doc: doctorState{run: cfg.Doctor}}
+	m.panes.network.more = m.bodies.text
+	for _, p := range m.panes.tabPanes() {
 		p.mark = m.markAgent
 	}
-	m.consoleNav, m.networkNav = navMarks{}, navMarks{}
-	m.panes = [paneCount]pane{m.console, m.network, m.ws, m.actions, m.overrides, m.audit}
 	// The first frame is drawn before the terminal's size is known: it
 	// shows the dashboard connecting, at the smallest size it is made for.
 	m.width, m.height = 80, 24
@@ -138,7 +115,7 @@ func New(cfg Config) *Model {
 }
 
 // pane is the active pane.
-func (m *Model) pane() pane { return m.panes[m.active] }
+func (m *Model) pane() pane { return m.panes.current() }
 
 // Init starts waiting for outside events and runs the doctor.
 func (m *Model) Init() tea.Cmd {
@@ -175,13 +152,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseMsg:
 		cmd = m.mouse(msg)
 	case batchMsg:
-		lostAt := m.lostAt
+		lostAt := m.lost.at
 		// A page that went away is taken first: its new document's
 		// entries may be in the same batch, after it by time.
 		for _, sub := range msg {
 			if p, ok := sub.(PageLeftMsg); ok {
-				m.consoleNav.leave(wire.PageLeft(p))
-				m.networkNav.leave(wire.PageLeft(p))
+				m.panes.pageLeft(wire.PageLeft(p))
 			}
 		}
 		for _, sub := range msg {
@@ -193,7 +169,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		case m.feed != nil:
 			cmd = m.feed.Next()
 		}
-		if m.lostAt != lostAt {
+		if m.lost.at != lostAt {
 			cmd = tea.Batch(cmd, lostExpiry())
 		}
 	case copiedMsg:
@@ -208,7 +184,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.doc.done(doctor.Report(msg))
 	case actionMsg:
 		if msg.overrides != nil && msg.err == nil {
-			m.overrides.set(*msg.overrides)
+			m.panes.overrides.set(*msg.overrides)
 		}
 		if msg.pilot != nil && msg.err == nil {
 			m.pilot = msg.pilot
@@ -241,7 +217,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // apply takes in one outside event.
 func (m *Model) apply(msg tea.Msg) {
-	for _, s := range []said{m.origins.apply(msg), m.point.apply(msg), m.audit.apply(msg)} {
+	for _, s := range []said{m.origins.apply(msg), m.point.apply(msg), m.panes.audit.apply(msg)} {
 		if s.text != "" {
 			m.setNote(s.text, s.err)
 		}
@@ -252,7 +228,7 @@ func (m *Model) apply(msg tea.Msg) {
 		if m.since.IsZero() && (m.conn.Phase == Hosting || m.conn.Phase == Attached) {
 			m.since = m.now()
 		}
-		m.audit.setServer(m.conn.Addr)
+		m.panes.audit.setServer(m.conn.Addr)
 	case recovered:
 		if msg.err != nil {
 			m.setNote(msg.err.Error(), true)
@@ -274,7 +250,7 @@ func (m *Model) apply(msg tea.Msg) {
 	case ApprovalsMsg:
 		m.setApprovals(Approvals(msg))
 	case OverridesMsg:
-		m.overrides.set(Overrides(msg))
+		m.panes.overrides.set(Overrides(msg))
 	case PilotMsg:
 		p := Pilot(msg)
 		m.pilot = &p
@@ -282,9 +258,9 @@ func (m *Model) apply(msg tea.Msg) {
 		m.traffic.count(msg, m.now())
 		m.addEntries(msg)
 	case PageLoadMsg:
-		m.network.addLoad(perf.Sample(msg))
+		m.panes.network.addLoad(perf.Sample(msg))
 	case StreamedMsg:
-		m.console.add([]row{streamedRow(msg, m.now())})
+		m.panes.console.add([]row{streamedRow(msg, m.now())})
 	case DroppedMsg:
 		m.passedOver(msg.Count) // the server's, for a dashboard that fell behind
 	case LogMsg:
@@ -295,56 +271,25 @@ func (m *Model) apply(msg tea.Msg) {
 }
 
 func (m *Model) addEntries(e EntriesMsg) {
-	if len(e.Logs) > 0 {
-		rows := make([]row, 0, len(e.Logs))
-		for _, l := range e.Logs {
-			if r, ok := m.consoleNav.next(l.TS, l.TabID, l.Page); ok {
-				rows = append(rows, r)
-			}
-			rows = append(rows, consoleRow(l))
-		}
-		m.console.add(rows)
-	}
-	if len(e.Network) > 0 {
-		rows := make([]row, 0, len(e.Network))
-		for _, n := range e.Network {
-			if r, ok := m.networkNav.next(n.TS, n.TabID, n.Page); ok {
-				rows = append(rows, r)
-			}
-			rows = append(rows, networkRow(n))
-		}
-		m.network.add(rows)
-	}
-	if len(e.WS) > 0 {
-		m.ws.addEvents(e.WS)
-	}
-	if len(e.Actions) > 0 {
-		rows := make([]row, len(e.Actions))
-		for i, a := range e.Actions {
-			rows[i] = actionRow(a)
-		}
-		m.actions.add(rows)
-	}
-	for _, b := range e.Bodies {
-		m.bodies.push(b)
-	}
-	if len(e.Bodies) > 0 {
-		m.bodiesArrived()
+	m.panes.addEntries(e)
+	m.bodies.add(e.Bodies)
+	if len(e.Bodies) > 0 && len(m.panes.network.q.words) > 0 {
+		// A body comes after its request's row: a filter by text matches
+		// the rows again.
+		m.panes.network.dirty = true
 	}
 	m.passedOver(e.Skipped)
 }
 
-func (m *Model) setNote(s string, isErr bool) {
-	m.note, m.noteErr, m.noteAt = s, isErr, m.now()
+// statusNote is the status line's note: what a key or an answer said,
+// shown for noteFor.
+type statusNote struct {
+	said
+	at time.Time
 }
 
-// show makes pane i the active one; the Overrides pane opens on the
-// newest AI override.
-func (m *Model) show(i int) {
-	if i != m.active && i == paneOverrides {
-		m.overrides.focusNewest()
-	}
-	m.active = i
+func (m *Model) setNote(s string, isErr bool) {
+	m.note = statusNote{said{s, isErr}, m.now()}
 }
 
 // setHealth takes the server's health; the decisions prompt follows it.

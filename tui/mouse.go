@@ -121,19 +121,11 @@ func (m *Model) mouse(msg tea.MouseMsg) tea.Cmd {
 		m.pane().Scroll(n)
 	case msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonLeft:
 		if msg.Y == tabBarLine {
-			if i := tabAt(tabHits(m.titles(), m.active, m.tabStatus(), m.width), msg.X); i >= 0 {
+			if i := tabAt(tabHits(m.panes.titles(), m.panes.active, m.tabStatus(), m.width), msg.X); i >= 0 {
 				m.detail.close()
-				m.show(i)
+				m.panes.show(i)
 			}
 		}
 	}
 	return nil
-}
-
-func (m *Model) titles() []string {
-	t := make([]string, paneCount)
-	for i, p := range m.panes {
-		t[i] = p.Title()
-	}
-	return t
 }

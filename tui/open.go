@@ -5,8 +5,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-
-	"github.com/gasoline-dev/gasoline/features/capture"
 )
 
 var errNoTerminal = errors.New("no terminal to copy through")
@@ -27,18 +25,12 @@ func (m *Model) open() tea.Cmd {
 	if !ok {
 		return notice("nothing to open: no row is selected")
 	}
-	title, text := describe(src, m.bodyList())
+	title, text := describe(src, m.bodies.all())
 	m.detail.show(title, text, m.width, m.bodyHeight())
-	if m.active == paneNetwork {
-		m.detail.setPicture(m.network.waterfall())
+	if m.panes.active == paneNetwork {
+		m.detail.setPicture(m.panes.network.waterfall())
 	}
 	return nil
-}
-
-func (m *Model) bodyList() []capture.NetworkBody {
-	out := make([]capture.NetworkBody, 0, m.bodies.len())
-	m.bodies.each(func(b capture.NetworkBody) { out = append(out, b) })
-	return out
 }
 
 // copySelected puts the open detail on the clipboard, or opens the copy
@@ -52,7 +44,7 @@ func (m *Model) copySelected() tea.Cmd {
 		return notice("nothing to copy: no row is selected")
 	}
 	title, _ := describe(src, nil)
-	m.copy.show(copyChoices(src, line, m.bodyList()), title)
+	m.copy.show(copyChoices(src, line, m.bodies.all()), title)
 	return nil
 }
 
@@ -72,7 +64,7 @@ func (m *Model) detailKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, g.NextPane, g.PrevPane, g.Panes):
 		m.detail.close()
 		return nil, false
-	case key.Matches(msg, g.Copy, g.Help, g.Quit, g.Pilot, m.overrides.keys.Revoke, g.Doctor, g.Send, g.Unsend):
+	case key.Matches(msg, g.Copy, g.Help, g.Quit, g.Pilot, m.panes.overrides.keys.Revoke, g.Doctor, g.Send, g.Unsend):
 		return nil, false
 	}
 	return notice(msg.String() + " works on the pane: esc closes the details first"), true

@@ -33,7 +33,7 @@ func (c *Client) RevokeRule(ctx context.Context, id uint64) (Approvals, error) {
 // Overrides pane's rules.
 func (m *Model) setApprovals(st Approvals) {
 	m.approval.set(st)
-	m.overrides.setRules(st.Rules)
+	m.panes.overrides.setRules(st.Rules)
 }
 
 // answerRule is a in the overlay: approve this call and every later one

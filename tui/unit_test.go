@@ -221,12 +221,12 @@ func TestFilterKeys(t *testing.T) {
 	for _, k := range []string{"/", "q", "x"} { // q types, it does not quit
 		m.Update(keyMsg(k))
 	}
-	if !m.filter.on || m.console.Filter() != "qx" {
-		t.Fatalf("filtering %v filter %q", m.filter.on, m.console.Filter())
+	if !m.filter.on || m.panes.console.Filter() != "qx" {
+		t.Fatalf("filtering %v filter %q", m.filter.on, m.panes.console.Filter())
 	}
 	m.Update(keyMsg("esc"))
-	if m.filter.on || m.console.Filter() != "" {
-		t.Fatalf("esc kept the filter %q", m.console.Filter())
+	if m.filter.on || m.panes.console.Filter() != "" {
+		t.Fatalf("esc kept the filter %q", m.panes.console.Filter())
 	}
 	_, cmd := m.Update(keyMsg("q"))
 	if cmd == nil || cmd() != tea.Quit() {

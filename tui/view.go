@@ -26,9 +26,7 @@ func (m *Model) layout() {
 	m.help.Width = m.width
 	m.filter.setWidth(m.width)
 	h := m.bodyHeight()
-	for _, p := range m.panes {
-		p.SetSize(m.width, h)
-	}
+	m.panes.setSize(m.width, h)
 	if m.detail.open {
 		m.detail.resize(m.width, h)
 	}
@@ -100,8 +98,8 @@ func (m *Model) View() string {
 		notice: m.lostNotice(), segments: m.headerSegments()}
 	frame := strings.Join([]string{
 		headerView(hd, m.width),
-		activityView(&m.traffic, m.audit.reads, m.now(), m.width),
-		tabsView(m.titles(), m.active, status, m.width),
+		activityView(&m.traffic, m.panes.audit.reads, m.now(), m.width),
+		tabsView(m.panes.titles(), m.panes.active, status, m.width),
 		body,
 		m.statusLine(),
 		m.helpView(),
@@ -124,11 +122,11 @@ func (m *Model) statusLine() string {
 		return m.filter.View(m.width)
 	case m.point.on:
 		return m.point.View()
-	case m.note != "" && m.now().Sub(m.noteAt) < noteFor:
-		if m.noteErr {
-			return styleErr.Render(fit("✖ "+clean(m.note), m.width))
+	case m.note.text != "" && m.now().Sub(m.note.at) < noteFor:
+		if m.note.err {
+			return styleErr.Render(fit("✖ "+clean(m.note.text), m.width))
 		}
-		return styleInfo.Render(fit("› "+clean(m.note), m.width))
+		return styleInfo.Render(fit("› "+clean(m.note.text), m.width))
 	case m.conn.Phase == Connecting:
 		return styleWarn.Render(fit("connecting to "+m.conn.Addr+"…", m.width))
 	case m.portHint() != "":
