@@ -189,7 +189,8 @@
   let later = [];
   let laterTimer = 0;
   const watchers = [];
-  let load = null; // {url, origin} of the sample the later rows join
+  /** @type {{url: string, origin: string} | null} */
+  let load = null; // of the sample the later rows join
 
   const current = () => ({ inp: inp.value(), cls: cls.value(), lcp });
   const changed = (v) => Object.keys(told).some((k) => v[k] > told[k]);

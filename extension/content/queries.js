@@ -31,8 +31,29 @@
   // (<img name="querySelectorAll">, <input name="elements">), in this world too; not their prototypes,
   // which are this world's own. Taken at the first query: the isolated world builds each interface
   // the first time it is touched, and these would cost every load that time (PERFORMANCE.md).
-  const getter = (proto, name) => Object.getOwnPropertyDescriptor(proto, name).get;
-  let N = null;
+  // Each name below is an accessor of its prototype.
+  const getter = (proto, name) => /** @type {NonNullable<PropertyDescriptor['get']>} */ (/** @type {PropertyDescriptor} */ (Object.getOwnPropertyDescriptor(proto, name)).get);
+  /**
+   * @typedef {object} Natives
+   * @property {(this: Document, selectors: string) => NodeListOf<Element>} qsa
+   * @property {(this: Document, selectors: string) => Element | null} qs
+   * @property {Document['createTreeWalker']} walker
+   * @property {(this: Document) => string} title
+   * @property {(this: Document) => HTMLElement | null} docEl
+   * @property {(this: Document) => HTMLElement | null} body
+   * @property {(this: Document) => HTMLCollectionOf<HTMLFormElement>} forms
+   * @property {(this: HTMLFormElement) => HTMLFormControlsCollection} formElements
+   * @property {(this: Element) => string} tagName
+   * @property {(this: Element) => NamedNodeMap} attrs
+   * @property {(this: Element) => HTMLCollection} children
+   * @property {Element['getAttribute']} getAttr
+   * @property {Element['getBoundingClientRect']} rect
+   * @property {Element['checkVisibility'] | undefined} checkVisibility absent in older browsers
+   * @property {Element['getClientRects']} clientRects
+   * @property {(this: Element) => number} scrollHeight
+   */
+  /** @type {Natives} undefined until natives(), which every query calls before the helpers below read N */
+  let N;
   const natives = () => N || (N = {
     qsa: Document.prototype.querySelectorAll,
     qs: Document.prototype.querySelector,
@@ -173,6 +194,7 @@
     } catch (err) {
       throw new QueryError('invalid_param', String((err && err.message) || err));
     }
+    /** @type {string[] | null} */
     let props = null;
     if (p.include_styles === true) {
       props = DEFAULT_STYLES;

@@ -145,7 +145,9 @@
   // browsers pass between worlds as it is.
   const CustomEventCtor = W.CustomEvent;
   const dispatch = EventTarget.prototype.dispatchEvent;
-  const detailOf = Object.getOwnPropertyDescriptor(CustomEventCtor.prototype, 'detail').get;
+  // CustomEvent.prototype has its detail accessor.
+  const detailOf = /** @type {NonNullable<PropertyDescriptor['get']>} */ (/** @type {PropertyDescriptor} */ (Object.getOwnPropertyDescriptor(CustomEventCtor.prototype, 'detail')).get);
+  /** @type {((m: LinkMessage) => boolean) | null} */
   let post = null;
 
   function applySettings(s) {

@@ -266,7 +266,7 @@ export class Requests {
   // REMEMBER_MS are forgotten.
   expire(now) {
     while (this.pending.length && this.pending[0].at + JOIN_MS <= now) {
-      const b = this.pending.shift();
+      const b = /** @type {Held} */ (this.pending.shift()); // the loop's test: there is one
       this.list(b, b.page);
     }
     while (this.hooks.length && this.hooks[0].at + REMEMBER_MS <= now) this.hooks.shift();
