@@ -17,12 +17,27 @@ func TestSeveralAIsOnSeveralTabs(t *testing.T) {
 	r := newRig(t, "agent-human-tab", map[string]any{})
 	human := r.open(t, "/act.html")
 	r.setPilot(t, true)
-	a := mcpStdio(t, r.port, "agent-a")
-	b := mcpStdio(t, r.port, "agent-b")
+	severalAIs(t, r.port, r.ai, r.site, human)
+}
+
+// The same in Firefox, where the extension opens the AIs' tabs through
+// browser.windows and browser.tabs alike.
+func TestFirefoxSeveralAIsOnSeveralTabs(t *testing.T) {
+	r := newFoxRig(t, "ff-agent-human-tab", map[string]any{})
+	human := r.open(t, "/act.html")
+	r.setPilot(t, true)
+	severalAIs(t, r.port, r.ai, r.site, human)
+}
+
+// severalAIs runs the scenario with two relayed clients beside the host's
+// session, which claims nothing and reads the human's page at human.
+func severalAIs(t *testing.T, port int, host mcpClient, site, human string) {
+	a := mcpStdio(t, port, "agent-a")
+	b := mcpStdio(t, port, "agent-b")
 
 	openTab := func(c mcpClient, path string) int {
 		t.Helper()
-		out, isErr, err := callTool(c, "interact", map[string]any{"action": "new_tab", "url": r.site + path})
+		out, isErr, err := callTool(c, "interact", map[string]any{"action": "new_tab", "url": site + path})
 		if err != nil || isErr {
 			t.Fatalf("new_tab %s: %v %v", path, out, err)
 		}
@@ -86,7 +101,7 @@ func TestSeveralAIsOnSeveralTabs(t *testing.T) {
 		t.Fatalf("a acting on b's tab: %v", out)
 	}
 	// A session that claimed nothing reads the human's tab.
-	if info := analyze(t, r.ai, map[string]any{"target": "page_info"}); info["url"] != human {
+	if info := analyze(t, host, map[string]any{"target": "page_info"}); info["url"] != human {
 		t.Fatalf("the session that claimed nothing: %v", info["url"])
 	}
 	// The owner's client goes: its tab is free.
@@ -96,7 +111,7 @@ func TestSeveralAIsOnSeveralTabs(t *testing.T) {
 		return !isErr && out["error"] == nil
 	})
 	// A third session tracks that tab and reads it by default.
-	c := mcpStdio(t, r.port, "agent-c")
+	c := mcpStdio(t, port, "agent-c")
 	if out, isErr, err := callTool(c, "configure", map[string]any{"action": "track", "tab_id": tabB}); err != nil || isErr {
 		t.Fatalf("track: %v %v", out, err)
 	}

@@ -168,14 +168,17 @@ export class Tabs {
     if (session.gasoline_page && typeof session.gasoline_page === 'object') this.tracker.page = session.gasoline_page;
   }
 
-  // The active tab of the focused window (asking Chrome which window that is).
+  // The active tab of the focused window (asking Chrome which window that is), never an AI session's
+  // window: Firefox focuses new_tab's window though asked not to, and says it is the last focused.
   async activeTab() {
     try {
       const win = await this.d.windows?.getLastFocused({ populate: false });
-      if (win && typeof win.id === 'number' && win.focused) this.tracker.focusedWindow = win.id;
+      if (win && typeof win.id === 'number' && win.focused && !this.isAIWindow(win.id)) this.tracker.focusedWindow = win.id;
     } catch (_) { /* keep what the events said */ }
     const [tab] = await this.d.tabs.query(this.tracker.activeQuery());
-    return tab;
+    if (!tab || !this.isAIWindow(tab.windowId)) return tab;
+    const all = await this.d.tabs.query({ active: true });
+    return all.find((t) => !this.isAIWindow(t.windowId));
   }
 
   async reportActiveTab() {

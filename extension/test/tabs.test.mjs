@@ -24,7 +24,7 @@ function browser() {
     query: async (q) => {
       b.queries.push(q);
       const win = q.lastFocusedWindow ? b.focused : q.windowId;
-      return [...b.open.values()].filter((t) => t.active && t.windowId === win).map((t) => ({ ...t }));
+      return [...b.open.values()].filter((t) => t.active && (win === undefined || t.windowId === win)).map((t) => ({ ...t }));
     },
   };
   b.windows = { getLastFocused: async () => ({ id: b.focused, focused: true }) };
@@ -68,6 +68,22 @@ test('tab 0 falls back to the tab that last sent events when the active one is n
   h.tabs.heardFrom({ tab: { id: -1 }, url: 'https://x.test/' }); // not a tab: ignored
   h.tabs.heardFrom({ tab: { id: 9, url: 'https://other.test/' }, frameId: 0 });
   assert.equal(await h.tabs.resolveTab(0), 9, 'a newer sender replaces the fallback');
+});
+
+test('an AI session\'s window is never the human\'s, even when the browser says it has the focus (Firefox)', async () => {
+  const h = await harness();
+  h.b.add(3, 1, 'https://human.test/');
+  h.b.activate(3);
+  assert.equal(await h.tabs.resolveTab(0), 3);
+  // new_tab's window: Firefox focuses it and says so, before and after the worker knows it is the AI's.
+  h.b.add(7, 2, 'https://agent.test/');
+  h.b.activate(7);
+  h.b.focused = 2;
+  h.tabs.onFocusChanged(2);
+  h.tabs.aiWindow(2);
+  assert.equal(await h.tabs.resolveTab(0), 3, 'the human\'s tab, not the AI\'s');
+  h.tabs.onActivated({ tabId: 7, windowId: 2 });
+  assert.equal(await h.tabs.resolveTab(0), 3);
 });
 
 test('a tab asked by id: known, asked of chrome (its navigation noted), or not_found; nonsense is invalid_param', async () => {
