@@ -228,11 +228,17 @@ function styleList(attrs, inline, rules) {
  */
 function effective(style, want) {
   const out = new Map();
-  for (const c of style.cssProperties || []) {
-    if (!want.has(c.name) || c.disabled || c.parsedOk === false || c.value === undefined || c.value === '') continue;
-    const prev = out.get(c.name);
-    if (prev && prev.important && !c.important) continue;
-    out.set(c.name, c);
+  // CDP lists the declarations as written (with a range) and then as parsed (without, the value
+  // serialised again): the written one is the declaration; a parsed one counts only alone (a
+  // user-agent rule has no text).
+  for (const written of [true, false]) {
+    const seen = new Set(out.keys());
+    for (const c of style.cssProperties || []) {
+      if (!want.has(c.name) || !!c.range !== written || seen.has(c.name) || c.disabled || c.parsedOk === false || c.value === undefined || c.value === '') continue;
+      const prev = out.get(c.name);
+      if (prev && prev.important && !c.important) continue;
+      out.set(c.name, c);
+    }
   }
   // A longhand asked for that the block sets through its shorthand: at the shorthand's place.
   for (const c of style.cssProperties || []) {

@@ -27,7 +27,7 @@ const MATCHED = {
   inlineStyle: { cssProperties: [prop('margin-top', '0', 0)] },
   matchedCSSRules: [
     rule('user-agent', ['button'], [0], [prop('color', 'buttontext'), prop('display', 'inline-block')]),
-    rule('regular', ['.btn', '.nope'], [0], [prop('color', 'blue', 1), prop('color', 'navy', 1), prop('padding', '4px', 1,
+    rule('regular', ['.btn', '.nope'], [0], [prop('color', 'blue', 1), prop('color', 'navy', 1), prop('color', 'rgb(0, 0, 128)'), prop('padding', '4px', 1,
       { longhandProperties: [{ name: 'padding-top', value: '4px' }] })], 's1'),
     rule('regular', ['#buy'], [0], [prop('color', '#c00', 2), prop('color', 'green', 2, { disabled: true }),
       prop('margin-top', '2px', 2, { important: true }), prop('margin-top', '3px', 2)], 's1', { layers: [{ text: 'reset' }, { text: 'base' }] }),
@@ -48,7 +48,7 @@ test('the CSS domain\'s matched styles become the declarations the server orders
     { node: 0, p: 'color', v: 'buttontext', o: 'user-agent', n: 0, sel: 'button' },
     { node: 0, p: 'color', v: 'navy', o: 'author', n: 1, sel: '.btn', sh: 0, ln: 2, col: 8 },
     { node: 0, p: 'color', v: '#c00', o: 'author', n: 2, sel: '#buy', layer: 'base.reset', sh: 0, ln: 3, col: 8 },
-  ], 'the last declaration of a block counts, a disabled one never; only the selectors that matched');
+  ], 'the last declaration of a block counts, as written, a disabled one never; only the selectors that matched');
   assert.deepEqual(of(0, 'margin-top').map((d) => [d.v, d.o, d.imp]), [['2px', 'author', true], ['0', 'inline', undefined]],
     '!important over a later declaration of the same block');
   assert.deepEqual(of(0, 'padding-top').map((d) => [d.v, d.ln]), [['4px', 2]], 'a longhand set by its shorthand, at the shorthand');
