@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -45,7 +46,8 @@ func at(out, decl map[string]any) string {
 	if !ok || int(i) >= len(sheets) {
 		return "?"
 	}
-	return sheets[int(i)].(string) + ":" + strconv.Itoa(int(decl["line"].(float64)))
+	line, _ := decl["line"].(float64) // absent: the rule was not found in the sheet
+	return sheets[int(i)].(string) + ":" + strconv.Itoa(int(line))
 }
 
 // checkCascade is what both browsers must show, by either way of reading.
@@ -81,6 +83,25 @@ func checkCascade(t *testing.T, c mcpClient, via string) {
 	if inh == nil || font["winner"] != nil && font["winner"].(map[string]any)["origin"] != "user-agent" ||
 		len(anc) == 0 || anc[int(inh["from"].(float64))] != "body" || inh["selector"] != "body" || at(out, inh) != "/site.css:1" {
 		t.Errorf("#buy font-family, from body (%s): %s", via, clipJSON(out, 900))
+	}
+
+	// !important in layers: the earlier layer wins; then two rules alike but for their order.
+	out, border := stylesOf(t, c, "#sale", "border-top-style")
+	win, _ = border["winner"].(map[string]any)
+	var whys []string
+	for _, b := range border["beat"].([]any) {
+		b := b.(map[string]any)
+		whys = append(whys, fmt.Sprint(b["selector"], " ", at(out, b), " ", b["why"]))
+	}
+	if win == nil || win["selector"] != ".tag" || win["layer"] != "base" || win["important"] != true || at(out, win) != "/layers.css:7" ||
+		border["computed"] != "dotted" || strings.Join(whys, "; ") != "#sale /layers.css:4 layer; #sale /layers.css:12 !important; .tag /layers.css:10 !important" {
+		t.Errorf("#sale border-top-style (%s): %s", via, clipJSON(out, 1200))
+	}
+	out, pad := stylesOf(t, c, "#sale", "padding-left")
+	win, _ = pad["winner"].(map[string]any)
+	if b, _ := pad["beat"].([]any); win == nil || at(out, win) != "/layers.css:14" || len(b) != 1 || b[0].(map[string]any)["why"] != "order" ||
+		at(out, b[0].(map[string]any)) != "/layers.css:13" {
+		t.Errorf("#sale padding-left (%s): %s", via, clipJSON(out, 900))
 	}
 
 	for _, bad := range []struct {

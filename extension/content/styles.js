@@ -142,7 +142,7 @@
           if (CSS.supports(r.conditionText)) visitRules(r.cssRules, idx, layer, seen);
         } else if (Array.isArray(r.nameList) || (r.nameList && typeof r.nameList.length === 'number')) { // @layer a, b;
           for (const n of Array.from(r.nameList)) inLayer(layer, String(n));
-        } else if (typeof r.name === 'string' && r.cssRules && !('conditionText' in r) && !('selectorText' in r)) { // @layer a { … }
+        } else if (r.type === 0 && typeof r.name === 'string' && r.cssRules && !('conditionText' in r)) { // @layer a { … }
           visitRules(r.cssRules, idx, inLayer(layer, r.name), seen);
         }
         // @container is not evaluated here (nothing says whether it applies), nor nested style rules.
@@ -150,7 +150,11 @@
     }
 
     for (const s of Array.from(document.styleSheets)) visitSheet(s, '');
-    for (const s of Array.from(document.adoptedStyleSheets || [])) visitSheet(s, '');
+    let adopted = [];
+    try {
+      adopted = Array.from(document.adoptedStyleSheets || []); // after the document's own, as they cascade
+    } catch (_) { /* a browser that keeps them from content scripts */ }
+    for (const s of adopted) visitSheet(s, '');
 
     // Without properties asked: the ones the element's own rules and style attribute declare.
     let props = asked;
