@@ -93,7 +93,7 @@ func checkCascade(t *testing.T, c mcpClient, via string) {
 		b := b.(map[string]any)
 		whys = append(whys, fmt.Sprint(b["selector"], " ", at(out, b), " ", b["why"]))
 	}
-	if win == nil || win["selector"] != ".tag" || win["layer"] != "base" || win["important"] != true || at(out, win) != "/layers.css:7" ||
+	if win == nil || win["selector"] != ".tag" || win["layer"] != "base" || win["important"] != true || win["value"] != "dotted" || at(out, win) != "/layers.css:7" ||
 		border["computed"] != "dotted" || strings.Join(whys, "; ") != "#sale /layers.css:4 layer; #sale /layers.css:12 !important; .tag /layers.css:10 !important" {
 		t.Errorf("#sale border-top-style (%s): %s", via, clipJSON(out, 1200))
 	}

@@ -13,6 +13,7 @@ const ANCESTORS_MAX = 32;
 const DECLS_MAX = 1000;
 const VALUE_MAX = 300;
 const INLINE_ORDER = 1e9;
+const IMPORTANT = /\s*!\s*important\s*$/i;
 // CDP's rule origins as the cascade names them.
 const ORIGINS = { regular: 'author', inspector: 'author', 'user-agent': 'user-agent', injected: 'user' };
 
@@ -179,8 +180,10 @@ export function fromCDP(m, headers, layers, el, asked) {
       const h = s.style.styleSheetId && headers.get(s.style.styleSheetId);
       for (const [name, c] of effective(s.style, want)) {
         if (decls.length >= DECLS_MAX) return;
-        const d = { node, p: name, v: String(c.value).slice(0, VALUE_MAX), o: s.origin, n: s.origin === 'inline' ? INLINE_ORDER : i };
-        if (c.important) d.imp = true;
+        // A written value keeps its '!important' in CDP's answer: the flag says it.
+        const important = c.important || IMPORTANT.test(String(c.value));
+        const d = { node, p: name, v: String(c.value).replace(IMPORTANT, '').slice(0, VALUE_MAX), o: s.origin, n: s.origin === 'inline' ? INLINE_ORDER : i };
+        if (important) d.imp = true;
         if (s.selector) d.sel = s.selector;
         if (s.layer) d.layer = s.layer;
         if (sh !== undefined) {

@@ -30,7 +30,7 @@ const MATCHED = {
     rule('regular', ['.btn', '.nope'], [0], [prop('color', 'blue', 1), prop('color', 'navy', 1), prop('color', 'rgb(0, 0, 128)'), prop('padding', '4px', 1,
       { longhandProperties: [{ name: 'padding-top', value: '4px' }] })], 's1'),
     rule('regular', ['#buy'], [0], [prop('color', '#c00', 2), prop('color', 'green', 2, { disabled: true }),
-      prop('margin-top', '2px', 2, { important: true }), prop('margin-top', '3px', 2)], 's1', { layers: [{ text: 'reset' }, { text: 'base' }] }),
+      prop('margin-top', '2px !important', 2, { important: true }), prop('margin-top', '3px', 2)], 's1', { layers: [{ text: 'reset' }, { text: 'base' }] }),
   ],
   inherited: [
     { matchedCSSRules: [rule('regular', ['.card'], [0], [prop('font-family', 'Georgia', 1)], 's2')] },
