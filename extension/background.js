@@ -25,6 +25,7 @@ import { PilotSwitch } from './sw/pilot-switch.js';
 import { Pilot } from './sw/pilot-actions.js';
 import { ScriptRunner, parkingKey } from './sw/script.js';
 import { Actor } from './sw/act.js';
+import { Styles } from './sw/styles.js';
 import { BROWSER } from './sw/platform.js';
 import { Documents } from './sw/documents.js';
 import { passHeld, scrubURL, serverTest } from './sw/held.js';
@@ -63,6 +64,11 @@ const actor = new Actor({
   lock: (tabId, fn) => script.withTabLock(tabId, fn), // one debugger session per tab: the AI's script or its action
   deliverHeld: () => delivery.deliverHeld(),
 });
+const styles = new Styles({
+  debugger: BROWSER === 'firefox' ? null : chrome.debugger, // Firefox: the content script walks the sheets
+  documents, clock: systemClock,
+  lock: (tabId, fn) => script.withTabLock(tabId, fn), // the AI's scripts and actions hold it too
+});
 const actions = new Pilot({
   tabs: chrome.tabs, storage: chrome.storage.local, scripting: chrome.scripting, cookies: chrome.cookies, clock: systemClock, pilot, script,
   tracked: tabs, documents, act: actor,
@@ -100,7 +106,7 @@ const screenshots = new Screenshots({
 const audits = new Audits({ scripting: chrome.scripting, fetch: (url, init) => fetch(url, init), getURL: (p) => chrome.runtime.getURL(p), documents });
 const shots = makeShooter({ chrome, settings: () => settings.effective });
 const queries = new QueryRunner({
-  send: (m) => channel.sendResult(m), pilot: actions, audits, shots, clock: systemClock,
+  send: (m) => channel.sendResult(m), pilot: actions, audits, shots, styles, clock: systemClock,
   deliverHeld: () => {
     requests.handOver();
     return delivery.deliverHeld();
@@ -113,7 +119,12 @@ const picker = new Picker({
 });
 
 chrome.runtime.onMessage.addListener(onMessage);
-if (BROWSER !== 'firefox' && chrome.debugger) chrome.debugger.onEvent.addListener((src, method, params) => actor.onDebuggerEvent(src, method, params));
+if (BROWSER !== 'firefox' && chrome.debugger) {
+  chrome.debugger.onEvent.addListener((src, method, params) => {
+    actor.onDebuggerEvent(src, method, params);
+    styles.onDebuggerEvent(src, method, params);
+  });
+}
 chrome.storage.sync.onChanged.addListener(onSettingsChanged);
 chrome.runtime.onInstalled.addListener(() => { ready.then(() => settings.recompute()); });
 chrome.runtime.onStartup.addListener(() => { ready.then(() => settings.recompute()); });

@@ -77,7 +77,7 @@ interface SettingsView {
 
 // ---- server ↔ worker (the socket /ws/extension, or GET /pending-queries and POST /query-results)
 
-type QueryKind = 'dom' | 'page_info' | 'a11y' | 'pilot' | 'flush' | 'screenshot' | 'interactive';
+type QueryKind = 'dom' | 'page_info' | 'a11y' | 'pilot' | 'flush' | 'screenshot' | 'interactive' | 'styles';
 
 /** A question from the server: tab 0 is the tracked tab; deadline in epoch ms. */
 interface ServerQuery {

@@ -19,6 +19,8 @@ func (s *Server) analyzeTool() tool {
 				s.analyzeDOM},
 			{"page_info", "page summary", []declared{queryTabParam}, s.analyzePageInfo},
 			{"interactive", "actionable elements, refs", []declared{listAfterParam, queryTabParam}, s.acts.analyzeInteractive},
+			{"styles", "rule, file:line, why", []declared{selectorParam, propsParam, queryTabParam},
+				(&styler{queries: s.queries, maps: s.maps}).analyzeStyles},
 			{"screenshot", "viewport or element", []declared{selectorParam, fullPageParam, formatParam, maxWidthParam, queryTabParam},
 				s.analyzeScreenshot},
 			{"accessibility", "axe-core", []declared{scopeParam, tagsParam, passesParam, refreshParam, queryTabParam},

@@ -159,6 +159,9 @@
           // Some steps wait (settle, wait_for): their errors come back as the others' do.
           return Promise.resolve(G.act(params)).then((result) => ({ result }), errorAnswer);
         }
+        case 'styles':
+          if (!G.styles) throw new QueryError('internal', 'the styles part of the content script is not loaded');
+          return { result: G.styles(params) };
         default: throw new QueryError('invalid_param', `unknown query kind ${JSON.stringify(msg.kind)}`);
       }
     } catch (err) {

@@ -23,6 +23,8 @@ const (
 	KindShot     = "screenshot"
 	// KindInteractive lists the page's actionable elements with refs.
 	KindInteractive = "interactive"
+	// KindStyles reports the CSS declarations that apply to an element.
+	KindStyles = "styles"
 	// KindFlush asks the worker to deliver the events it holds back while a
 	// page is busy; it answers once they are stored.
 	KindFlush = "flush"

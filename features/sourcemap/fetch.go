@@ -58,7 +58,8 @@ func get(ctx context.Context, c *http.Client, u string, limit int64) ([]byte, ht
 }
 
 // mapReference finds where a script says its map is: the SourceMap (or
-// older X-SourceMap) header, else the last sourceMappingURL comment.
+// older X-SourceMap) header, else the last sourceMappingURL comment
+// (a stylesheet's is a /*# … */ comment).
 func mapReference(script []byte, h http.Header) string {
 	if v := strings.TrimSpace(h.Get("SourceMap")); v != "" {
 		return v
@@ -66,7 +67,7 @@ func mapReference(script []byte, h http.Header) string {
 	if v := strings.TrimSpace(h.Get("X-SourceMap")); v != "" {
 		return v
 	}
-	for _, marker := range [][]byte{[]byte("//# sourceMappingURL="), []byte("//@ sourceMappingURL=")} {
+	for _, marker := range [][]byte{[]byte("//# sourceMappingURL="), []byte("//@ sourceMappingURL="), []byte("/*# sourceMappingURL=")} {
 		i := bytes.LastIndex(script, marker)
 		if i < 0 {
 			continue
