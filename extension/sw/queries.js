@@ -1,12 +1,12 @@
 // One on-demand query, from the server's frame to its answer: dom and page_info asked of the content
-// script, a11y audits, pilot actions, screenshots (sw/shot.js), a flush of what the worker holds; each
+// script, the origin's storage (sw/storage.js), a11y audits, pilot actions, screenshots (sw/shot.js), a flush of what the worker holds; each
 // bounded by its deadline.
 
 import { scriptTimeout } from './serialize.js';
 import { QueryError, errText } from './errors.js';
 
-const QUERY_KINDS = new Set(['dom', 'page_info', 'a11y', 'pilot', 'flush', 'screenshot', 'interactive']);
-const QUERY_DEFAULT_MS = { dom: 10000, page_info: 10000, a11y: 30000, pilot: 10000, screenshot: 10000, interactive: 10000 };
+const QUERY_KINDS = new Set(['dom', 'page_info', 'a11y', 'pilot', 'flush', 'screenshot', 'interactive', 'storage']);
+const QUERY_DEFAULT_MS = { dom: 10000, page_info: 10000, a11y: 30000, pilot: 10000, screenshot: 10000, interactive: 10000, storage: 10000 };
 const QUERY_MAX_MS = 120000;
 
 /** A query's time limit when the server set none: execute_js gets its script's own plus a margin. */
@@ -21,6 +21,7 @@ function defaultQueryMS(q) {
  * @property {{run(q: ServerQuery, p: object, job: object): Promise<any>}} pilot pilot.js's Pilot, for the pilot actions
  * @property {{audit(tabId: number, q: object, job: object): Promise<any>}} audits a11y.js's Audits
  * @property {{shoot(tabId: number, p: object): Promise<any>}} shots shot.js's shooter, for screenshots
+ * @property {{read(tabId: number, q: ServerQuery, p: object, job: object): Promise<any>}} storage storage.js's StorageReader
  * @property {() => Promise<{queued: number}>} deliverHeld delivery.js's: what the worker holds, delivered now
  * @property {{resolveTab(tab: unknown): Promise<number>, url(id: number): string}} tracked tabs.js's Tabs: which tab a query
  *   means, and the URL it last showed
@@ -66,6 +67,9 @@ export class QueryRunner {
         job.tab = await this.d.tracked.resolveTab(q.tab);
         await this.d.documents.settled(job.tab, job);
         out = { result: await this.d.shots.shoot(job.tab, params) };
+      } else if (q.kind === 'storage') {
+        job.tab = await this.d.tracked.resolveTab(q.tab);
+        out = await this.d.storage.read(job.tab, q, params, job);
       } else {
         job.tab = await this.d.tracked.resolveTab(q.tab);
         // The interactive list is content/act.js's: asked as its step, outside the pilot's actions.
