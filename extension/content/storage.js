@@ -138,7 +138,11 @@
     const ctx = { budget: RECORDS_BUDGET, serialize: typeof serializer === 'function' ? serializer(null) : null };
     for (const info of list.slice(0, DATABASES_MAX)) {
       if (typeof info.name !== 'string') continue;
-      out.databases.push(await databaseOf(info, includeValues, ctx));
+      try {
+        out.databases.push(await databaseOf(info, includeValues, ctx));
+      } catch (err) { // one database's failure spoils not the others'
+        out.databases.push({ name: info.name, version: info.version, error: why(err) });
+      }
     }
     return out;
   }

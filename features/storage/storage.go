@@ -86,6 +86,8 @@ type Database struct {
 	Version int     `json:"version"`
 	Stores  []Store `json:"stores,omitempty"`
 	More    int     `json:"more_stores,omitempty"`
+	// Error says why the database could not be read (gone, held by an upgrade).
+	Error string `json:"error,omitempty"`
 }
 
 // IndexedDB is the origin's databases.
