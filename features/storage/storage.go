@@ -123,18 +123,18 @@ func (r *Result) Enforce() {
 		s.Count = max(s.Count, len(s.Entries))
 		for i := range s.Entries {
 			e := &s.Entries[i]
+			e.Size = max(e.Size, utf8.RuneCountInString(e.Value)) // the value's, not its mark's
 			v, cut := shown(redact.Named(e.Key, e.Value))
 			e.Value, e.Cut = v, e.Cut || cut
-			e.Size = max(e.Size, utf8.RuneCountInString(v))
 		}
 	}
 	if c := r.Cookies; c != nil {
 		c.Count = max(c.Count, len(c.Entries))
 		for i := range c.Entries {
 			k := &c.Entries[i]
+			k.Size = max(k.Size, utf8.RuneCountInString(k.Name)+utf8.RuneCountInString(k.Value))
 			v, cut := shown(redact.Named(k.Name, k.Value))
 			k.Value, k.Cut = v, k.Cut || cut
-			k.Size = max(k.Size, utf8.RuneCountInString(k.Name)+utf8.RuneCountInString(v))
 		}
 	}
 	if db := r.IndexedDB; db != nil {

@@ -51,7 +51,7 @@ func TestRedaction(t *testing.T) {
 		`"auth_token\":\"[redacted]\"`,
 		`"sku\":\"A1\"`,
 		`"url":"http://app.test/?token=[redacted]"`,
-		`{"name":"sid","value":"[redacted]","domain":"app.test","path":"/","httpOnly":true,"sameSite":"Lax","size":13}`,
+		`{"name":"sid","value":"[redacted]","domain":"app.test","path":"/","httpOnly":true,"sameSite":"Lax","size":16}`,
 		`{"name":"consent_shown","value":"yes"`,
 		`"records":[{"key":1,"value":{"id":1,"password":"[redacted]","total":9.5}}]`,
 		`"records":[{"key":"me","value":"[redacted]"}]`,
