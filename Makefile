@@ -57,12 +57,14 @@ tools:
 # Then eslint (eslint.config.mjs) and tsc over the extension's JavaScript,
 # at the versions package-lock.json pins: the worker with its globals
 # (tsconfig.json), popup and options with the DOM's (tsconfig.pages.json),
+# the content and page-world scripts with the DOM's (tsconfig.content.json),
 # the messages between them typed in extension/types.d.ts.
 lint: $(AXE)
 	$(GO) tool staticcheck -tags e2e ./...
 	node_modules/.bin/eslint .
 	node_modules/.bin/tsc --checkJs --noEmit -p tsconfig.json
 	node_modules/.bin/tsc --checkJs --noEmit -p tsconfig.pages.json
+	node_modules/.bin/tsc --checkJs --noEmit -p tsconfig.content.json
 
 # The extension's pure modules (no chrome.* at import time), tested in Node.
 node-test:

@@ -110,9 +110,10 @@ func TestAttackFlood(t *testing.T) {
 	done := make(chan struct{})
 	go func() { // sample RSS while the flood runs
 		defer close(done)
-		for time.Now().Before(stop) {
+		tick := time.NewTicker(200 * time.Millisecond)
+		defer tick.Stop()
+		for ; time.Now().Before(stop); <-tick.C {
 			peak = max(peak, memKB(t, pid, "VmRSS"))
-			time.Sleep(200 * time.Millisecond)
 		}
 	}()
 	var wg sync.WaitGroup

@@ -218,7 +218,10 @@ func readEventStream(t *testing.T, port int) func() string {
 			req, _ := http.NewRequestWithContext(ctx, "GET", "http://127.0.0.1:"+strconv.Itoa(port)+"/events/stream?backlog=500", nil)
 			resp, err := http.DefaultClient.Do(req)
 			if err != nil {
-				time.Sleep(200 * time.Millisecond)
+				select { // the server is not up yet: try again shortly, unless the test ended
+				case <-ctx.Done():
+				case <-time.After(200 * time.Millisecond):
+				}
 				continue
 			}
 			sc := bufio.NewScanner(resp.Body)

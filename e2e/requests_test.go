@@ -140,7 +140,10 @@ func TestHARHasEveryRequestAndThePageTimings(t *testing.T) {
 			Entries []struct {
 				PageRef  string
 				Request  struct{ Method, URL string }
-				Response struct{ Status int }
+				Response struct {
+					Status  int
+					Content struct{ MimeType string }
+				}
 			}
 		}
 	}
@@ -157,10 +160,16 @@ func TestHARHasEveryRequestAndThePageTimings(t *testing.T) {
 			t.Errorf("page %d: %+v, want %s with its timings (the page measured: %s)", i+1, p, want, clipJSON(perfPages, 1500))
 		}
 		got := map[string]int{}
+		mime := map[string]string{}
 		for _, e := range h.Log.Entries {
 			if e.PageRef == p.ID {
 				got[strings.TrimPrefix(e.Request.URL, site)] = e.Response.Status
+				mime[strings.TrimPrefix(e.Request.URL, site)] = e.Response.Content.MimeType
 			}
+		}
+		// The browser's own requests have the media type the server sent, as DevTools writes it.
+		if m := mime["/res/requests.css"]; m != "text/css" {
+			t.Errorf("page %d: /res/requests.css has mimeType %q, want text/css", i+1, m)
 		}
 		for u, status := range map[string]int{strings.TrimPrefix(want, site): 200, "/missing.js": 404, "/assets/hero.png": 404,
 			"/res/requests.css": 200, "/api/fail": 500, "/api/ok?x=2": 200} {

@@ -58,6 +58,25 @@ func TestSeveralAIsOnSeveralTabs(t *testing.T) {
 	if info := analyze(t, b, map[string]any{"target": "page_info"}); !strings.HasSuffix(info["url"].(string), "/capture.html") {
 		t.Fatalf("b's page: %v", info["url"])
 	}
+	// Streamed notifications go to the session whose tab they concern.
+	chA, chB := listen(t, a), listen(t, b)
+	for _, c := range []mcpClient{a, b} {
+		configureStreaming(t, c, map[string]any{"enabled": true, "events": []string{"errors"}, "throttle_seconds": 1})
+	}
+	runJS := func(c mcpClient, script string) {
+		t.Helper()
+		if out, isErr, err := callTool(c, "interact", map[string]any{"action": "execute_js", "script": script}); err != nil || isErr {
+			t.Fatalf("execute_js: %v %v", out, err)
+		}
+	}
+	runJS(a, `console.error('only-for-a')`)
+	collect(t, chA, 15*time.Second, "New error: only-for-a")
+	runJS(b, `console.error('only-for-b')`)
+	for _, n := range collect(t, chB, 15*time.Second, "New error: only-for-b") {
+		if strings.Contains(mustJSON(n.params), "only-for-a") {
+			t.Fatalf("b heard of a's tab: %s", mustJSON(n.params))
+		}
+	}
 	// Reading another's tab by tab_id is allowed; acting on it is not.
 	if info := analyze(t, a, map[string]any{"target": "page_info", "tab_id": tabB}); !strings.HasSuffix(info["url"].(string), "/capture.html") {
 		t.Fatalf("a reading b's tab: %v", info["url"])
@@ -96,5 +115,42 @@ func TestSeveralAIsOnSeveralTabs(t *testing.T) {
 	}
 	if out, isErr, _ := callTool(a, "interact", map[string]any{"action": "close_tab"}); isErr || out["tab_id"] != float64(tabA) {
 		t.Fatalf("a closing its tab: %v", out)
+	}
+}
+
+// A takeover keeps the AIs' tabs: when the process that hosts the server
+// goes, the relays give the next server the tab each session owned, so
+// another session is still refused on it and its owner still reads it.
+func TestAITabsSurviveATakeover(t *testing.T) {
+	r := newRig(t, "tabs-host", map[string]any{})
+	human := r.open(t, "/act.html")
+	r.setPilot(t, true)
+	a := mcpStdio(t, r.port, "agent-a")
+	c := mcpStdio(t, r.port, "agent-c")
+	out, isErr, err := callTool(a, "interact", map[string]any{"action": "new_tab", "url": r.site + "/other.html"})
+	if err != nil || isErr {
+		t.Fatalf("new_tab: %v %v", out, err)
+	}
+	tab := out["tab_id"]
+
+	r.ai.Close() // the host goes; a relay takes the port over
+	aiTries(t, a, "observe", map[string]any{"what": "health"})
+	aiTries(t, c, "observe", map[string]any{"what": "health"})
+	waitFor(t, 20*time.Second, "the extension to reach the new server", func() bool {
+		e, _ := health(r.port)["extension"].(map[string]any)
+		return e != nil && e["connected"] == true
+	})
+	var refused map[string]any
+	waitFor(t, 20*time.Second, "c refused on a's tab by the new server", func() bool {
+		out, isErr, _ := callTool(c, "interact", map[string]any{"action": "reload", "tab_id": tab})
+		refused = out
+		msg, _ := out["message"].(string)
+		return isErr && out["error"] == "tab_owned" && strings.Contains(msg, `"agent-a"`)
+	})
+	if info := analyze(t, a, map[string]any{"target": "page_info"}); !strings.HasSuffix(info["url"].(string), "/other.html") {
+		t.Fatalf("a's default tab after the takeover: %v (refused c: %v)", info["url"], refused)
+	}
+	if info := analyze(t, c, map[string]any{"target": "page_info"}); info["url"] != human {
+		t.Fatalf("c, which claimed nothing: %v", info["url"])
 	}
 }

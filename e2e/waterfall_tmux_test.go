@@ -51,9 +51,21 @@ func TestPageLoadViewOfTwentyResources(t *testing.T) {
 	// The rows are the extension's own list of the requests (webRequest), which comes before the load's
 	// sample: w waits for the load, which the column line then names.
 	dash.await(10*time.Second, "w page load")
+	// One request, one size: the body's, in the list and in the page-load view alike.
+	sizeIn := func(screen, row string) string {
+		m := regexp.MustCompile(`script +(\S+) +\S+ +\S*` + regexp.QuoteMeta(row)).FindStringSubmatch(screen)
+		if m == nil {
+			t.Fatalf("no script row %s:\n%s", row, screen)
+		}
+		return m[1]
+	}
+	listed := sizeIn(screen, "/waterfall/w5.js")
 	dash.keys("w")
 	dash.await(10*time.Second, "Page load http://127.0.0.1:", "21 requests", "D DOMContentLoaded", "L load")
 	screen = dash.screen()
+	if loaded := sizeIn(screen, "/waterfall/w5.js"); loaded != listed {
+		t.Errorf("/waterfall/w5.js is %s in the list and %s in the page-load view", listed, loaded)
+	}
 	var bars []string
 	for _, l := range strings.Split(screen, "\n") {
 		f := strings.Fields(l)

@@ -38,14 +38,18 @@
   const idle = typeof requestIdleCallback === 'function' ? requestIdleCallback : null;
   const PENDING_MAX = 2000;
 
+  /** @type {EventTarget | null} */
   let link = null;
+  /** @type {Settings | null} */
   let settings = null; // effective settings; null until known
+  /** @type {(url: string) => boolean} */
   let serverTest = () => false;
   let dead = false;
   const pending = []; // events that arrived before the settings
   let batch = [];
   let batchTimer = 0;
   let batchDue = false; // batchTimer is BATCH_MS's, not QUIET_MS's
+  /** @type {[EventTarget, string, EventListener][]} */
   const listeners = []; // [target, type, fn] registered with capture, removed on shutdown
   const shutdownHooks = [];
 
@@ -79,7 +83,7 @@
       start.onLink = attachLink; // no hello yet: the page's first bytes came over 1 s after its commit
       return;
     }
-    link = start.link;
+    link = /** @type {EventTarget} */ (start.link); // there: tested above
     link.addEventListener('gasoline', onLinkEvent);
     sendSettingsToInject();
   }
@@ -103,7 +107,7 @@
 
   function applySettings(s) {
     if (!s || typeof s !== 'object') return;
-    settings = Object.assign({}, CAPTURE_DEFAULTS, s);
+    settings = /** @type {Settings} */ (Object.assign({}, CAPTURE_DEFAULTS, s));
     serverTest = gate.serverTest(settings.server_url);
     isServerURL.forget();
     sendSettingsToInject();

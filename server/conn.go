@@ -182,6 +182,6 @@ func (s *Server) handleMCPWebSocket(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	go keepAlive(ctx, c, s.limits.ping, nil)
-	_ = s.ServeSession(ctx, wsConn{c})
+	_ = s.serveSession(ctx, wsConn{c}, claimOf(r.URL.Query()))
 	c.Close(websocket.StatusNormalClosure, "")
 }

@@ -36,7 +36,7 @@ var targetReads = []declared{highlightParam, textParam, refParam, actTabParam}
 
 // pilotAbout says what the pilot's actions do.
 var pilotAbout = map[string]string{
-	"replay":     "the human's flow",
+	"replay": "the human's flow",
 }
 
 // pilotReads are the parameters each pilot action reads; every action

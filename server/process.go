@@ -102,8 +102,9 @@ func probe(ctx context.Context, port int) error {
 }
 
 // dialMCP opens a relay connection to the MCP endpoint of the server on port.
-func dialMCP(ctx context.Context, port int) (msgConn, func(), error) {
-	c, _, err := websocket.Dial(ctx, "ws://"+addr(port)+"/mcp/ws", nil)
+// claim, if any, is the tab the relayed session had on the server before.
+func dialMCP(ctx context.Context, port int, claim tabClaim) (msgConn, func(), error) {
+	c, _, err := websocket.Dial(ctx, "ws://"+addr(port)+"/mcp/ws"+claim.query(), nil)
 	if err != nil {
 		return nil, nil, err
 	}

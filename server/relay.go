@@ -51,6 +51,7 @@ type relay struct {
 	// configure{action:"streaming"} calls: a setting of its session, which
 	// a new server must be given again.
 	streaming map[string]any
+	tab       tabClaim // the session's own or tracked tab, for the next server
 }
 
 type pending struct {
@@ -143,7 +144,7 @@ func (r *relay) run(ctx context.Context) error {
 func (r *relay) connect(ctx context.Context, g *errgroup.Group) (backend, error) {
 	var be backend
 	ln, err := HostOrAttach(ctx, r.port, func(ctx context.Context) error {
-		c, closeFn, err := dialMCP(ctx, r.port)
+		c, closeFn, err := dialMCP(ctx, r.port, r.claim())
 		if err == nil {
 			be = backend{conn: c, close: closeFn}
 		}
@@ -160,7 +161,8 @@ func (r *relay) connect(ctx context.Context, g *errgroup.Group) (backend, error)
 	fmt.Fprintf(r.cfg.Log, "gasoline: serving on http://%s (MCP over stdio)\n", ln.Addr())
 	g.Go(func() error { return srv.Serve(ctx, ln) })
 	client, end := memPipe(ctx.Done())
-	g.Go(func() error { _ = srv.ServeSession(ctx, end); return nil })
+	claim := r.claim()
+	g.Go(func() error { _ = srv.serveSession(ctx, end, claim); return nil })
 	return backend{conn: client, close: func() {}}, nil
 }
 
@@ -319,6 +321,7 @@ func (r *relay) noteIn(m []byte) bool {
 	r.mu.Lock()
 	if p, ok := r.inflight[string(e.ID)]; ok {
 		r.noteStreaming(p.msg, m)
+		r.noteTab(p.msg, m)
 	}
 	delete(r.inflight, string(e.ID))
 	r.mu.Unlock()

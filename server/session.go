@@ -116,12 +116,19 @@ func (c *session) SetClientCapabilities(caps mcp.ClientCapabilities) {
 // or the human never blocks a quick one behind it; what the client has
 // the server hold is bounded in bytes (MaxBacklog).
 func (s *Server) ServeSession(ctx context.Context, conn msgConn) error {
+	return s.serveSession(ctx, conn, tabClaim{})
+}
+
+// serveSession is ServeSession for a session a relay brings back after a
+// takeover, with the tab it had (resume.go).
+func (s *Server) serveSession(ctx context.Context, conn msgConn, claim tabClaim) error {
 	sess := newSession()
 	sess.onNamed = s.clientsChanged
 	if err := s.mcp.RegisterSession(ctx, sess); err != nil {
 		return err
 	}
 	s.clients.add(sess)
+	s.tabs.Resume(sess.id, claim.Agent, claim.Tab, claim.Owned)
 	serving := ctx // the server's (or its request's): done when the server stops
 	defer func() {
 		s.mcp.UnregisterSession(ctx, sess.id)

@@ -59,7 +59,7 @@ func (ss *streams) observe(e capture.Event) {
 
 // get returns the session's streamer, creating it (off) and starting its
 // delivery with start on first use.
-func (ss *streams) get(id string, start func(context.Context, *streaming.Streamer)) *streaming.Streamer {
+func (ss *streams) get(id string, concerns func(tab int) bool, start func(context.Context, *streaming.Streamer)) *streaming.Streamer {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	if s, ok := ss.by[id]; ok {
@@ -69,7 +69,7 @@ func (ss *streams) get(id string, start func(context.Context, *streaming.Streame
 		ss.by = make(map[string]*sessionStream)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &sessionStream{st: streaming.New(streaming.Options{Secrets: ss.secrets.Kind}), stop: cancel, done: make(chan struct{})}
+	s := &sessionStream{st: streaming.New(streaming.Options{Secrets: ss.secrets.Kind, Concerns: concerns}), stop: cancel, done: make(chan struct{})}
 	ss.by[id] = s
 	ss.publish()
 	go func() {
@@ -131,7 +131,8 @@ func (s *Server) configureStreaming(ctx context.Context, a args) (any, error) {
 		return nil, problem.New(problem.InvalidParam, "streaming is a setting of an MCP session; this call has none")
 	}
 	id, who := sess.SessionID(), agent(ctx)
-	st := s.streams.get(id, func(ctx context.Context, st *streaming.Streamer) {
+	concerns := func(tab int) bool { return s.tabs.Concerns(id, tab) }
+	st := s.streams.get(id, concerns, func(ctx context.Context, st *streaming.Streamer) {
 		st.Run(ctx, func(n streaming.Notification) { s.deliver(id, who, n) })
 	})
 	return st.Configure(u)

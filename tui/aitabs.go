@@ -15,7 +15,7 @@ import (
 	"github.com/gasoline-dev/gasoline/server/wire"
 )
 
-// Several AIs on several tabs (issue 54): the header lists each AI with
+// Several AIs on several tabs: the header lists each AI with
 // its tab, t shows the panes one tab at a time, rows of a tab an AI owns
 // carry its name, and F frees the shown tab for the other AIs.
 
@@ -118,30 +118,25 @@ func (m *Model) markAgent(r row) row {
 	return r
 }
 
-// tabPanes are the panes whose rows come from a tab.
-func (m *Model) tabPanes() []*streamPane {
-	return []*streamPane{m.console, m.network.streamPane, m.ws.streamPane, m.actions}
-}
-
 // cycleTab is t: the panes show the next tab, then every tab again.
 func (m *Model) cycleTab() tea.Cmd {
-	m.shownTab = nextTab(tabChoices(m.health), m.shownTab)
-	for _, p := range m.tabPanes() {
-		p.ShowTab(m.shownTab)
+	m.panes.shownTab = nextTab(tabChoices(m.health), m.panes.shownTab)
+	for _, p := range m.panes.tabPanes() {
+		p.ShowTab(m.panes.shownTab)
 	}
-	switch a, owned := ownerOf(m.health, m.shownTab); {
-	case m.shownTab == 0:
+	switch a, owned := ownerOf(m.health, m.panes.shownTab); {
+	case m.panes.shownTab == 0:
 		return notice("the panes show every tab")
 	case owned:
-		return notice(fmt.Sprintf("the panes show tab %d, %s's own (F frees it, t: next)", m.shownTab, clean(a)))
+		return notice(fmt.Sprintf("the panes show tab %d, %s's own (F frees it, t: next)", m.panes.shownTab, clean(a)))
 	}
-	return notice(fmt.Sprintf("the panes show tab %d (t: next)", m.shownTab))
+	return notice(fmt.Sprintf("the panes show tab %d (t: next)", m.panes.shownTab))
 }
 
 // freeTab is F: the tab the panes show, an AI's own, is freed: every AI
 // may act on it again (its owner still reads it).
 func (m *Model) freeTab() tea.Cmd {
-	tab := m.shownTab
+	tab := m.panes.shownTab
 	if tab == 0 {
 		return notice("F frees the tab the panes show: t picks one first")
 	}
@@ -174,7 +169,7 @@ func (m *Model) applyFreed(msg tabFreed) {
 	if m.health != nil {
 		h := *m.health
 		h.AITabs = msg.tabs
-		m.health = &h
+		m.setHealth(h)
 	}
 	m.setNote(msg.note, false)
 }

@@ -56,13 +56,13 @@ func withAITabs() *Model {
 // tab again; a row of another tab that comes meanwhile waits unseen.
 func TestTabKeyCyclesThePanes(t *testing.T) {
 	m := withAITabs()
-	all := len(shownTabs(m.console))
+	all := len(shownTabs(m.panes.console))
 	for _, want := range []int{12, 14, 412, 0} {
 		m.Update(keyMsg("t"))
-		if m.shownTab != want {
-			t.Fatalf("shows tab %d, want %d", m.shownTab, want)
+		if m.panes.shownTab != want {
+			t.Fatalf("shows tab %d, want %d", m.panes.shownTab, want)
 		}
-		got := shownTabs(m.console)
+		got := shownTabs(m.panes.console)
 		for _, tab := range got {
 			if want != 0 && tab != want {
 				t.Fatalf("tab %d shows a row of tab %d", want, tab)
@@ -77,10 +77,10 @@ func TestTabKeyCyclesThePanes(t *testing.T) {
 	}
 	m.Update(keyMsg("t"))
 	m.Update(EntriesMsg{Logs: []capture.LogEntry{{TS: at(0), Level: "log", Message: "on 14", TabID: 14}}})
-	if got := shownTabs(m.console); slices.Contains(got, 14) {
+	if got := shownTabs(m.panes.console); slices.Contains(got, 14) {
 		t.Fatalf("tab 12 shows %v", got)
 	}
-	if got := shownTabs(m.actions); !slices.Equal(got, []int{12}) {
+	if got := shownTabs(m.panes.actions); !slices.Equal(got, []int{12}) {
 		t.Fatalf("the Actions pane on tab 12: %v", got)
 	}
 }
@@ -123,22 +123,22 @@ func TestFreeKeyFreesTheShownTab(t *testing.T) {
 	m.client = NewClient(srv.URL)
 	_, cmd := m.Update(keyMsg("F"))
 	runAll(m, cmd)
-	if len(calls) != 0 || !strings.Contains(m.note, "t picks one first") {
-		t.Fatalf("F on every tab: calls %v, note %q", calls, m.note)
+	if len(calls) != 0 || !strings.Contains(m.note.text, "t picks one first") {
+		t.Fatalf("F on every tab: calls %v, note %q", calls, m.note.text)
 	}
 	m.Update(keyMsg("t"))
 	_, cmd = m.Update(keyMsg("F"))
 	runAll(m, cmd)
-	if !slices.Equal(calls, []string{`/api/tabs/free {"tab":12}`}) || !strings.Contains(m.note, "freed tab 12") {
-		t.Fatalf("calls %v, note %q", calls, m.note)
+	if !slices.Equal(calls, []string{`/api/tabs/free {"tab":12}`}) || !strings.Contains(m.note.text, "freed tab 12") {
+		t.Fatalf("calls %v, note %q", calls, m.note.text)
 	}
 	if v := plainView(m.View()); !strings.Contains(v, "claude-code → tab 12, cursor → tab 14 (own)") && !strings.Contains(v, "claude-code→12, cursor→14 own") {
 		t.Fatalf("the header after F:\n%s", v)
 	}
 	_, cmd = m.Update(keyMsg("F"))
 	runAll(m, cmd)
-	if len(calls) != 1 || !strings.Contains(m.note, "no AI owns tab 12") {
-		t.Fatalf("F on a freed tab: calls %v, note %q", calls, m.note)
+	if len(calls) != 1 || !strings.Contains(m.note.text, "no AI owns tab 12") {
+		t.Fatalf("F on a freed tab: calls %v, note %q", calls, m.note.text)
 	}
 }
 

@@ -33,20 +33,49 @@ func (c *Client) SetApprovalMode(ctx context.Context, mode string) (Approvals, e
 	return a, c.do(ctx, "POST", "/api/approvals/mode", wire.ApprovalMode{Mode: mode}, &a)
 }
 
+// approvalKeys are the overlay's: y approves, a approves and makes a
+// rule, n denies with a reason (enter denies, esc goes back), the arrows
+// scroll the script; M switches ask and auto, overlay or not.
+type approvalKeys struct {
+	Approve, Rule, Deny, Mode key.Binding
+	Up, Down                  key.Binding
+	// Scroll names Up and Down on the overlay's last line.
+	Scroll key.Binding
+	// While typing the reason for a denial.
+	Send, Back key.Binding
+}
+
+func newApprovalKeys() approvalKeys {
+	l := newListKeys()
+	return approvalKeys{
+		Approve: key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "approve")),
+		Rule:    key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "approve + rule")),
+		Deny:    key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "deny")),
+		Mode:    key.NewBinding(key.WithKeys("M"), key.WithHelp("M", "pilot: ask/auto")),
+		Up:      l.Up,
+		Down:    l.Down,
+		Scroll:  key.NewBinding(key.WithHelp("↑/↓", "scroll the script")),
+		Send:    key.NewBinding(key.WithKeys("enter")),
+		Back:    key.NewBinding(key.WithKeys("esc")),
+	}
+}
+
 // asking is the overlay over every pane while a pilot action waits: the
 // oldest request, whole, with y to approve and n to deny.
 type asking struct {
+	*common
+	keys    approvalKeys
 	state   *Approvals
 	scroll  int
 	denying bool // typing the reason for n
 	reason  textinput.Model
 }
 
-func newAsking() asking {
+func newAsking(c *common) asking {
 	in := textinput.New()
 	in.Prompt = "reason (optional), enter denies, esc goes back: "
 	in.CharLimit = 200
-	return asking{reason: in}
+	return asking{common: c, keys: newApprovalKeys(), reason: in}
 }
 
 // waiting is the oldest request, if any.
@@ -55,6 +84,12 @@ func (a *asking) waiting() (wire.Approvals, bool) {
 		return wire.Approvals{}, false
 	}
 	return *a.state, true
+}
+
+// typing says whether keys are the reason for a denial.
+func (a *asking) typing() bool {
+	_, ok := a.waiting()
+	return ok && a.denying
 }
 
 // set takes the server's list; a new oldest request starts unscrolled.
@@ -67,23 +102,25 @@ func (a *asking) set(st Approvals) {
 	a.state = &st
 }
 
-// key handles a key while a request waits; false when it is not the
-// overlay's key.
-func (m *Model) askKey(msg tea.KeyMsg) (tea.Cmd, bool) {
-	st, ok := m.asking.waiting()
+// Update takes M, and the overlay's keys while a request waits (every key
+// while the reason is typed); false for the others.
+func (a *asking) Update(msg tea.KeyMsg) (tea.Cmd, bool) {
+	st, ok := a.waiting()
 	if !ok {
+		if key.Matches(msg, a.keys.Mode) {
+			return a.toggleMode(), true
+		}
 		return nil, false
 	}
 	req := st.Pending[0]
-	a := &m.asking
 	if a.denying {
-		switch msg.Type {
-		case tea.KeyEnter:
+		switch {
+		case key.Matches(msg, a.keys.Send):
 			reason := strings.TrimSpace(a.reason.Value())
 			a.denying = false
 			a.reason.Blur()
-			return m.answer(req.ID, false, reason), true
-		case tea.KeyEsc:
+			return a.answer(req.ID, false, reason), true
+		case key.Matches(msg, a.keys.Back):
 			a.denying = false
 			a.reason.Blur()
 			return nil, true
@@ -93,26 +130,28 @@ func (m *Model) askKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		return cmd, true
 	}
 	switch {
-	case msg.String() == "y":
-		return m.answer(req.ID, true, ""), true
-	case msg.String() == "a":
-		return m.answerRule(req), true
-	case msg.String() == "n":
+	case key.Matches(msg, a.keys.Approve):
+		return a.answer(req.ID, true, ""), true
+	case key.Matches(msg, a.keys.Rule):
+		return a.answerRule(req), true
+	case key.Matches(msg, a.keys.Deny):
 		a.denying = true
 		a.reason.Reset()
 		return a.reason.Focus(), true
-	case key.Matches(msg, m.keys.Up):
+	case key.Matches(msg, a.keys.Up):
 		a.scroll = max(0, a.scroll-1)
-		return nil, true
-	case key.Matches(msg, m.keys.Down):
+	case key.Matches(msg, a.keys.Down):
 		a.scroll++
-		return nil, true
+	case key.Matches(msg, a.keys.Mode):
+		return a.toggleMode(), true
+	default:
+		return nil, false
 	}
-	return nil, false
+	return nil, true
 }
 
-func (m *Model) answer(id uint64, approve bool, reason string) tea.Cmd {
-	c := m.client
+func (a *asking) answer(id uint64, approve bool, reason string) tea.Cmd {
+	c := a.client
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
@@ -125,13 +164,13 @@ func (m *Model) answer(id uint64, approve bool, reason string) tea.Cmd {
 	}
 }
 
-// toggleApproval switches between ask and auto.
-func (m *Model) toggleApproval() tea.Cmd {
+// toggleMode switches between ask and auto.
+func (a *asking) toggleMode() tea.Cmd {
 	mode := "ask"
-	if m.asking.state != nil && m.asking.state.Mode == "ask" {
+	if a.state != nil && a.state.Mode == "ask" {
 		mode = "auto"
 	}
-	c := m.client
+	c := a.client
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
@@ -147,12 +186,12 @@ type approvalAnswered struct {
 	err   error
 }
 
-// askView is the overlay: who wants what, where, the script whole
-// (scrolled with ↑/↓), and the keys.
-func (m *Model) askView(height int) string {
-	st, _ := m.asking.waiting()
+// View is the overlay, width×height: who wants what, where, the script
+// whole (scrolled with ↑/↓), and the keys.
+func (a *asking) View(width, height int) string {
+	st, _ := a.waiting()
 	req := st.Pending[0]
-	w := max(20, m.width-4)
+	w := max(20, width-4)
 	var head []string
 	head = append(head, styleWarn.Render(fit(fmt.Sprintf("APPROVE? AI %s wants to %s", clean(req.Agent), req.Action), w)))
 	if req.URL != "" || req.Tab != 0 {
@@ -173,15 +212,17 @@ func (m *Model) askView(height int) string {
 	if req.Name != "" {
 		head = append(head, fit("snapshot: "+clean(req.Name), w))
 	}
-	if left := req.Deadline.Sub(m.now()).Round(time.Second); left > 0 {
+	if left := req.Deadline.Sub(a.now()).Round(time.Second); left > 0 {
 		head = append(head, styleDim.Render(fmt.Sprintf("denied on its own in %v · %d waiting", left, len(st.Pending))))
 	}
 	if l := ruleLine(req); l != "" {
 		head = append(head, fit(l, w))
 	}
-	foot := "y approve · a approve + rule · n deny · ↑/↓ scroll the script · M ask/auto"
-	if m.asking.denying {
-		foot = m.asking.reason.View()
+	k := a.keys
+	// M's help says "pilot:", which the overlay, all about the pilot, drops.
+	foot := footLine(k.Approve, k.Rule, k.Deny, k.Scroll) + " · " + k.Mode.Help().Key + " ask/auto"
+	if a.denying {
+		foot = a.reason.View()
 	}
 	room := max(1, height-len(head)-5) // borders, the line count, a blank, the keys
 	var body []string
@@ -191,13 +232,13 @@ func (m *Model) askView(height int) string {
 		if req.Script != "" {
 			lines = strings.Split(strings.ReplaceAll(req.Script, "\t", "  "), "\n")
 		}
-		m.asking.scroll = min(m.asking.scroll, max(0, len(lines)-room))
-		end := min(len(lines), m.asking.scroll+room)
-		for _, l := range lines[m.asking.scroll:end] {
+		a.scroll = min(a.scroll, max(0, len(lines)-room))
+		end := min(len(lines), a.scroll+room)
+		for _, l := range lines[a.scroll:end] {
 			body = append(body, fit(clean(l), w))
 		}
 		if len(lines) > room {
-			body = append(body, styleDim.Render(fmt.Sprintf("lines %d–%d of %d", m.asking.scroll+1, end, len(lines))))
+			body = append(body, styleDim.Render(fmt.Sprintf("lines %d–%d of %d", a.scroll+1, end, len(lines))))
 		}
 	}
 	box := lipgloss.NewStyle().Border(lipgloss.ThickBorder()).BorderForeground(lipgloss.Color("11")).Width(w).

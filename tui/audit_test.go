@@ -36,7 +36,7 @@ func writers(from, to int) []string {
 // auditAgents lists the agents of the audit pane's rows, in order.
 func auditAgents(m *Model) []string {
 	var out []string
-	for _, r := range rowTexts(m.audit) {
+	for _, r := range rowTexts(m.panes.audit.streamPane) {
 		if i := strings.Index(r, "writer-"); i >= 0 {
 			out = append(out, r[i:i+len("writer-000")])
 		}
@@ -73,8 +73,8 @@ func TestAuditPaneFollowsTheLog(t *testing.T) {
 	if !strings.Contains(d.screen(), "AI ▶ writer-005") || !strings.Contains(d.screen(), "set ws_mode: lifecycle → messages") {
 		t.Fatalf("audit lines are not rendered readably:\n%s", d.screen())
 	}
-	if d.m.auditPath != path {
-		t.Fatalf("the pane names %q, want %q", d.m.auditPath, path)
+	if d.m.panes.audit.path != path {
+		t.Fatalf("the pane names %q, want %q", d.m.panes.audit.path, path)
 	}
 }
 
@@ -87,16 +87,16 @@ func TestAuditPaneKeepsTheHumansLinesUnderAFlood(t *testing.T) {
 	l := audit.Open(path, io.Discard)
 	l.Write(audit.Event{Event: "pilot_blocked", Source: "human", Agent: "human"})
 	l.Close()
-	d.await("the human's line", func() bool { return len(auditAgents(d.m)) == 0 && d.m.audit.rows.len() == 1 })
+	d.await("the human's line", func() bool { return len(auditAgents(d.m)) == 0 && d.m.panes.audit.rows.len() == 1 })
 	flood := PaneLines + PaneLines/2
 	appendEvents(t, path, 0, flood)
 	d.await("the flood", func() bool {
-		r := rowTexts(d.m.audit)
+		r := rowTexts(d.m.panes.audit.streamPane)
 		return len(r) > 0 && strings.Contains(r[len(r)-1], fmt.Sprintf("writer-%03d ", flood-1))
 	})
 	var shown []string
-	d.m.audit.pinned.each(func(r row) { shown = append(shown, r.text) })
-	d.m.audit.rows.each(func(r row) { shown = append(shown, r.text) })
+	d.m.panes.audit.pinned.each(func(r row) { shown = append(shown, r.text) })
+	d.m.panes.audit.rows.each(func(r row) { shown = append(shown, r.text) })
 	if len(shown) != PaneLines+1 || !strings.Contains(shown[0], "blocked the Web Pilot") {
 		t.Fatalf("%d rows, the first %q", len(shown), shown[0])
 	}

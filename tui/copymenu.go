@@ -3,6 +3,7 @@ package tui
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"strings"
@@ -103,6 +104,62 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
+// copyKeys close the copy menu: esc, or Y again; its choices' keys are
+// the row's own (copyChoices).
+type copyKeys struct {
+	Close, Again key.Binding
+}
+
+// copyMenu is Y: the ways to copy the selected row, over the pane, each
+// taken by its key and written to the terminal's clipboard (copy.go).
+type copyMenu struct {
+	keys  copyKeys
+	items []copyItem // nil when closed
+	title string     // names the row
+	// out is the terminal, for OSC 52; inTmux wraps the sequence for
+	// tmux's passthrough too.
+	out    io.Writer
+	inTmux bool
+}
+
+func newCopyMenu(out io.Writer, inTmux bool) copyMenu {
+	return copyMenu{out: out, inTmux: inTmux, keys: copyKeys{
+		Close: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "closes")),
+		Again: key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "closes")),
+	}}
+}
+
+func (c *copyMenu) show(items []copyItem, title string) { c.items, c.title = items, title }
+
+func (c *copyMenu) isOpen() bool { return c.items != nil }
+
+// write puts text on the clipboard.
+func (c *copyMenu) write(text string) tea.Cmd { return copyCmd(c.out, text, c.inTmux) }
+
+// Update takes every key while the menu is open: a choice's key copies it,
+// esc or Y closes, any other key says what the menu is for.
+func (c *copyMenu) Update(msg tea.KeyMsg) (tea.Cmd, bool) {
+	if !c.isOpen() {
+		return nil, false
+	}
+	if key.Matches(msg, c.keys.Close, c.keys.Again) {
+		c.items = nil
+		return nil, true
+	}
+	for _, it := range c.items {
+		if msg.String() == it.key {
+			c.items = nil
+			return c.write(it.text), true
+		}
+	}
+	return notice(msg.String() + " is not in the copy menu: esc closes it"), true
+}
+
+// View is the menu, width×height.
+func (c *copyMenu) View(width, height int) string {
+	return copyMenuView(c.items, c.title, width, height)
+}
+
 // copyMenuView is the copy menu over the pane, height lines tall: each
 // choice's key, what it copies, and the start of the text.
 func copyMenuView(items []copyItem, title string, width, height int) string {
@@ -115,30 +172,4 @@ func copyMenuView(items []copyItem, title string, width, height int) string {
 	lines = append(lines, "", styleDim.Render(fit("a key copies over OSC 52 · esc closes", w)))
 	box := lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).Width(w).Height(max(1, height-2)).MaxHeight(height)
 	return box.Render(strings.Join(lines, "\n"))
-}
-
-// openCopy opens the copy menu on the selected row.
-func (m *Model) openCopy() tea.Cmd {
-	src, line, ok := m.pick()
-	if !ok {
-		return notice("nothing to copy: no row is selected")
-	}
-	m.copyMenu = copyChoices(src, line, m.bodyList())
-	m.copyTitle, _ = describe(src, nil)
-	return nil
-}
-
-// copyKey takes a choice of the open copy menu, or closes it.
-func (m *Model) copyKey(msg tea.KeyMsg) tea.Cmd {
-	if key.Matches(msg, m.keys.Back) || key.Matches(msg, m.keys.Copy) {
-		m.copyMenu = nil
-		return nil
-	}
-	for _, it := range m.copyMenu {
-		if msg.String() == it.key {
-			m.copyMenu = nil
-			return copyCmd(m.out, it.text, m.inTmux)
-		}
-	}
-	return notice(msg.String() + " is not in the copy menu: esc closes it")
 }

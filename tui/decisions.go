@@ -21,11 +21,29 @@ func (c *Client) Recover(ctx context.Context, from string) (Health, error) {
 	return h, c.do(ctx, "POST", "/api/decisions/recover", wire.Recover{From: from}, &h)
 }
 
+// recoverKeys are the prompt's: f starts from the kept file, n from
+// nothing, esc puts it off; R, anywhere, brings it back.
+type recoverKeys struct {
+	Recover, Kept, Nothing, Later key.Binding
+}
+
 // recovering is the prompt over every pane while the server holds the AI
-// because the human's decisions could not be read: f starts from the kept
-// file, n from nothing, esc puts it off (R brings it back).
+// because the human's decisions could not be read.
 type recovering struct {
+	*common
+	keys recoverKeys
+	// dec is what the server last said of the decisions file (see).
+	dec   *wire.Decisions
 	later bool
+}
+
+func newRecovering(c *common) recovering {
+	return recovering{common: c, keys: recoverKeys{
+		Recover: key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "recover decisions")),
+		Kept:    key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "from the kept file")),
+		Nothing: key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "from nothing")),
+		Later:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "later (R)")),
+	}}
 }
 
 // recovered is the server's answer to f or n.
@@ -44,49 +62,41 @@ func unreadable(h *Health) (*wire.Decisions, bool) {
 	return h.Decisions, true
 }
 
-// recoverPrompt says whether the prompt covers the panes now.
-func (m *Model) recoverPrompt() bool {
-	_, ok := unreadable(m.health)
-	return ok && !m.recovery.later
+// see takes the server's health: the model calls it whenever that changes.
+func (r *recovering) see(h *Health) {
+	r.dec, _ = unreadable(h)
 }
 
-func (m *Model) applyRecover(msg tea.Msg) {
-	if msg, ok := msg.(recovered); ok {
-		if msg.err != nil {
-			m.setNote(msg.err.Error(), true)
-			return
-		}
-		m.health = &msg.health
-		m.setNote(msg.note, false)
-	}
-}
+// shown says whether the prompt covers the panes now.
+func (r *recovering) shown() bool { return r.dec != nil && !r.later }
 
-// recoverKey handles R anywhere, and f, n and esc while the prompt is up;
+// Update takes R anywhere, and f, n and esc while the prompt is up;
 // false for other keys.
-func (m *Model) recoverKey(msg tea.KeyMsg) (tea.Cmd, bool) {
-	if key.Matches(msg, m.keys.Recover) {
-		if _, ok := unreadable(m.health); !ok {
+func (r *recovering) Update(msg tea.KeyMsg) (tea.Cmd, bool) {
+	k := r.keys
+	if key.Matches(msg, k.Recover) {
+		if r.dec == nil {
 			return notice("your decisions were read: nothing to recover"), true
 		}
-		m.recovery.later = false
+		r.later = false
 		return nil, true
 	}
-	if !m.recoverPrompt() {
+	if !r.shown() {
 		return nil, false
 	}
 	from, note := "", ""
-	switch msg.String() {
-	case "esc":
-		m.recovery.later = true
+	switch {
+	case key.Matches(msg, k.Later):
+		r.later = true
 		return notice("the AI stays held until you recover: R"), true
-	case "f":
+	case key.Matches(msg, k.Kept):
 		from, note = "kept", "recovered your decisions from the kept file: the AI may change capture again"
-	case "n":
+	case key.Matches(msg, k.Nothing):
 		from, note = "nothing", "started from no decisions: the AI may change capture again"
 	default:
 		return nil, false
 	}
-	c := m.client
+	c := r.client
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
@@ -95,11 +105,11 @@ func (m *Model) recoverKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	}, true
 }
 
-// recoverView is the prompt: what could not be read, where it was kept,
-// what holds until the human answers.
-func (m *Model) recoverView(height int) string {
-	d, _ := unreadable(m.health)
-	w := max(20, m.width-4)
+// View is the prompt, width×height: what could not be read, where it was
+// kept, what holds until the human answers.
+func (r *recovering) View(width, height int) string {
+	d := r.dec
+	w := max(20, width-4)
 	lines := []string{
 		styleErr.Render(fit("YOUR DECISIONS COULD NOT BE READ", w)),
 		fit("why: "+clean(d.Unreadable), w),
@@ -110,7 +120,7 @@ func (m *Model) recoverView(height int) string {
 			"Until you answer, the AI's capture changes are refused, the Web Pilot is blocked and asks you first.",
 		"Fix the kept file and press f to start from it, or press n to start from nothing.",
 		"",
-		fit("f from the kept file · n from nothing · esc later (R)", w),
+		fit(footLine(r.keys.Kept, r.keys.Nothing, r.keys.Later), w),
 	}
 	box := lipgloss.NewStyle().Border(lipgloss.ThickBorder()).BorderForeground(lipgloss.Color("9")).Width(w).
 		Height(max(1, height-2)).MaxHeight(height)

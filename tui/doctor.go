@@ -123,7 +123,7 @@ func (m *Model) openDoctor() tea.Cmd {
 		}
 		return notice("the doctor's first checks are still running")
 	}
-	m.detail = newDetail("gasoline doctor (checked every 5 s)", doctorText(*m.doc.report), m.width, m.bodyHeight())
+	m.detail.show("gasoline doctor (checked every 5 s)", doctorText(*m.doc.report), m.width, m.bodyHeight())
 	return nil
 }
 

@@ -148,7 +148,7 @@ func TestFilterInThePane(t *testing.T) {
 		t.Fatalf("a bad filter:\n%s", v)
 	}
 	m.Update(keyMsg("enter")) // refused: the prompt stays
-	if !m.filtering {
+	if !m.filter.on {
 		t.Fatal("enter took a filter that does not parse")
 	}
 }
@@ -198,14 +198,14 @@ func TestCopyMenuCURL(t *testing.T) {
 func TestCopyMenuKeys(t *testing.T) {
 	var out strings.Builder
 	m := sampleModel()
-	m.out = &out
+	m.copy.out = &out
 	m.Update(keyMsg("2"))
 	m.Update(keyMsg("Y"))
-	if m.copyMenu == nil || !strings.Contains(plainView(m.View()), "cURL") {
+	if m.copy.items == nil || !strings.Contains(plainView(m.View()), "cURL") {
 		t.Fatalf("Y opened no menu:\n%s", plainView(m.View()))
 	}
 	m.Update(keyMsg("esc"))
-	if m.copyMenu != nil {
+	if m.copy.items != nil {
 		t.Fatal("esc left the menu open")
 	}
 	m.Update(keyMsg("Y"))
@@ -214,7 +214,7 @@ func TestCopyMenuKeys(t *testing.T) {
 		t.Fatal("u copied nothing")
 	}
 	cmd()
-	if want := clipboardSeq("http://localhost:3000/api/checkout", false); out.String() != want || m.copyMenu != nil {
+	if want := clipboardSeq("http://localhost:3000/api/checkout", false); out.String() != want || m.copy.items != nil {
 		t.Fatalf("wrote %q, want %q", out.String(), want)
 	}
 }

@@ -111,15 +111,15 @@ func TestFloodKeepsKeysResponsive(t *testing.T) {
 		}
 	}()
 
-	d.await("the flood to start", func() bool { return d.m.console.rows.len() > 0 })
+	d.await("the flood to start", func() bool { return d.m.panes.console.rows.len() > 0 })
 	d.press("space") // pause the console mid-flood
-	frozen := rowTexts(d.m.console)
+	frozen := rowTexts(d.m.panes.console)
 	d.press("tab", "tab", "tab", "tab", "tab", "tab") // round the panes and back
-	if d.m.active != paneConsole || !d.m.console.paused {
-		t.Fatalf("keys lost under the flood: pane %d, paused %v", d.m.active, d.m.console.paused)
+	if d.m.panes.active != paneConsole || !d.m.panes.console.paused {
+		t.Fatalf("keys lost under the flood: pane %d, paused %v", d.m.panes.active, d.m.panes.console.paused)
 	}
-	d.await("entries held while paused", func() bool { return d.m.console.held.len() > 0 })
-	if !slices.Equal(rowTexts(d.m.console), frozen) {
+	d.await("entries held while paused", func() bool { return d.m.panes.console.held.len() > 0 })
+	if !slices.Equal(rowTexts(d.m.panes.console), frozen) {
 		t.Fatal("a paused pane changed")
 	}
 	d.press("space")
@@ -132,14 +132,14 @@ func TestFloodKeepsKeysResponsive(t *testing.T) {
 		}
 	})
 	d.await("the last entry", func() bool { return strings.Contains(d.screen(), "flood 04999") })
-	if n := d.m.console.rows.len(); n != PaneLines {
+	if n := d.m.panes.console.rows.len(); n != PaneLines {
 		t.Fatalf("the console holds %d lines, want its bound %d", n, PaneLines)
 	}
 	if batches*10 > events {
 		t.Fatalf("%d batches for %d events: the flood was not coalesced", batches, events)
 	}
 	t.Logf("%d events in %d batches; model update+view: %v in all, slowest batch %v (a key waits at most that); %d lost",
-		events, batches, spent, slowest, d.m.lost)
+		events, batches, spent, slowest, d.m.lost.n)
 }
 
 // The feed keeps at most a pane's worth of each kind, counting the rest.

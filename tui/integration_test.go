@@ -156,8 +156,8 @@ func TestDashboardAttachedToMCPServer(t *testing.T) {
 		return strings.Contains(d.line("set ws_mode"), "AI ▶ claude-code") &&
 			strings.Contains(d.line("revoked ws_mode"), "you")
 	})
-	if want := filepath.Join(home, ".gasoline", "audit.jsonl"); d.m.auditPath != want || !strings.Contains(d.screen(), "/.gasoline/audit.jsonl") {
-		t.Fatalf("the Audit pane tails %q, want the server's %s:\n%s", d.m.auditPath, want, d.screen())
+	if want := filepath.Join(home, ".gasoline", "audit.jsonl"); d.m.panes.audit.path != want || !strings.Contains(d.screen(), "/.gasoline/audit.jsonl") {
+		t.Fatalf("the Audit pane tails %q, want the server's %s:\n%s", d.m.panes.audit.path, want, d.screen())
 	}
 
 	// The owner exits; the dashboard becomes the server.

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -34,109 +35,117 @@ func (m *Model) keyPress(msg tea.KeyMsg) tea.Cmd {
 			k.Type = tea.KeySpace
 		}
 		cmds = append(cmds, m.key(k))
-		m.panes[m.active].sync()
+		m.pane().sync()
 	}
 	return tea.Batch(cmds...)
 }
 
-// typing says whether keys go to a text input: the filter, or the reason
-// for a denial.
+// typing says whether keys go to a text input: the filter, the note for
+// the AI, or the reason for a denial.
 func (m *Model) typing() bool {
-	_, waiting := m.asking.waiting()
-	return m.filtering || m.pt.open || (waiting && m.asking.denying)
+	return m.filter.on || m.point.on || m.approval.typing()
 }
 
-// key handles the global keys and hands the rest to the active pane.
+// popups are the components over the panes in the order a key is offered
+// to them: each takes the keys it has a use for while it is open (a text
+// input takes them all) and says whether it took the key. The filter and
+// the notes for the AI are typed, the copy menu waits for its choice, the
+// approval overlay must be answered before anything acts on the page, the
+// decisions and origins prompts before anything else, and the detail
+// stands over the pane it came from.
+func (m *Model) popups() []func(tea.KeyMsg) (tea.Cmd, bool) {
+	return []func(tea.KeyMsg) (tea.Cmd, bool){
+		func(k tea.KeyMsg) (tea.Cmd, bool) { return m.filter.Update(k, m.pane()) },
+		m.point.Update,
+		m.copy.Update,
+		m.approval.Update,
+		m.recovery.Update,
+		m.origins.Update,
+		m.detailKey,
+	}
+}
+
+// key offers a key to the pop-ups, then takes the root's own keys, then
+// hands it to the active pane; a key nobody takes says what it is for.
 func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	if msg.Type == tea.KeyCtrlC {
 		return tea.Quit
 	}
-	if m.filtering {
-		return m.filterKey(msg)
-	}
-	if m.pt.open {
-		return m.pointKey(msg)
-	}
-	if m.copyMenu != nil {
-		return m.copyKey(msg)
-	}
-	if cmd, ok := m.askKey(msg); ok {
-		return cmd
-	}
-	if cmd, ok := m.recoverKey(msg); ok {
-		return cmd
-	}
-	if cmd, ok := m.trustKey(msg); ok {
-		return cmd
-	}
-	if m.detail != nil {
-		if cmd, ok := m.detailKey(msg); ok {
+	// The filter's prompt changes the bar's height: the panes get the rest.
+	filtering := m.filter.on
+	defer func() {
+		if m.filter.on != filtering {
+			m.layout()
+		}
+	}()
+	for _, take := range m.popups() {
+		if cmd, ok := take(msg); ok {
 			return cmd
 		}
 	}
+	if cmd, ok := m.global(msg); ok {
+		return cmd
+	}
+	if cmd, ok := m.pane().Update(msg); ok {
+		return cmd
+	}
+	return notice(m.why(msg))
+}
+
+// global takes the root's own keys; false for any other.
+func (m *Model) global(msg tea.KeyMsg) (tea.Cmd, bool) {
+	g := m.keys
 	switch {
-	case key.Matches(msg, m.keys.Back):
-		return m.escape()
-	case key.Matches(msg, m.keys.Open):
-		return m.open()
-	case key.Matches(msg, m.keys.Copy):
-		return m.copy()
-	case key.Matches(msg, m.keys.Send):
-		return m.startPoint()
-	case key.Matches(msg, m.keys.Unsend):
-		return m.clearPointed()
-	case key.Matches(msg, m.keys.Doctor):
-		return m.openDoctor()
-	case key.Matches(msg, m.keys.Approval):
-		return m.toggleApproval()
-	case key.Matches(msg, m.keys.Quit):
-		return tea.Quit
-	case key.Matches(msg, m.keys.Help):
+	case key.Matches(msg, g.Back):
+		return m.escape(msg), true
+	case key.Matches(msg, g.Open):
+		return m.open(), true
+	case key.Matches(msg, g.Copy):
+		return m.copySelected(), true
+	case key.Matches(msg, g.Send):
+		return m.startPoint(), true
+	case key.Matches(msg, g.Unsend):
+		return m.point.clear(), true
+	case key.Matches(msg, g.Doctor):
+		return m.openDoctor(), true
+	case key.Matches(msg, g.Quit):
+		return tea.Quit, true
+	case key.Matches(msg, g.Help):
 		m.help.ShowAll = !m.help.ShowAll
 		m.layout()
-	case key.Matches(msg, m.keys.NextPane):
-		m.show((m.active + 1) % paneCount)
-	case key.Matches(msg, m.keys.PrevPane):
-		m.show((m.active + paneCount - 1) % paneCount)
-	case key.Matches(msg, m.keys.Panes):
-		m.show(int(msg.String()[0] - '1'))
-	case key.Matches(msg, m.keys.Revoke) && m.active != paneOverrides:
-		return m.overrides.revokeNewest()
-	case key.Matches(msg, m.keys.Filter):
-		m.filtering = true
-		m.input.SetValue(m.panes[m.active].Filter())
-		m.input.CursorEnd()
-		m.layout()
-		return m.input.Focus()
-	case key.Matches(msg, m.keys.Pilot):
-		return m.togglePilot()
-	case key.Matches(msg, m.keys.Tabs):
-		return m.cycleTab()
-	case key.Matches(msg, m.keys.FreeTab):
-		return m.freeTab()
-	case key.Matches(msg, m.keys.AuditReads) && m.active == paneAudit:
-		return m.toggleAuditReads()
-	case key.Matches(msg, m.keys.AllServers) && m.active == paneAudit:
-		m.auditAll = !m.auditAll
-		m.scopeAudit()
+	case key.Matches(msg, g.NextPane):
+		m.panes.show((m.panes.active + 1) % paneCount)
+	case key.Matches(msg, g.PrevPane):
+		m.panes.show((m.panes.active + paneCount - 1) % paneCount)
+	case key.Matches(msg, g.Panes):
+		m.panes.show(int(msg.String()[0] - '1'))
+	case key.Matches(msg, m.panes.overrides.keys.Revoke) && m.panes.active != paneOverrides:
+		// x anywhere else takes back the newest AI override: the veto is
+		// one key whatever the human is looking at.
+		return m.panes.overrides.revokeNewest(), true
+	case key.Matches(msg, g.Filter):
+		return m.filter.open(m.pane().Filter()), true
+	case key.Matches(msg, g.Pilot):
+		return m.togglePilot(), true
+	case key.Matches(msg, g.Tabs):
+		return m.cycleTab(), true
+	case key.Matches(msg, g.FreeTab):
+		return m.freeTab(), true
 	default:
-		if cmd, ok := m.panes[m.active].Update(msg, m.keys); ok {
-			return cmd
-		}
-		return notice(m.why(msg))
+		return nil, false
 	}
-	return nil
+	return nil, true
 }
 
 // why says what a key that does nothing in this pane is for.
 func (m *Model) why(msg tea.KeyMsg) string {
-	k := m.keys
+	ov, au, st := m.panes.overrides.keys, m.panes.audit.auditKeys, m.panes.console.keys
 	switch {
-	case key.Matches(msg, k.RevokeAll, k.Allow):
-		return fmt.Sprintf("%s %s in the Overrides pane: press %d", msg.String(), firstHelp(msg, k.RevokeAll, k.Allow), paneOverrides+1)
-	case key.Matches(msg, k.AllServers):
+	case key.Matches(msg, ov.RevokeAll, ov.Allow):
+		return fmt.Sprintf("%s %s in the Overrides pane: press %d", msg.String(), firstHelp(msg, ov.RevokeAll, ov.Allow), paneOverrides+1)
+	case key.Matches(msg, au.AllServers):
 		return fmt.Sprintf("A shows every server's lines in the Audit pane: press %d", paneAudit+1)
-	case key.Matches(msg, k.Pause, k.Clear):
+	case key.Matches(msg, st.Pause, st.Clear):
 		return "space pauses and c clears the streams; Overrides is live state"
 	}
 	return fmt.Sprintf("%s does nothing here: ? shows every key", msg.String())
@@ -152,45 +161,58 @@ func firstHelp(msg tea.KeyMsg, bs ...key.Binding) string {
 	return ""
 }
 
-// escape closes what is open: the full help, then a kept filter.
-func (m *Model) escape() tea.Cmd {
-	switch {
-	case m.help.ShowAll:
+// escape closes what is open: the full help, then a view of the pane's own
+// (the Network pane's page load), then a kept filter.
+func (m *Model) escape(msg tea.KeyMsg) tea.Cmd {
+	if m.help.ShowAll {
 		m.help.ShowAll = false
 		m.layout()
-	case m.active == paneNetwork && m.network.closeLoad():
-	case m.panes[m.active].Filter() != "":
-		_ = m.panes[m.active].SetFilter("") // the empty filter always parses
-		m.input.Reset()
-		return notice("dropped the filter")
-	default:
-		return notice("nothing to close")
+		return nil
 	}
-	return nil
-}
-
-// filterKey edits the active pane's filter, applying it as it is typed.
-// While what is typed does not parse, the pane keeps the last filter that
-// did and the prompt says what is wrong; enter keeps the prompt open.
-func (m *Model) filterKey(msg tea.KeyMsg) tea.Cmd {
-	switch {
-	case key.Matches(msg, m.keys.Apply):
-		if m.filterErr != nil {
-			return nil
-		}
-		m.filtering = false
-		m.input.Blur()
-	case key.Matches(msg, m.keys.Cancel):
-		m.filtering, m.filterErr = false, nil
-		m.input.Blur()
-		m.input.Reset()
-		_ = m.panes[m.active].SetFilter("")
-	default:
-		var cmd tea.Cmd
-		m.input, cmd = m.input.Update(msg)
-		m.filterErr = m.panes[m.active].SetFilter(m.input.Value())
+	if cmd, ok := m.pane().Update(msg); ok {
 		return cmd
 	}
-	m.layout()
-	return nil
+	if m.pane().Filter() != "" {
+		_ = m.pane().SetFilter("") // the empty filter always parses
+		m.filter.input.Reset()
+		return notice("dropped the filter")
+	}
+	return notice("nothing to close")
+}
+
+// keyBar is the help bar for what has the focus: the filter's keys while
+// it is typed, the detail's over a pane, else the active pane's with the
+// root's. The `?` view lists every key of every component, in groups.
+func (m *Model) keyBar() keyBar {
+	if m.filter.on {
+		return keyBar{m.filter.ShortHelp(), [][]key.Binding{m.filter.ShortHelp()}}
+	}
+	g := m.keys
+	full := m.fullHelp()
+	if m.detail.open {
+		return keyBar{append(m.detail.ShortHelp(), g.Copy, g.Help, g.Quit), full}
+	}
+	// t and F are listed when they can do something.
+	g.Tabs.SetEnabled(m.health != nil && len(m.health.AITabs) > 0)
+	_, owned := ownerOf(m.health, m.panes.shownTab)
+	g.FreeTab.SetEnabled(owned)
+	short := append(m.pane().ShortHelp(g), g.Pilot, g.NextPane, g.Help, g.Quit)
+	return keyBar{slices.DeleteFunc(short, func(b key.Binding) bool { return !b.Enabled() }), full}
+}
+
+// fullHelp is every key, in groups.
+func (m *Model) fullHelp() [][]key.Binding {
+	g, ov, au, net := m.keys, m.panes.overrides.keys, m.panes.audit.auditKeys, m.panes.network.netKeys
+	paused := false
+	if p, ok := m.pane().(interface{ Paused() bool }); ok {
+		paused = p.Paused()
+	}
+	st := m.panes.console.keys.forPause(paused)
+	return [][]key.Binding{
+		{g.NextPane, g.PrevPane, g.Panes, g.Open, g.Back, g.Copy, g.Send},
+		st.bindings(),
+		{ov.Revoke, ov.RevokeAll, ov.Allow, g.Pilot, m.approval.keys.Mode, au.AllServers, au.AuditReads},
+		{st.Pause, st.Clear, g.Filter, g.Doctor, m.recovery.keys.Recover, g.Help, g.Quit},
+		{net.Sort, net.PageLoad, g.Unsend, g.Tabs, g.FreeTab},
+	}
 }

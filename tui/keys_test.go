@@ -19,23 +19,23 @@ import (
 func TestKeysArrivingTogether(t *testing.T) {
 	m := sampleModel()
 	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("52")})
-	if m.active != paneNetwork {
-		t.Fatalf(`"52" in one read: pane %d, want %d`, m.active, paneNetwork)
+	if m.panes.active != paneNetwork {
+		t.Fatalf(`"52" in one read: pane %d, want %d`, m.panes.active, paneNetwork)
 	}
 	m.Update(keyMsg("1"))
 	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("kk")})
 	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("kk")})
-	r, _ := m.console.Selected()
+	r, _ := m.panes.console.Selected()
 	if !strings.Contains(r.text, "applying coupon SAVE10") {
 		t.Fatalf(`"kk" twice selected %q, want the fifth newest row`, r.text)
 	}
 	// Once a key opens the filter, the rest of the read is typed into it.
 	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("/Pay")})
-	if !m.filtering || m.console.Filter() != "Pay" {
-		t.Fatalf("filtering %v filter %q", m.filtering, m.console.Filter())
+	if !m.filter.on || m.panes.console.Filter() != "Pay" {
+		t.Fatalf("filtering %v filter %q", m.filter.on, m.panes.console.Filter())
 	}
 	// The filter shows as typed and matches ignoring case.
-	if st := m.console.Status(); !strings.Contains(st, `filter "Pay": 2`) {
+	if st := m.panes.console.Status(); !strings.Contains(st, `filter "Pay": 2`) {
 		t.Fatalf("status %q", st)
 	}
 }
@@ -44,8 +44,8 @@ func TestKeysArrivingTogether(t *testing.T) {
 func TestPasteIsNotKeys(t *testing.T) {
 	m := sampleModel()
 	_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("4q"), Paste: true})
-	if m.active != paneConsole || cmd == nil {
-		t.Fatalf("a paste switched pane to %d", m.active)
+	if m.panes.active != paneConsole || cmd == nil {
+		t.Fatalf("a paste switched pane to %d", m.panes.active)
 	}
 	if msg := cmd(); msg != noteMsg("pasted text is not keys: / first to filter by it") {
 		t.Fatalf("a paste gave %#v", msg)
@@ -58,8 +58,8 @@ func TestKeysTogetherInATextInputAreTyping(t *testing.T) {
 	m.Update(sampleApproval())
 	m.Update(keyMsg("n"))
 	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("no 52")})
-	if got := m.asking.reason.Value(); got != "no 52" || m.active != paneConsole {
-		t.Fatalf("reason %q, pane %d", got, m.active)
+	if got := m.approval.reason.Value(); got != "no 52" || m.panes.active != paneConsole {
+		t.Fatalf("reason %q, pane %d", got, m.panes.active)
 	}
 }
 
@@ -71,21 +71,21 @@ func TestEscClosesWhatIsOpen(t *testing.T) {
 	for _, k := range []string{"/", "a", "p", "i", "enter", "?", "up", "enter"} {
 		m.Update(keyMsg(k))
 	}
-	before, _ := m.network.Selected()
-	if m.detail == nil || !m.help.ShowAll || m.network.Filter() != "api" {
-		t.Fatalf("detail %v help %v filter %q", m.detail != nil, m.help.ShowAll, m.network.Filter())
+	before, _ := m.panes.network.Selected()
+	if !m.detail.open || !m.help.ShowAll || m.panes.network.Filter() != "api" {
+		t.Fatalf("detail %v help %v filter %q", m.detail.open, m.help.ShowAll, m.panes.network.Filter())
 	}
 	m.Update(keyMsg("esc"))
-	if after, _ := m.network.Selected(); m.detail != nil || after.seq != before.seq {
-		t.Fatalf("esc: detail %v, selection moved from %q to %q", m.detail != nil, before.text, after.text)
+	if after, _ := m.panes.network.Selected(); m.detail.open || after.seq != before.seq {
+		t.Fatalf("esc: detail %v, selection moved from %q to %q", m.detail.open, before.text, after.text)
 	}
 	m.Update(keyMsg("esc"))
 	if m.help.ShowAll {
 		t.Fatal("esc kept the full help")
 	}
 	m.Update(keyMsg("esc"))
-	if m.network.Filter() != "" {
-		t.Fatalf("esc kept the filter %q", m.network.Filter())
+	if m.panes.network.Filter() != "" {
+		t.Fatalf("esc kept the filter %q", m.panes.network.Filter())
 	}
 }
 
@@ -202,24 +202,24 @@ func TestTabHitBoxes(t *testing.T) {
 
 func TestMouse(t *testing.T) {
 	m := sampleModel()
-	hits := tabHits(m.titles(), m.active, m.tabStatus(), m.width)
+	hits := tabHits(m.panes.titles(), m.panes.active, m.tabStatus(), m.width)
 	m.Update(tea.MouseMsg{X: hits[3].from + 1, Y: tabBarLine, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
-	if m.active != paneActions {
-		t.Fatalf("a click on Actions: pane %d", m.active)
+	if m.panes.active != paneActions {
+		t.Fatalf("a click on Actions: pane %d", m.panes.active)
 	}
 	m.Update(keyMsg("1"))
 	m.Update(tea.MouseMsg{Action: tea.MouseActionPress, Button: tea.MouseButtonWheelUp})
-	if m.console.follow {
+	if m.panes.console.follow {
 		t.Fatal("the wheel did not scroll up")
 	}
-	r, _ := m.console.Selected()
+	r, _ := m.panes.console.Selected()
 	m.Update(keyMsg("enter"))
 	off := m.detail.vp.YOffset
 	m.Update(tea.MouseMsg{Action: tea.MouseActionPress, Button: tea.MouseButtonWheelDown})
 	if m.detail.vp.YOffset < off {
 		t.Fatal("the wheel scrolled the detail up")
 	}
-	if after, _ := m.console.Selected(); after.seq != r.seq {
+	if after, _ := m.panes.console.Selected(); after.seq != r.seq {
 		t.Fatal("the wheel over the detail moved the pane")
 	}
 }
@@ -244,11 +244,11 @@ func TestCopyWritesTheRowAndTheDetail(t *testing.T) {
 	// comes back, so out is read only once the screen says it was copied.
 	var out strings.Builder
 	m := sampleModel()
-	m.out = &out
+	m.copy.out = &out
 	d := newDriver(t, m)
 	d.press("Y", "l") // the copy menu's line as shown
 	d.await("the copy", func() bool { return strings.Contains(d.screen(), "copied 51 bytes") })
-	r, _ := m.console.Selected()
+	r, _ := m.panes.console.Selected()
 	if want := clipboardSeq(r.text, false); out.String() != want {
 		t.Fatalf("wrote %q, want %q", out.String(), want)
 	}
@@ -269,11 +269,11 @@ func TestDetailOfAWaitingAction(t *testing.T) {
 	m := sampleModel()
 	m.Update(sampleApproval())
 	m.Update(keyMsg("enter"))
-	if m.detail == nil || !strings.Contains(m.detail.text, "const line40") {
+	if !m.detail.open || !strings.Contains(m.detail.text, "const line40") {
 		t.Fatal("enter on the overlay did not open the script whole")
 	}
 	m.Update(keyMsg("esc"))
-	if m.detail != nil || !strings.Contains(plainView(m.View()), "APPROVE?") {
+	if m.detail.open || !strings.Contains(plainView(m.View()), "APPROVE?") {
 		t.Fatal("esc did not go back to the overlay")
 	}
 	_ = wire.Approvals{}

@@ -5,17 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/help"
-	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/doctor"
 	"github.com/gasoline-dev/gasoline/features/perf"
 	"github.com/gasoline-dev/gasoline/server/wire"
@@ -32,8 +27,6 @@ type Config struct {
 	Conn ConnState
 	// Now is the clock for ages; time.Now when nil.
 	Now func() time.Time
-	// Keys are the key bindings; DefaultKeyMap when zero.
-	Keys *KeyMap
 	// Out is the terminal, for copies over OSC 52; InTmux wraps them for
 	// tmux's passthrough.
 	Out    io.Writer
@@ -43,75 +36,59 @@ type Config struct {
 	Doctor func(context.Context) doctor.Report
 }
 
-// Model is the dashboard's root model. It draws the header, routes keys to
-// the active pane (after its own global keys) and outside messages to the
-// panes they concern. Panes are small components with their own keys.
+// Model is the dashboard's root model. It holds the components and the
+// state they share (the server's health, the connection, the clock),
+// offers each key to the pop-up in front and then the active pane
+// (keypress.go), hands outside messages to the components they concern,
+// and composes their views. Each component owns its keys, its help, its
+// Update and its View.
 type Model struct {
-	keys   KeyMap
-	help   help.Model
-	input  textinput.Model
-	client *Client
-	feed   *feed
-	now    func() time.Time
+	*common
+	keys globalKeys
+	help help.Model
+	feed *feed
 
 	width, height int
 	conn          ConnState
 	health        *Health
 	pilot         *Pilot
 
-	console   *streamPane
-	network   *netPane
-	ws        *wsPane
-	actions   *streamPane
-	overrides *overridesPane
-	audit     *streamPane
-	panes     [paneCount]pane
-	active    int
-	auditPath string
-	auditAll  bool // the Audit pane shows every server's lines
-	asking    asking
-	trust     trusting // extension origins waiting for the human (origins.go)
-	reads     readsState
-	traffic   traffic // requests and errors per second, for the header
-	// shownTab is the tab t shows the panes (0: every tab; aitabs.go).
-	shownTab int
+	panes   paneSet
+	traffic traffic // requests and errors per second, for the header
 
-	// pt is `s`: the note prompt and what was last sent (point.go).
-	pt pointing
-
-	// recovery is the prompt when the human's decisions could not be read
-	// (decisions.go).
+	// The pop-ups, in front of the panes (keypress.go's popups).
+	filter   filterBar
+	point    pointer
+	copy     copyMenu
+	approval asking
 	recovery recovering
+	origins  trusting
+	detail   detail
 
-	filtering bool
-	filterErr error // what is wrong with the filter as typed
-	// copyMenu is the open copy menu's choices (copymenu.go), nil when
-	// closed; copyTitle names its row.
-	copyMenu  []copyItem
-	copyTitle string
-	note      string
-	noteErr   bool
-	noteAt    time.Time
-	lost      int
-	lostAt    time.Time // when the dashboard last passed events over
-
-	// detail is the open detail view, over the active pane.
-	detail *detail
-	// bodies are the newest request and response payloads, for the
-	// detail of a request.
-	bodies ring[capture.NetworkBody]
-	// bodyCache is bodies as a list, for the filter; nil when stale.
-	bodyCache []capture.NetworkBody
-	// consoleNav and networkNav put a line where the page navigated.
-	consoleNav, networkNav navMarks
-	out                    io.Writer
-	inTmux                 bool
-	doc                    doctorState
+	note   statusNote
+	lost   passedOver // events the dashboard passed over under load
+	bodies bodyStore
+	doc    doctorState
 	// since is when the dashboard first reached the server, for the hint
 	// to point the extension at a non-default port.
 	since time.Time
 	// fatal ends the dashboard: the server could not be hosted or found.
 	fatal error
+}
+
+// common is what the components share, as soft-serve's share theirs:
+// the server's API and the clock. One value, so that a client swapped in
+// (a test's) reaches every component that calls the server.
+type common struct {
+	client *Client
+	now    func() time.Time
+}
+
+// said is what a component has to say on the status line after a
+// message; the zero value says nothing.
+type said struct {
+	text string
+	err  bool
 }
 
 // New returns a dashboard model. Run wires it to a live server; tests may
@@ -120,32 +97,25 @@ func New(cfg Config) *Model {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	keys := DefaultKeyMap()
-	if cfg.Keys != nil {
-		keys = *cfg.Keys
-	}
-	in := textinput.New()
-	in.Prompt = "/ filter: "
-	in.Placeholder = "status>=400 method:POST level:error url:/api type:img or text; enter keeps, esc drops"
-	// A steady cursor: a blinking one would redraw the screen twice a
-	// second for nothing.
-	in.Cursor.SetMode(cursor.CursorStatic)
-	m := &Model{keys: keys, help: help.New(), input: in, client: cfg.Client, now: cfg.Now, conn: cfg.Conn, asking: newAsking(),
-		console: newConsolePane(), network: newNetworkPane(), ws: newWSPane(), actions: newActionsPane(),
-		overrides: newOverridesPane(cfg.Client, cfg.Now), audit: newAuditPane(),
-		bodies: newRing[capture.NetworkBody](capture.BodyCap), pt: newPointing(), out: cfg.Out, inTmux: cfg.InTmux, doc: doctorState{run: cfg.Doctor}}
-	m.network.more = m.bodyText
-	for _, p := range m.tabPanes() {
+	c := &common{client: cfg.Client, now: cfg.Now}
+	m := &Model{common: c, keys: newGlobalKeys(), help: help.New(), conn: cfg.Conn,
+		panes: newPaneSet(c), bodies: newBodyStore(),
+		filter: newFilterBar(), point: newPointer(c), copy: newCopyMenu(cfg.Out, cfg.InTmux),
+		approval: newAsking(c), recovery: newRecovering(c), origins: newTrusting(c), detail: newDetailView(),
+		doc: doctorState{run: cfg.Doctor}}
+	m.panes.network.more = m.bodies.text
+	for _, p := range m.panes.tabPanes() {
 		p.mark = m.markAgent
 	}
-	m.consoleNav, m.networkNav = navMarks{}, navMarks{}
-	m.panes = [paneCount]pane{m.console, m.network, m.ws, m.actions, m.overrides, m.audit}
 	// The first frame is drawn before the terminal's size is known: it
 	// shows the dashboard connecting, at the smallest size it is made for.
 	m.width, m.height = 80, 24
 	m.layout()
 	return m
 }
+
+// pane is the active pane.
+func (m *Model) pane() pane { return m.panes.current() }
 
 // Init starts waiting for outside events and runs the doctor.
 func (m *Model) Init() tea.Cmd {
@@ -182,13 +152,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseMsg:
 		cmd = m.mouse(msg)
 	case batchMsg:
-		lostAt := m.lostAt
+		lostAt := m.lost.at
 		// A page that went away is taken first: its new document's
 		// entries may be in the same batch, after it by time.
 		for _, sub := range msg {
 			if p, ok := sub.(PageLeftMsg); ok {
-				m.consoleNav.leave(wire.PageLeft(p))
-				m.networkNav.leave(wire.PageLeft(p))
+				m.panes.pageLeft(wire.PageLeft(p))
 			}
 		}
 		for _, sub := range msg {
@@ -200,7 +169,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		case m.feed != nil:
 			cmd = m.feed.Next()
 		}
-		if m.lostAt != lostAt {
+		if m.lost.at != lostAt {
 			cmd = tea.Batch(cmd, lostExpiry())
 		}
 	case copiedMsg:
@@ -215,7 +184,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.doc.done(doctor.Report(msg))
 	case actionMsg:
 		if msg.overrides != nil && msg.err == nil {
-			m.overrides.set(*msg.overrides)
+			m.panes.overrides.set(*msg.overrides)
 		}
 		if msg.pilot != nil && msg.err == nil {
 			m.pilot = msg.pilot
@@ -242,28 +211,36 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if doctorFacts(m.health) != facts {
 		cmd = tea.Batch(cmd, m.doc.recheck())
 	}
-	m.panes[m.active].sync()
+	m.pane().sync()
 	return m, cmd
 }
 
 // apply takes in one outside event.
 func (m *Model) apply(msg tea.Msg) {
-	m.applyTrust(msg)
-	m.applyRecover(msg)
-	m.applyPoint(msg)
-	m.applyReads(msg)
+	for _, s := range []said{m.origins.apply(msg), m.point.apply(msg), m.panes.audit.apply(msg)} {
+		if s.text != "" {
+			m.setNote(s.text, s.err)
+		}
+	}
 	switch msg := msg.(type) {
 	case ConnMsg:
 		m.conn = ConnState(msg)
 		if m.since.IsZero() && (m.conn.Phase == Hosting || m.conn.Phase == Attached) {
 			m.since = m.now()
 		}
-		m.scopeAudit()
+		m.panes.audit.setServer(m.conn.Addr)
+	case recovered:
+		if msg.err != nil {
+			m.setNote(msg.err.Error(), true)
+			return
+		}
+		m.setHealth(msg.health)
+		m.setNote(msg.note, false)
 	case FatalMsg:
 		m.fatal = msg.Err
 	case StatusMsg:
 		h := Health(msg)
-		m.health = &h
+		m.setHealth(h)
 		if h.Pilot != nil {
 			m.pilot = h.Pilot
 		}
@@ -273,29 +250,17 @@ func (m *Model) apply(msg tea.Msg) {
 	case ApprovalsMsg:
 		m.setApprovals(Approvals(msg))
 	case OverridesMsg:
-		m.overrides.set(Overrides(msg))
+		m.panes.overrides.set(Overrides(msg))
 	case PilotMsg:
 		p := Pilot(msg)
 		m.pilot = &p
 	case EntriesMsg:
+		m.traffic.count(msg, m.now())
 		m.addEntries(msg)
 	case PageLoadMsg:
-		m.network.addLoad(perf.Sample(msg))
-	case AuditMsg:
-		if msg.Path != m.auditPath {
-			m.auditPath = msg.Path
-			m.scopeAudit()
-			m.audit.empty = "No audit events yet in " + msg.Path + ". Every change the AI makes and every veto of yours appears here."
-		}
-		rows := make([]row, 0, len(msg.Lines))
-		for _, l := range msg.Lines {
-			if !m.readShown(l) {
-				rows = append(rows, auditRow(l))
-			}
-		}
-		m.audit.add(rows)
+		m.panes.network.addLoad(perf.Sample(msg))
 	case StreamedMsg:
-		m.console.add([]row{streamedRow(msg, m.now())})
+		m.panes.console.add([]row{streamedRow(msg, m.now())})
 	case DroppedMsg:
 		m.passedOver(msg.Count) // the server's, for a dashboard that fell behind
 	case LogMsg:
@@ -306,70 +271,31 @@ func (m *Model) apply(msg tea.Msg) {
 }
 
 func (m *Model) addEntries(e EntriesMsg) {
-	if len(e.Logs) > 0 {
-		rows := make([]row, 0, len(e.Logs))
-		for _, l := range e.Logs {
-			if r, ok := m.consoleNav.next(l.TS, l.TabID, l.Page); ok {
-				rows = append(rows, r)
-			}
-			rows = append(rows, consoleRow(l))
-		}
-		m.console.add(rows)
-	}
-	if len(e.Network) > 0 {
-		rows := make([]row, 0, len(e.Network))
-		for _, n := range e.Network {
-			if r, ok := m.networkNav.next(n.TS, n.TabID, n.Page); ok {
-				rows = append(rows, r)
-			}
-			rows = append(rows, networkRow(n))
-		}
-		m.network.add(rows)
-	}
-	if len(e.WS) > 0 {
-		m.ws.addEvents(e.WS)
-	}
-	if len(e.Actions) > 0 {
-		rows := make([]row, len(e.Actions))
-		for i, a := range e.Actions {
-			rows[i] = actionRow(a)
-		}
-		m.actions.add(rows)
-	}
-	for _, b := range e.Bodies {
-		m.bodies.push(b)
-	}
-	if len(e.Bodies) > 0 {
-		m.bodiesArrived()
+	m.panes.addEntries(e)
+	m.bodies.add(e.Bodies)
+	if len(e.Bodies) > 0 && len(m.panes.network.q.words) > 0 {
+		// A body comes after its request's row: a filter by text matches
+		// the rows again.
+		m.panes.network.dirty = true
 	}
 	m.passedOver(e.Skipped)
 }
 
+// statusNote is the status line's note: what a key or an answer said,
+// shown for noteFor.
+type statusNote struct {
+	said
+	at time.Time
+}
+
 func (m *Model) setNote(s string, isErr bool) {
-	m.note, m.noteErr, m.noteAt = s, isErr, m.now()
+	m.note = statusNote{said{s, isErr}, m.now()}
 }
 
-// show makes pane i the active one; the Overrides pane opens on the
-// newest AI override.
-func (m *Model) show(i int) {
-	if i != m.active && i == paneOverrides {
-		m.overrides.focusNewest()
-	}
-	m.active = i
-}
-
-// scopeAudit shows this server's audit lines (its port's), or every
-// server's after A.
-func (m *Model) scopeAudit() {
-	port := 0
-	if _, p, err := net.SplitHostPort(m.conn.Addr); err == nil && !m.auditAll {
-		port, _ = strconv.Atoi(p)
-	}
-	m.audit.ShowPort(port)
-	m.audit.note = "every server (A: this one) · " + m.auditPath
-	if port != 0 {
-		m.audit.note = fmt.Sprintf("port %d only (A: all) · %s", port, m.auditPath)
-	}
+// setHealth takes the server's health; the decisions prompt follows it.
+func (m *Model) setHealth(h Health) {
+	m.health = &h
+	m.recovery.see(m.health)
 }
 
 // togglePilot blocks the Web Pilot for the AI, or lifts the block.

@@ -91,9 +91,9 @@ func aiSet(t *testing.T, s *server.Server, changes map[string]any) {
 func selectSetting(d *driver, name string) {
 	d.t.Helper()
 	d.press("5")
-	d.await("the capture settings", func() bool { return len(d.m.overrides.settings) > 0 })
+	d.await("the capture settings", func() bool { return len(d.m.panes.overrides.settings) > 0 })
 	for range 10 {
-		if s, ok := d.m.overrides.selected(); ok && s.Name == name {
+		if s, ok := d.m.panes.overrides.selected(); ok && s.Name == name {
 			return
 		}
 		d.press("down")

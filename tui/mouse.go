@@ -114,30 +114,18 @@ func (m *Model) mouse(msg tea.MouseMsg) tea.Cmd {
 		if msg.Button == tea.MouseButtonWheelUp {
 			n = -n
 		}
-		if m.detail != nil {
-			if n < 0 {
-				m.detail.vp.ScrollUp(-n)
-			} else {
-				m.detail.vp.ScrollDown(n)
-			}
+		if m.detail.open {
+			m.detail.wheel(n)
 			return nil
 		}
-		m.panes[m.active].Scroll(n)
+		m.pane().Scroll(n)
 	case msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonLeft:
 		if msg.Y == tabBarLine {
-			if i := tabAt(tabHits(m.titles(), m.active, m.tabStatus(), m.width), msg.X); i >= 0 {
-				m.detail = nil
-				m.show(i)
+			if i := tabAt(tabHits(m.panes.titles(), m.panes.active, m.tabStatus(), m.width), msg.X); i >= 0 {
+				m.detail.close()
+				m.panes.show(i)
 			}
 		}
 	}
 	return nil
-}
-
-func (m *Model) titles() []string {
-	t := make([]string, paneCount)
-	for i, p := range m.panes {
-		t[i] = p.Title()
-	}
-	return t
 }

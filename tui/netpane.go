@@ -56,10 +56,18 @@ type loadKey struct {
 
 func keyOf(l *perf.Sample) loadKey { return loadKey{l.URL, l.Origin.UnixMilli(), l.TS.UnixMilli()} }
 
+// netKeys are the Network pane's own, besides the stream's: o cycles the
+// order (time, took, size); w opens the page-load view, which w or esc
+// closes.
+type netKeys struct {
+	Sort, PageLoad, Back key.Binding
+}
+
 // netPane is the Network stream: every request the extension listed and
 // those of the page loads it did not, in an order o picks, with w's page-load view.
 type netPane struct {
 	*streamPane
+	netKeys  netKeys
 	order    int
 	loads    []*perf.Sample // newest last
 	loadView *perf.Sample   // the load w shows, nil when closed
@@ -68,7 +76,12 @@ type netPane struct {
 
 func newNetworkPane() *netPane {
 	p := &netPane{streamPane: newStreamPane("Network", netHead,
-		"No requests yet. The page's loads, fetch and XHR calls appear here."), loadVP: viewport.New(0, 0)}
+		"No requests yet. The page's loads, fetch and XHR calls appear here."), loadVP: viewport.New(0, 0),
+		netKeys: netKeys{
+			Sort:     key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "network: sort")),
+			PageLoad: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "network: page load")),
+			Back:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		}}
 	p.setNote()
 	return p
 }
@@ -263,8 +276,12 @@ func (p *netPane) listedRequests() listedSet {
 
 // Update takes o (order) and w (page-load view) before the stream's keys;
 // while the page-load view is open, the arrows scroll it.
-func (p *netPane) Update(msg tea.KeyMsg, k KeyMap) (tea.Cmd, bool) {
+func (p *netPane) Update(msg tea.KeyMsg) (tea.Cmd, bool) {
+	k := p.netKeys
 	switch {
+	case key.Matches(msg, k.Back) && p.loadView != nil:
+		p.loadView = nil
+		return nil, true
 	case key.Matches(msg, k.Sort) && p.loadView == nil:
 		p.setOrder((p.order + 1) % orderCount)
 		return notice("Network sorted by " + orderNames[p.order]), true
@@ -283,12 +300,12 @@ func (p *netPane) Update(msg tea.KeyMsg, k KeyMap) (tea.Cmd, bool) {
 		return nil, true
 	}
 	if p.loadView != nil {
-		if !scroll(&p.loadVP, msg, k) {
+		if !p.keys.scroll(&p.loadVP, msg) {
 			return notice(msg.String() + " works on the rows: w closes the page load first"), true
 		}
 		return nil, true
 	}
-	return p.streamPane.Update(msg, k)
+	return p.streamPane.Update(msg)
 }
 
 // pickLoad is the load of the selected row when it is one of a load's
@@ -307,15 +324,6 @@ func (p *netPane) pickLoad() *perf.Sample {
 		return nil
 	}
 	return p.loads[len(p.loads)-1]
-}
-
-// closeLoad closes the page-load view; false when it was not open.
-func (p *netPane) closeLoad() bool {
-	if p.loadView == nil {
-		return false
-	}
-	p.loadView = nil
-	return true
 }
 
 // SetSize sizes the rows and the page-load view alike.

@@ -29,7 +29,7 @@ func TestNewestOverrideFromAnyPane(t *testing.T) {
 	})
 
 	d.press("5")
-	if sel, _ := d.m.overrides.selected(); sel.Name != "log_level" {
+	if sel, _ := d.m.panes.overrides.selected(); sel.Name != "log_level" {
 		t.Fatalf("the Overrides pane opened on %q, want the newest override log_level", sel.Name)
 	}
 	d.press("x")

@@ -4,10 +4,7 @@ import (
 	"errors"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
-
-	"github.com/gasoline-dev/gasoline/features/capture"
 )
 
 var errNoTerminal = errors.New("no terminal to copy through")
@@ -15,11 +12,11 @@ var errNoTerminal = errors.New("no terminal to copy through")
 // pick is what Enter opens and Y copies: the action waiting for the
 // human when there is one (it covers the panes), else the selected row.
 func (m *Model) pick() (src any, line string, ok bool) {
-	if st, waiting := m.asking.waiting(); waiting {
+	if st, waiting := m.approval.waiting(); waiting {
 		req := st.Pending[0]
 		return req, req.Agent + " wants to " + req.Action, true
 	}
-	return m.panes[m.active].Pick()
+	return m.pane().Pick()
 }
 
 // open shows everything about the selected row.
@@ -28,66 +25,47 @@ func (m *Model) open() tea.Cmd {
 	if !ok {
 		return notice("nothing to open: no row is selected")
 	}
-	title, text := describe(src, m.bodyList())
-	m.detail = newDetail(title, text, m.width, m.bodyHeight())
-	if m.active == paneNetwork {
-		m.detail.setPicture(m.network.waterfall())
+	title, text := describe(src, m.bodies.all())
+	m.detail.show(title, text, m.width, m.bodyHeight())
+	if m.panes.active == paneNetwork {
+		m.detail.setPicture(m.panes.network.waterfall())
 	}
 	return nil
 }
 
-func (m *Model) bodyList() []capture.NetworkBody {
-	out := make([]capture.NetworkBody, 0, m.bodies.len())
-	m.bodies.each(func(b capture.NetworkBody) { out = append(out, b) })
-	return out
-}
-
-// copy puts the open detail on the clipboard, or opens the copy menu on
-// the selected row.
-func (m *Model) copy() tea.Cmd {
-	if m.detail != nil {
-		return copyCmd(m.out, m.detail.title+"\n\n"+m.detail.text, m.inTmux)
+// copySelected puts the open detail on the clipboard, or opens the copy
+// menu on the selected row.
+func (m *Model) copySelected() tea.Cmd {
+	if m.detail.open {
+		return m.copy.write(m.detail.title + "\n\n" + m.detail.text)
 	}
-	return m.openCopy()
+	src, line, ok := m.pick()
+	if !ok {
+		return notice("nothing to copy: no row is selected")
+	}
+	title, _ := describe(src, nil)
+	m.copy.show(copyChoices(src, line, m.bodies.all()), title)
+	return nil
 }
 
-// detailKey handles a key while the detail is open: it scrolls, esc
-// closes it, and keys that act on the pane say to close it first. ok is
-// false for the global keys (copy, help, quit, panes), handled as usual.
+// detailKey offers a key to the open detail: it scrolls and closes
+// itself. The root's keys that act on the row or the dashboard go on (a
+// pane switch closes the detail first); any other key works on the pane,
+// and says to close the detail first.
 func (m *Model) detailKey(msg tea.KeyMsg) (tea.Cmd, bool) {
-	k, vp := m.keys, &m.detail.vp
-	switch {
-	case key.Matches(msg, k.Back):
-		m.detail = nil
-	case scroll(vp, msg, k):
-	case key.Matches(msg, k.NextPane, k.PrevPane, k.Panes):
-		m.detail = nil
+	if !m.detail.open {
 		return nil, false
-	case key.Matches(msg, k.Copy, k.Help, k.Quit, k.Pilot, k.Approval, k.Revoke, k.Doctor, k.Send, k.Unsend):
-		return nil, false
-	default:
-		return notice(msg.String() + " works on the pane: esc closes the details first"), true
 	}
-	return nil, true
-}
-
-// scroll moves a viewport by a movement key; false for any other key.
-func scroll(vp *viewport.Model, msg tea.KeyMsg, k KeyMap) bool {
+	if cmd, ok := m.detail.Update(msg); ok {
+		return cmd, true
+	}
+	g := m.keys
 	switch {
-	case key.Matches(msg, k.Up):
-		vp.ScrollUp(1)
-	case key.Matches(msg, k.Down):
-		vp.ScrollDown(1)
-	case key.Matches(msg, k.PageUp):
-		vp.PageUp()
-	case key.Matches(msg, k.PageDown):
-		vp.PageDown()
-	case key.Matches(msg, k.Top):
-		vp.GotoTop()
-	case key.Matches(msg, k.Bottom):
-		vp.GotoBottom()
-	default:
-		return false
+	case key.Matches(msg, g.NextPane, g.PrevPane, g.Panes):
+		m.detail.close()
+		return nil, false
+	case key.Matches(msg, g.Copy, g.Help, g.Quit, g.Pilot, m.panes.overrides.keys.Revoke, g.Doctor, g.Send, g.Unsend):
+		return nil, false
 	}
-	return true
+	return notice(msg.String() + " works on the pane: esc closes the details first"), true
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
@@ -24,10 +25,24 @@ func (c *Client) AnswerOrigin(ctx context.Context, origin string, accept bool) (
 	return v, c.do(ctx, "POST", "/api/origins/answer", wire.OriginAnswer{Origin: origin, Accept: &accept}, &v)
 }
 
+// originKeys are the overlay's: y accepts the origin, n refuses it.
+type originKeys struct {
+	Accept, Refuse key.Binding
+}
+
 // trusting is the overlay over every pane while an unknown extension
 // origin (a Firefox install) waits: y accepts it, n refuses it.
 type trusting struct {
+	*common
+	keys    originKeys
 	pending []origins.Request
+}
+
+func newTrusting(c *common) trusting {
+	return trusting{common: c, keys: originKeys{
+		Accept: key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "accept")),
+		Refuse: key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "refuse")),
+	}}
 }
 
 // waiting is the origin heard from most recently, if any: a real install
@@ -46,34 +61,34 @@ type originAnswered struct {
 	err  error
 }
 
-// applyTrust takes what concerns waiting origins from an outside event:
-// the status (every second, and on connect), the origins event, an answer.
-func (m *Model) applyTrust(msg tea.Msg) {
+// apply takes what concerns waiting origins from an outside event: the
+// status (every second, and on connect), the origins event, an answer.
+func (tr *trusting) apply(msg tea.Msg) said {
 	switch msg := msg.(type) {
 	case StatusMsg:
-		m.trust.pending = nil
+		tr.pending = nil
 		if msg.Origins != nil {
-			m.trust.pending = msg.Origins.Pending
+			tr.pending = msg.Origins.Pending
 		}
 	case OriginsMsg:
-		m.trust.pending = msg.Pending
+		tr.pending = msg.Pending
 	case originAnswered:
 		if msg.err != nil {
-			m.setNote(msg.err.Error(), true)
-			return
+			return said{msg.err.Error(), true}
 		}
-		m.trust.pending = msg.view.Pending
-		m.setNote(msg.note, false)
+		tr.pending = msg.view.Pending
+		return said{text: msg.note}
 	}
+	return said{}
 }
 
-// trustKey handles y and n while an origin waits; false for other keys.
-func (m *Model) trustKey(msg tea.KeyMsg) (tea.Cmd, bool) {
-	req, ok := m.trust.waiting()
-	if !ok || (msg.String() != "y" && msg.String() != "n") {
+// Update takes y and n while an origin waits; false for other keys.
+func (tr *trusting) Update(msg tea.KeyMsg) (tea.Cmd, bool) {
+	req, ok := tr.waiting()
+	if !ok || !key.Matches(msg, tr.keys.Accept, tr.keys.Refuse) {
 		return nil, false
 	}
-	accept, c := msg.String() == "y", m.client
+	accept, c := key.Matches(msg, tr.keys.Accept), tr.client
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
@@ -86,11 +101,11 @@ func (m *Model) trustKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	}, true
 }
 
-// trustView is the overlay: which extension, from which browser, and what
-// accepting it means.
-func (m *Model) trustView(height int) string {
-	req, _ := m.trust.waiting()
-	w := max(20, m.width-4)
+// View is the overlay, width×height: which extension, from which browser,
+// and what accepting it means.
+func (tr *trusting) View(width, height int) string {
+	req, _ := tr.waiting()
+	w := max(20, width-4)
 	lines := []string{
 		styleWarn.Render(fit("ACCEPT EXTENSION? "+clean(req.Origin), w)),
 		fit("browser: "+clean(req.Browser), w),
@@ -100,10 +115,10 @@ func (m *Model) trustView(height int) string {
 		fit("random origin. Accept only if you just loaded Gasoline's extension in that browser.", w),
 		fit("Until you answer it gets nothing, and the answer is remembered for this port.", w),
 	}
-	if n := len(m.trust.pending); n > 1 {
+	if n := len(tr.pending); n > 1 {
 		lines = append(lines, styleDim.Render(fmt.Sprintf("%d origins waiting", n)))
 	}
-	lines = append(lines, "", fit("y accept · n refuse", w))
+	lines = append(lines, "", fit(footLine(tr.keys.Accept, tr.keys.Refuse), w))
 	box := lipgloss.NewStyle().Border(lipgloss.ThickBorder()).BorderForeground(lipgloss.Color("11")).Width(w).
 		Height(max(1, height-2)).MaxHeight(height)
 	return box.Render(strings.Join(lines, "\n"))

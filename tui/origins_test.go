@@ -24,10 +24,10 @@ func TestOriginPrompt(t *testing.T) {
 	if strings.Contains(got, "Router ready") {
 		t.Error("the pane shows through the prompt")
 	}
-	if cmd, ok := m.trustKey(keyMsg("y")); !ok || cmd == nil {
+	if cmd, ok := m.origins.Update(keyMsg("y")); !ok || cmd == nil {
 		t.Error("y is not the prompt's")
 	}
-	if _, ok := m.trustKey(keyMsg("x")); ok {
+	if _, ok := m.origins.Update(keyMsg("x")); ok {
 		t.Error("x taken by the prompt")
 	}
 	m.Update(sampleApproval())

@@ -11,11 +11,19 @@ import (
 	"github.com/charmbracelet/lipgloss"
 )
 
+// overrideKeys are the Overrides pane's: the selection, and x revokes, X
+// revokes all, a allows again. x also acts from every other pane (on the
+// newest override): the veto is one key.
+type overrideKeys struct {
+	listKeys
+	Revoke, RevokeAll, Allow key.Binding
+}
+
 // overridesPane lists every capture setting with the AI's override and
 // the human's veto, and revokes or allows with one key.
 type overridesPane struct {
-	client   *Client
-	now      func() time.Time
+	*common
+	keys     overrideKeys
 	settings []Setting
 	rules    []Rule // the human's approval rules, listed after the settings
 	cursor   int    // index into the shown (filtered) settings, then rules
@@ -25,8 +33,12 @@ type overridesPane struct {
 	height   int
 }
 
-func newOverridesPane(c *Client, now func() time.Time) *overridesPane {
-	return &overridesPane{client: c, now: now}
+func newOverridesPane(c *common) *overridesPane {
+	return &overridesPane{common: c, keys: overrideKeys{listKeys: newListKeys(),
+		Revoke:    key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "revoke")),
+		RevokeAll: key.NewBinding(key.WithKeys("X"), key.WithHelp("X", "revoke all")),
+		Allow:     key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "allow again")),
+	}}
 }
 
 // Title names the pane with the count of active overrides.
@@ -147,7 +159,8 @@ func (p *overridesPane) Status() string {
 
 // Update moves the selection, revokes and allows. Revoking asks nothing:
 // the veto must be one key.
-func (p *overridesPane) Update(msg tea.KeyMsg, k KeyMap) (tea.Cmd, bool) {
+func (p *overridesPane) Update(msg tea.KeyMsg) (tea.Cmd, bool) {
+	k := p.keys
 	n := len(p.shown()) + len(p.shownRules())
 	switch {
 	case key.Matches(msg, k.Up):
@@ -206,6 +219,11 @@ func (p *overridesPane) Update(msg tea.KeyMsg, k KeyMap) (tea.Cmd, bool) {
 		return nil, false
 	}
 	return nil, true
+}
+
+// ShortHelp is the pane's bar: the veto's keys first.
+func (p *overridesPane) ShortHelp(g globalKeys) []key.Binding {
+	return []key.Binding{p.keys.Revoke, p.keys.RevokeAll, p.keys.Allow, g.Open}
 }
 
 // revoke takes s back from the AI.

@@ -90,7 +90,7 @@ func TestNetworkSortAndResourceRows(t *testing.T) {
 	m.Update(keyMsg("2"))
 	rows := func() []string {
 		var out []string
-		for _, r := range m.network.shown {
+		for _, r := range m.panes.network.shown {
 			out = append(out, r.text)
 		}
 		return out
@@ -117,7 +117,7 @@ func TestNetworkSortAndResourceRows(t *testing.T) {
 		t.Errorf("back to time, the newest should be last: %q", got)
 	}
 	for _, r := range rows() {
-		if e, ok := m.network.shown[0].src.(capture.NetworkEntry); ok && e.Type == "fetch" && strings.Contains(r, "api/cart") && strings.Contains(r, " fetch ") {
+		if e, ok := m.panes.network.shown[0].src.(capture.NetworkEntry); ok && e.Type == "fetch" && strings.Contains(r, "api/cart") && strings.Contains(r, " fetch ") {
 			t.Errorf("the load's fetch is a row too: %q", r)
 		}
 	}
@@ -159,11 +159,11 @@ func TestLaterRequestsJoinTheirLoad(t *testing.T) {
 	m.Update(l)
 	m.Update(keyMsg("2"))
 	m.Update(keyMsg("w"))
-	before := m.network.rows.len()
+	before := m.panes.network.rows.len()
 	more := samplePageLoad()
 	more.Resources = append(more.Resources, perf.Resource{URL: "http://localhost:3000/img/lazy.webp", Type: "img", Start: 4200, Duration: 30})
 	m.Update(more)
-	if n := m.network.rows.len(); n != before+1 {
+	if n := m.panes.network.rows.len(); n != before+1 {
 		t.Errorf("%d rows, want %d: the later request alone added", n, before+1)
 	}
 	if v := plainView(m.View()); !strings.Contains(v, "/img/lazy.webp") || !strings.Contains(v, "8 requests") {
@@ -181,7 +181,7 @@ func TestLaterVitalsUpdateTheirLoad(t *testing.T) {
 	m.Update(l)
 	m.Update(keyMsg("2"))
 	m.Update(keyMsg("w"))
-	before := m.network.rows.len()
+	before := m.panes.network.rows.len()
 	if v := plainView(m.View()); strings.Contains(v, "INP") {
 		t.Fatalf("an INP before any interaction:\n%s", v)
 	}
@@ -189,7 +189,7 @@ func TestLaterVitalsUpdateTheirLoad(t *testing.T) {
 	cls := 0.3
 	raised.INP, raised.CLS = 312, &cls
 	m.Update(raised)
-	if n := m.network.rows.len(); n != before {
+	if n := m.panes.network.rows.len(); n != before {
 		t.Errorf("%d rows, want %d: a vitals update adds none", n, before)
 	}
 	if v := plainView(m.View()); !strings.Contains(v, "CLS 0.3 poor") || !strings.Contains(v, "INP 312ms needs improvement") {
@@ -257,14 +257,14 @@ func TestLoadRowsSkipRequestsListedAlready(t *testing.T) {
 	m.Update(keyMsg("2"))
 	m.View()
 	count := map[string]int{}
-	for _, r := range m.network.shown {
+	for _, r := range m.panes.network.shown {
 		for _, u := range []string{"/checkout", "/img/logo.svg", "/img/hero.webp", "/assets/app.css", "/assets/index-4f2a.js"} {
 			if strings.HasSuffix(strings.TrimSpace(r.text), u) {
 				count[u]++
 			}
 		}
 	}
-	for _, r := range m.network.shown {
+	for _, r := range m.panes.network.shown {
 		if strings.HasSuffix(strings.TrimSpace(r.text), "/checkout") && !strings.Contains(r.text, " doc ") ||
 			strings.HasSuffix(strings.TrimSpace(r.text), "/img/logo.svg") && !strings.Contains(r.text, " img ") {
 			t.Errorf("the type column names it as the load's rows do: %q", r.text)

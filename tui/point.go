@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -23,10 +24,18 @@ type PointedMsg wire.Pointed
 // maxNoteChars is the note's bound, as the server keeps it.
 const maxNoteChars = 500
 
-// pointing is `s`: the prompt for a note about the selected row, and the
+// pointKeys are the note prompt's: enter sends with the note, esc
+// without.
+type pointKeys struct {
+	Send, Plain key.Binding
+}
+
+// pointer is `s`: the prompt for a note about the selected row, and the
 // last thing sent, for the header.
-type pointing struct {
-	open  bool
+type pointer struct {
+	*common
+	keys  pointKeys
+	on    bool
 	input textinput.Model
 	kind  string
 	entry json.RawMessage
@@ -34,13 +43,16 @@ type pointing struct {
 	sent  *wire.Pointed
 }
 
-func newPointing() pointing {
+func newPointer(c *common) pointer {
 	in := textinput.New()
 	in.Prompt = "s note for the AI: "
 	in.Placeholder = "optional; enter sends, esc sends without"
 	in.CharLimit = maxNoteChars
 	in.Cursor.SetMode(cursor.CursorStatic)
-	return pointing{input: in}
+	return pointer{common: c, input: in, keys: pointKeys{
+		Send:  key.NewBinding(key.WithKeys("enter")),
+		Plain: key.NewBinding(key.WithKeys("esc")),
+	}}
 }
 
 // Point is POST /api/point: the selected row, sent to the AI.
@@ -59,13 +71,13 @@ func (c *Client) ClearPointed(ctx context.Context) (int, error) {
 	return out.Entries, err
 }
 
-// clearPointed is S: the board is cleared; the stream's pointed event
-// takes the header's "sent to AI" away.
-func (m *Model) clearPointed() tea.Cmd {
-	if m.client == nil {
+// clear is S: the board is cleared; the stream's pointed event takes the
+// header's "sent to AI" away.
+func (p *pointer) clear() tea.Cmd {
+	if p.client == nil {
 		return notice("not connected to a server")
 	}
-	c := m.client
+	c := p.client
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
@@ -109,10 +121,10 @@ func pointKind(src any) (string, any) {
 // startPoint opens the note prompt for the selected row of the active
 // pane (under the detail view too: it shows that row).
 func (m *Model) startPoint() tea.Cmd {
-	if _, waiting := m.asking.waiting(); waiting {
+	if _, waiting := m.approval.waiting(); waiting {
 		return notice("answer the pilot's request first: y or n")
 	}
-	src, line, ok := m.panes[m.active].Pick()
+	src, line, ok := m.pane().Pick()
 	if !ok {
 		return notice("nothing to send: no row is selected")
 	}
@@ -124,68 +136,76 @@ func (m *Model) startPoint() tea.Cmd {
 	if err != nil {
 		return notice("s: " + err.Error())
 	}
-	m.pt.open, m.pt.kind, m.pt.entry, m.pt.what = true, kind, b, line
-	m.pt.input.Reset()
-	m.pt.input.Width = max(10, m.width-len(m.pt.input.Prompt)-1)
-	return m.pt.input.Focus()
+	return m.point.open(kind, b, line, m.width)
 }
 
-// pointKey types the note; enter sends with it, esc without.
-func (m *Model) pointKey(msg tea.KeyMsg) tea.Cmd {
-	switch msg.Type {
-	case tea.KeyEnter:
-		return m.sendPoint(strings.TrimSpace(m.pt.input.Value()))
-	case tea.KeyEsc:
-		return m.sendPoint("")
+// open starts the note for an entry.
+func (p *pointer) open(kind string, entry json.RawMessage, what string, width int) tea.Cmd {
+	p.on, p.kind, p.entry, p.what = true, kind, entry, what
+	p.input.Reset()
+	p.input.Width = max(10, width-len(p.input.Prompt)-1)
+	return p.input.Focus()
+}
+
+// Update takes every key while the prompt is open: it types the note;
+// enter sends with it, esc without.
+func (p *pointer) Update(msg tea.KeyMsg) (tea.Cmd, bool) {
+	switch {
+	case !p.on:
+		return nil, false
+	case key.Matches(msg, p.keys.Send):
+		return p.send(strings.TrimSpace(p.input.Value())), true
+	case key.Matches(msg, p.keys.Plain):
+		return p.send(""), true
 	}
 	var cmd tea.Cmd
-	m.pt.input, cmd = m.pt.input.Update(msg)
-	return cmd
+	p.input, cmd = p.input.Update(msg)
+	return cmd, true
 }
 
-func (m *Model) sendPoint(note string) tea.Cmd {
-	m.pt.open = false
-	m.pt.input.Blur()
-	if m.client == nil {
+func (p *pointer) send(note string) tea.Cmd {
+	p.on = false
+	p.input.Blur()
+	if p.client == nil {
 		return notice("not connected to a server")
 	}
-	c, p := m.client, wire.Point{Kind: m.pt.kind, Entry: m.pt.entry, Note: note}
+	c, pt := p.client, wire.Point{Kind: p.kind, Entry: p.entry, Note: note}
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		st, err := c.Point(ctx, p)
+		st, err := c.Point(ctx, pt)
 		return pointedAnswer{st, err}
 	}
 }
 
-// applyPoint takes the server's answer and the stream's updates.
-func (m *Model) applyPoint(msg tea.Msg) {
+// apply takes the server's answer and the stream's updates.
+func (p *pointer) apply(msg tea.Msg) said {
 	switch msg := msg.(type) {
 	case pointedAnswer:
 		if msg.err != nil {
-			m.setNote("s: "+msg.err.Error(), true)
-			return
+			return said{"s: " + msg.err.Error(), true}
 		}
-		m.setPointed(msg.state)
+		p.setSent(msg.state)
 		note := "sent to the AI: every session reads it at the top of its next observe"
 		if msg.state.Streamed > 0 {
 			note = fmt.Sprintf("sent to the AI: %d streaming session(s) notified; the others read it on their next observe", msg.state.Streamed)
 		}
-		m.setNote(note, false)
+		return said{text: note}
 	case PointedMsg:
-		m.setPointed(wire.Pointed(msg))
+		p.setSent(wire.Pointed(msg))
 	}
+	return said{}
 }
 
-// setPointed keeps the newest state: a late answer does not undo a read
-// the stream already reported.
-func (m *Model) setPointed(st wire.Pointed) {
-	old := m.pt.sent
+// setSent keeps the newest state: a late answer does not undo a read the
+// stream already reported.
+func (p *pointer) setSent(st wire.Pointed) {
+	old := p.sent
 	if old != nil && old.Newest != nil && st.Newest != nil && old.Newest.ID == st.Newest.ID &&
 		len(old.Newest.ReadBy)+old.Newest.ReadMore > len(st.Newest.ReadBy)+st.Newest.ReadMore {
 		return
 	}
-	m.pt.sent = &st
+	p.sent = &st
 }
 
 // pointedPart is the header's field for what the human last sent the AI
@@ -211,5 +231,5 @@ func pointedPart(p *wire.Pointed) part {
 		styleWarn.Render("sent to AI · not read yet"), styleWarn.Render("sent · unread")}
 }
 
-// pointView is the prompt, on the status line while it is open.
-func (m *Model) pointView() string { return m.pt.input.View() }
+// View is the prompt, on the status line while it is open.
+func (p *pointer) View() string { return p.input.View() }

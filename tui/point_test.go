@@ -121,7 +121,7 @@ func TestSendRowToAI(t *testing.T) {
 				m.Update(keyMsg(k))
 			}
 			m.Update(keyMsg("s"))
-			if !m.pt.open || !strings.Contains(plainView(m.View()), "s note for the AI:") {
+			if !m.point.on || !strings.Contains(plainView(m.View()), "s note for the AI:") {
 				t.Fatal("no prompt")
 			}
 			for _, r := range tc.note {
@@ -142,7 +142,7 @@ func TestSendRowToAI(t *testing.T) {
 			if p.Kind != tc.kind || p.Note != wantNote || !strings.Contains(string(p.Entry), tc.want) {
 				t.Fatalf("sent %s %q %s", p.Kind, p.Note, p.Entry)
 			}
-			if m.pt.open || !strings.Contains(plainView(m.View()), "sent to AI") {
+			if m.point.on || !strings.Contains(plainView(m.View()), "sent to AI") {
 				t.Fatalf("after sending:\n%s", plainView(m.View()))
 			}
 		})
@@ -156,7 +156,7 @@ func TestSendRefusesOtherRows(t *testing.T) {
 	m.client = c
 	m.Update(keyMsg("5"))
 	m.Update(keyMsg("s"))
-	if m.pt.open || len(got) != 0 {
+	if m.point.on || len(got) != 0 {
 		t.Fatal("an override row opened the prompt")
 	}
 }

@@ -4,14 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
-	"strconv"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/gasoline-dev/gasoline/features/audit"
 	"github.com/gasoline-dev/gasoline/features/reads"
 	"github.com/gasoline-dev/gasoline/server/wire"
 )
@@ -49,39 +45,6 @@ func decodeRead(event string, data []byte) tea.Msg {
 		}
 	}
 	return nil
-}
-
-// applyReads takes in what concerns the reads and the traffic the header
-// draws: a read becomes a dim row of the Audit pane, entries are counted.
-func (m *Model) applyReads(msg tea.Msg) {
-	switch msg := msg.(type) {
-	case ReadMsg:
-		r := reads.Read(msg)
-		if r.Seq != 0 && r.Seq <= m.reads.seq {
-			return
-		}
-		m.reads.seq, m.reads.last = r.Seq, &r
-		m.audit.add([]row{readRow(r)})
-	case ReadsAuditMsg:
-		m.reads.audited, m.reads.known = msg.AuditReads, true
-	case readsToggled:
-		m.reads.audited, m.reads.known = msg.on, true
-		m.setNote(msg.note, false)
-	case EntriesMsg:
-		m.traffic.count(msg, m.now())
-	}
-}
-
-// readShown says whether an audit file line is a read this dashboard
-// already shows from the stream: its own server's, written there because
-// the human turned audit_reads on.
-func (m *Model) readShown(l audit.Line) bool {
-	if !l.Parsed || l.Event.Event != "ai_read" {
-		return false
-	}
-	_, p, err := net.SplitHostPort(m.conn.Addr)
-	port, _ := strconv.Atoi(p)
-	return err == nil && l.Event.Port == port
 }
 
 // readRow is a read in the Audit pane: dim, beside the AI's changes.
@@ -142,26 +105,6 @@ func (c *Client) SetAuditReads(ctx context.Context, on bool) (bool, error) {
 	var a wire.ReadsAudit
 	err := c.do(ctx, http.MethodPost, "/api/reads/audit", wire.ReadsAudit{AuditReads: on}, &a)
 	return a.AuditReads, err
-}
-
-// toggleAuditReads turns writing the AI's reads to the audit file on or
-// off.
-func (m *Model) toggleAuditReads() tea.Cmd {
-	on := !m.reads.audited
-	c := m.client
-	if c == nil || !m.reads.known {
-		return notice("audit_reads: this server does not say whether it writes the AI's reads")
-	}
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		got, err := c.SetAuditReads(ctx, on)
-		if err != nil {
-			return actionMsg{err: fmt.Errorf("audit_reads: %w", err)}
-		}
-		note := auditReadsWhat(got) + " (L)"
-		return readsToggled{note: note, on: got}
-	}
 }
 
 // readsToggled is the server's answer to L.

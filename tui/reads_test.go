@@ -69,7 +69,7 @@ func TestReadLine(t *testing.T) {
 	m := sampleModelAt(80, 24)
 	m.Update(sampleRead(1, "errors", 3, 2))
 	for _, w := range []int{80, 120, 200} {
-		line := plainView(activityView(&m.traffic, m.reads, sampleNow, w))
+		line := plainView(activityView(&m.traffic, m.panes.audit.reads, sampleNow, w))
 		if !strings.Contains(line, "AI read errors (3 entries) 2s ago") {
 			t.Errorf("at %d: %q", w, line)
 		}
@@ -80,15 +80,15 @@ func TestReadLine(t *testing.T) {
 func TestReadReplayShownOnce(t *testing.T) {
 	m := sampleModelAt(120, 40)
 	m.Update(keyMsg("6"))
-	before := m.audit.rows.len()
+	before := m.panes.audit.rows.len()
 	for range 2 {
 		m.Update(sampleRead(5, "logs", 1, 9))
 		m.Update(sampleRead(6, "errors", 3, 2))
 	}
-	if got := m.audit.rows.len() - before; got != 2 {
+	if got := m.panes.audit.rows.len() - before; got != 2 {
 		t.Fatalf("%d rows for 2 reads replayed twice", got)
 	}
-	if s := m.audit.rows.at(m.audit.rows.len() - 1).text; !strings.Contains(s, "AI ◁ claude-code") || !strings.Contains(s, "read errors · 3 entries · limit=20") {
+	if s := m.panes.audit.rows.at(m.panes.audit.rows.len() - 1).text; !strings.Contains(s, "AI ◁ claude-code") || !strings.Contains(s, "read errors · 3 entries · limit=20") {
 		t.Errorf("row %q", s)
 	}
 }
@@ -97,12 +97,12 @@ func TestReadReplayShownOnce(t *testing.T) {
 // already showed; another server's is shown from the file.
 func TestAuditFileReadsNotDoubled(t *testing.T) {
 	m := sampleModelAt(120, 40)
-	before := m.audit.rows.len()
+	before := m.panes.audit.rows.len()
 	line := func(port int) audit.Line {
 		return audit.Line{Parsed: true, Event: audit.Event{TS: "2026-01-24T15:32:08.000Z", Event: "ai_read", Name: "observe", Action: "errors", Source: "ai", Agent: "x", Port: port}}
 	}
-	m.Update(AuditMsg{Lines: []audit.Line{line(7890), line(7891)}, Path: m.auditPath})
-	if got := m.audit.rows.len() - before; got != 1 {
+	m.Update(AuditMsg{Lines: []audit.Line{line(7890), line(7891)}, Path: m.panes.audit.path})
+	if got := m.panes.audit.rows.len() - before; got != 1 {
 		t.Fatalf("%d rows, want only the other server's", got)
 	}
 }

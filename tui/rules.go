@@ -32,17 +32,17 @@ func (c *Client) RevokeRule(ctx context.Context, id uint64) (Approvals, error) {
 // setApprovals takes the server's approvals: the overlay's queue and the
 // Overrides pane's rules.
 func (m *Model) setApprovals(st Approvals) {
-	m.asking.set(st)
-	m.overrides.setRules(st.Rules)
+	m.approval.set(st)
+	m.panes.overrides.setRules(st.Rules)
 }
 
 // answerRule is a in the overlay: approve this call and every later one
 // like it from this AI session, on this origin.
-func (m *Model) answerRule(req approval.Request) tea.Cmd {
+func (a *asking) answerRule(req approval.Request) tea.Cmd {
 	if req.Origin == "" {
 		return notice("no rule for this call: its page has no http(s) origin (y approves it alone)")
 	}
-	c := m.client
+	c := a.client
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()

@@ -41,7 +41,6 @@ func TestRuleKeysCallTheServer(t *testing.T) {
 	defer srv.Close()
 	m := sampleModelAt(120, 40)
 	m.client = NewClient(srv.URL)
-	m.overrides.client = m.client
 	m.Update(sampleApproval())
 	_, cmd := m.Update(keyMsg("a"))
 	runAll(m, cmd)

@@ -55,14 +55,14 @@ func Run(parent context.Context, opts Options) error {
 	if opts.Input != nil {
 		popts = append(popts, tea.WithInput(opts.Input))
 	}
-	m.out = os.Stdout
+	m.copy.out = os.Stdout
 	if opts.Output == nil {
 		useTerminalColours()
 	} else {
 		popts = append(popts, tea.WithOutput(opts.Output))
-		m.out = opts.Output
+		m.copy.out = opts.Output
 	}
-	m.inTmux = os.Getenv("TMUX") != ""
+	m.copy.inTmux = os.Getenv("TMUX") != ""
 	m.doc.run = opts.Doctor
 	_, err := tea.NewProgram(m, popts...).Run()
 	cancel()

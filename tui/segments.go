@@ -11,7 +11,7 @@ package tui
 //	}
 func (m *Model) headerSegments() []segment {
 	var out []segment
-	if p := pointedPart(m.pt.sent); p != nil {
+	if p := pointedPart(m.point.sent); p != nil {
 		out = append(out, segment{line: 3, forms: p, late: true})
 	}
 	return out

@@ -47,9 +47,33 @@ func newRow(c class, text string) row {
 	return row{text: text, styled: c.style().Render(text)}
 }
 
+// streamKeys are a stream pane's own: the selection, pause and clear.
+type streamKeys struct {
+	listKeys
+	Pause, Clear key.Binding
+}
+
+func newStreamKeys() streamKeys {
+	return streamKeys{listKeys: newListKeys(),
+		Pause: key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "pause")),
+		Clear: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "clear view")),
+	}
+}
+
+// forPause is the keys as the bar names them: space resumes while paused.
+func (k streamKeys) forPause(paused bool) streamKeys {
+	if paused {
+		k.Pause.SetHelp("space", "resume")
+	}
+	return k
+}
+
+func (k streamKeys) bindings() []key.Binding { return k.listKeys.bindings() }
+
 // streamPane is a live, bounded, filterable list of rows that follows new
 // ones unless the human moved the selection up or paused.
 type streamPane struct {
+	keys    streamKeys
 	name    string
 	colHead string // column titles
 	note    string // right of the column titles
@@ -97,7 +121,7 @@ type streamPane struct {
 
 func newStreamPane(name, colHead, empty string) *streamPane {
 	vp := viewport.New(0, 0)
-	return &streamPane{name: name, colHead: colHead, empty: empty, follow: true, vp: vp, cursor: -1,
+	return &streamPane{keys: newStreamKeys(), name: name, colHead: colHead, empty: empty, follow: true, vp: vp, cursor: -1,
 		rows: newRing[row](PaneLines), held: newRing[row](PaneLines)}
 }
 
@@ -229,8 +253,9 @@ func (p *streamPane) Selected() (row, bool) {
 
 // Update handles the pane's own keys: the selection, pause and clear.
 // handled is false for a key the pane has no use for.
-func (p *streamPane) Update(msg tea.KeyMsg, k KeyMap) (cmd tea.Cmd, handled bool) {
+func (p *streamPane) Update(msg tea.KeyMsg) (cmd tea.Cmd, handled bool) {
 	p.sync()
+	k := p.keys
 	switch {
 	case key.Matches(msg, k.Up):
 		p.move(-1)
@@ -257,6 +282,13 @@ func (p *streamPane) Update(msg tea.KeyMsg, k KeyMap) (cmd tea.Cmd, handled bool
 		return nil, false
 	}
 	return nil, true
+}
+
+// ShortHelp is the pane's bar: its keys and the root's that act on its
+// rows (t and F are listed when g has them enabled).
+func (p *streamPane) ShortHelp(g globalKeys) []key.Binding {
+	k := p.keys.forPause(p.paused)
+	return []key.Binding{g.Tabs, g.FreeTab, k.Pause, g.Open, g.Filter, k.Clear, g.Copy}
 }
 
 // move shifts the selection by n rows; past the newest, it follows again.

@@ -14,8 +14,8 @@ import (
 func TestPaneSwitchUnderFlood(t *testing.T) {
 	for _, f := range [][2]string{{"", ""}, {"error", "500"}} {
 		m := sampleModel()
-		m.console.SetFilter(f[0])
-		m.network.SetFilter(f[1])
+		m.panes.console.SetFilter(f[0])
+		m.panes.network.SetFilter(f[1])
 		switchUnderFlood(t, m, f)
 	}
 }

@@ -144,7 +144,6 @@ func lines(n int, prefix string) []row {
 // A stream follows new rows; scrolled up, it keeps the rows in view still
 // (even as old ones scroll out of the bound); end follows again.
 func TestStreamFollowsUnlessScrolled(t *testing.T) {
-	k := DefaultKeyMap()
 	p := newStreamPane("T", "HEAD", "empty")
 	p.SetSize(40, 11) // ten rows
 	p.add(lines(PaneLines, "old"))
@@ -152,8 +151,8 @@ func TestStreamFollowsUnlessScrolled(t *testing.T) {
 	if v := plainView(p.View()); !strings.Contains(v, "old 0999") {
 		t.Fatalf("not following:\n%s", v)
 	}
-	p.Update(keyMsg("pgup"), k)
-	p.Update(keyMsg("up"), k)
+	p.Update(keyMsg("pgup"))
+	p.Update(keyMsg("up"))
 	if p.follow || !strings.Contains(p.Status(), "end to follow") {
 		t.Fatalf("still following after scrolling up: %s", p.Status())
 	}
@@ -163,24 +162,24 @@ func TestStreamFollowsUnlessScrolled(t *testing.T) {
 	if after := plainView(p.View()); after != before {
 		t.Fatalf("the view moved while scrolled:\n%s\n---\n%s", before, after)
 	}
-	p.Update(keyMsg("end"), k)
+	p.Update(keyMsg("end"))
 	p.add(lines(1, "newest"))
 	p.sync()
 	if v := plainView(p.View()); !p.follow || !strings.HasSuffix(strings.TrimSpace(v), "newest 0000") {
 		t.Fatalf("end does not follow again:\n%s", v)
 	}
-	p.Update(keyMsg("c"), k)
+	p.Update(keyMsg("c"))
 	p.sync()
 	if v := plainView(p.View()); p.matched != 0 || !strings.Contains(v, "Cleared this view: 1000") {
 		t.Fatalf("c did not clear:\n%s", v)
 	}
 	// c again brings the rows back; a new row after a clear shows alone.
-	p.Update(keyMsg("c"), k)
+	p.Update(keyMsg("c"))
 	p.sync()
 	if v := plainView(p.View()); p.matched != 1000 || !strings.HasSuffix(strings.TrimSpace(v), "newest 0000") {
 		t.Fatalf("c again did not restore (%d shown):\n%s", p.matched, v)
 	}
-	p.Update(keyMsg("c"), k)
+	p.Update(keyMsg("c"))
 	p.add(lines(1, "after"))
 	p.sync()
 	if p.matched != 1 || p.shown[0].text != "after 0000" {
@@ -189,7 +188,6 @@ func TestStreamFollowsUnlessScrolled(t *testing.T) {
 }
 
 func TestStreamFilterAndPause(t *testing.T) {
-	k := DefaultKeyMap()
 	p := newStreamPane("T", "HEAD", "empty")
 	p.SetSize(40, 11)
 	p.add([]row{newRow(plain, "GET /api/cart"), newRow(bad, "POST /API/pay 500"), newRow(plain, "GET /logo.png")})
@@ -204,13 +202,13 @@ func TestStreamFilterAndPause(t *testing.T) {
 		t.Fatalf("empty filter result:\n%s", v)
 	}
 	p.SetFilter("")
-	p.Update(keyMsg("space"), k)
+	p.Update(keyMsg("space"))
 	p.add(lines(3, "held"))
 	p.sync()
 	if p.rows.len() != 3 || p.Status() != "PAUSED · 3 new" {
 		t.Fatalf("paused: %d rows, %q", p.rows.len(), p.Status())
 	}
-	p.Update(keyMsg("space"), k)
+	p.Update(keyMsg("space"))
 	p.sync()
 	if got := rowTexts(p); len(got) != 6 || got[5] != "held 0002" {
 		t.Fatalf("after resuming: %v", got)
@@ -223,12 +221,12 @@ func TestFilterKeys(t *testing.T) {
 	for _, k := range []string{"/", "q", "x"} { // q types, it does not quit
 		m.Update(keyMsg(k))
 	}
-	if !m.filtering || m.console.Filter() != "qx" {
-		t.Fatalf("filtering %v filter %q", m.filtering, m.console.Filter())
+	if !m.filter.on || m.panes.console.Filter() != "qx" {
+		t.Fatalf("filtering %v filter %q", m.filter.on, m.panes.console.Filter())
 	}
 	m.Update(keyMsg("esc"))
-	if m.filtering || m.console.Filter() != "" {
-		t.Fatalf("esc kept the filter %q", m.console.Filter())
+	if m.filter.on || m.panes.console.Filter() != "" {
+		t.Fatalf("esc kept the filter %q", m.panes.console.Filter())
 	}
 	_, cmd := m.Update(keyMsg("q"))
 	if cmd == nil || cmd() != tea.Quit() {

@@ -24,12 +24,10 @@ const hintAfter = 10 * time.Second
 
 func (m *Model) layout() {
 	m.help.Width = m.width
-	m.input.Width = max(10, m.width-len(m.input.Prompt)-1)
+	m.filter.setWidth(m.width)
 	h := m.bodyHeight()
-	for _, p := range m.panes {
-		p.SetSize(m.width, h)
-	}
-	if m.detail != nil {
+	m.panes.setSize(m.width, h)
+	if m.detail.open {
 		m.detail.resize(m.width, h)
 	}
 }
@@ -39,21 +37,10 @@ func (m *Model) bodyHeight() int {
 	return max(2, m.height-chromeLines-lipgloss.Height(m.helpView()))
 }
 
-func (m *Model) helpKeys() paneHelp {
-	paused := false
-	if p, ok := m.panes[m.active].(interface{ Paused() bool }); ok {
-		paused = p.Paused()
-	}
-	h := paneHelp{k: m.keys, veto: m.active == paneOverrides, audit: m.active == paneAudit, filtering: m.filtering,
-		detail: m.detail != nil, paused: paused, tabs: m.health != nil && len(m.health.AITabs) > 0}
-	_, h.free = ownerOf(m.health, m.shownTab)
-	return h
-}
-
 // helpView is the key bar. Its last two keys, help and quit, are kept
 // whole on any width: the pane's keys before them give up room first.
 func (m *Model) helpView() string {
-	h := m.helpKeys()
+	h := m.keyBar()
 	if m.help.ShowAll {
 		m.help.Width = 0 // measured whole
 		full := m.help.View(h)
@@ -90,28 +77,29 @@ func (m *Model) helpView() string {
 
 // View draws the dashboard.
 func (m *Model) View() string {
-	body := m.panes[m.active].View()
-	if _, ok := m.asking.waiting(); ok {
+	body := m.pane().View()
+	h := lipgloss.Height(body)
+	if _, ok := m.approval.waiting(); ok {
 		// Nothing else is shown while an action waits: it cannot be missed.
-		body = m.askView(lipgloss.Height(body))
-	} else if m.recoverPrompt() {
-		body = m.recoverView(lipgloss.Height(body))
-	} else if _, ok := m.trust.waiting(); ok {
-		body = m.trustView(lipgloss.Height(body))
+		body = m.approval.View(m.width, h)
+	} else if m.recovery.shown() {
+		body = m.recovery.View(m.width, h)
+	} else if _, ok := m.origins.waiting(); ok {
+		body = m.origins.View(m.width, h)
 	}
-	if m.detail != nil {
-		body = m.detail.view()
+	if m.detail.open {
+		body = m.detail.View()
 	}
-	if m.copyMenu != nil {
-		body = copyMenuView(m.copyMenu, m.copyTitle, m.width, lipgloss.Height(body))
+	if m.copy.isOpen() {
+		body = m.copy.View(m.width, lipgloss.Height(body))
 	}
 	status := m.tabStatus()
 	hd := header{conn: m.conn, health: m.health, pilot: m.pilot, aiNote: m.aiNote(), problems: m.doc.problems(),
 		notice: m.lostNotice(), segments: m.headerSegments()}
 	frame := strings.Join([]string{
 		headerView(hd, m.width),
-		activityView(&m.traffic, m.reads, m.now(), m.width),
-		tabsView(m.titles(), m.active, status, m.width),
+		activityView(&m.traffic, m.panes.audit.reads, m.now(), m.width),
+		tabsView(m.panes.titles(), m.panes.active, status, m.width),
 		body,
 		m.statusLine(),
 		m.helpView(),
@@ -122,28 +110,23 @@ func (m *Model) View() string {
 // tabStatus is the state on the right of the tab bar: the pane's, or the
 // open detail's.
 func (m *Model) tabStatus() string {
-	if m.detail != nil {
+	if m.detail.open {
 		return m.detail.status()
 	}
-	return m.panes[m.active].Status()
+	return m.pane().Status()
 }
 
 func (m *Model) statusLine() string {
 	switch {
-	case m.filtering && m.filterErr != nil:
-		short := m.input // as wide as what is typed, the error after it
-		short.Width = lipgloss.Width(m.input.Value()) + 1
-		in := short.View()
-		return in + styleErr.Render(fit("  ✖ "+clean(m.filterErr.Error()), max(0, m.width-lipgloss.Width(in))))
-	case m.filtering:
-		return m.input.View()
-	case m.pt.open:
-		return m.pointView()
-	case m.note != "" && m.now().Sub(m.noteAt) < noteFor:
-		if m.noteErr {
-			return styleErr.Render(fit("✖ "+clean(m.note), m.width))
+	case m.filter.on:
+		return m.filter.View(m.width)
+	case m.point.on:
+		return m.point.View()
+	case m.note.text != "" && m.now().Sub(m.note.at) < noteFor:
+		if m.note.err {
+			return styleErr.Render(fit("✖ "+clean(m.note.text), m.width))
 		}
-		return styleInfo.Render(fit("› "+clean(m.note), m.width))
+		return styleInfo.Render(fit("› "+clean(m.note.text), m.width))
 	case m.conn.Phase == Connecting:
 		return styleWarn.Render(fit("connecting to "+m.conn.Addr+"…", m.width))
 	case m.portHint() != "":

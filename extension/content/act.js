@@ -183,7 +183,7 @@
     const want = clean(text, 10000).toLowerCase();
     const actionable = Array.from(document.querySelectorAll(ACTIONABLE));
     const norm = (s) => clean(s, 10000).toLowerCase();
-    let found = actionable.filter((el) => norm(nameOf(el)) === want || norm(el.innerText) === want);
+    let found = actionable.filter((el) => norm(nameOf(el)) === want || norm(/** @type {HTMLElement} */ (el).innerText) === want);
     if (!found.length) {
       // Innermost elements whose own text is the text: a label, a heading, a div with an onclick.
       const body = document.body || document.documentElement;
@@ -314,7 +314,7 @@
     const list = Array.from(document.querySelectorAll(ACTIONABLE)).filter((e) => !disabled(e) && visible(e, e.getBoundingClientRect()));
     const i = list.indexOf(el);
     const next = list[(i + dir + list.length) % list.length];
-    if (next) next.focus();
+    if (next) /** @type {HTMLElement} */ (next).focus();
   }
 
   function perform(p) {
@@ -404,7 +404,9 @@
   // handler changed at once counts. A page that reacts gets QUIET_MS after its last change to finish; one
   // that neither changed its DOM nor started a request (`reacted`, the worker's) within STILL_MS is taken
   // as done: a static page's answer then costs STILL_MS, not QUIET_MS. A later change is in the next observe.
-  let changes = null; // {mo, last, timer}
+  /** @typedef {{mo: MutationObserver, last: number, timer: number}} Changes */
+  /** @type {Changes | null} */
+  let changes = null;
   function watchChanges() {
     stopWatching();
     const w = { mo: new MutationObserver(() => { w.last = performance.now(); }), last: 0, timer: 0 };
@@ -421,7 +423,7 @@
 
   function quiet(maxMS, reacted) {
     if (!changes) watchChanges();
-    const w = changes;
+    const w = /** @type {Changes} */ (changes); // watchChanges set it
     return new Promise((resolve) => {
       const t0 = performance.now();
       const tick = () => {

@@ -134,7 +134,7 @@
     if (!BY_TEXT.has(role)) return null;
     const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
     for (let n = walk.nextNode(), tries = 0; n && tries < 5; n = walk.nextNode()) {
-      const t = clean(n.data, 60);
+      const t = clean(/** @type {Text} */ (n).data, 60);
       if (!t || target.contains(n)) continue;
       tries++;
       const low = t.toLowerCase();

@@ -128,7 +128,7 @@
     const took = type === 'navigation' ? e.responseEnd - e.startTime : e.duration;
     const r = { url: String(e.name).slice(0, MAX_URL), type, start: ms(e.startTime), duration: ms(took) };
     const put = (k, v) => { if (v > 0) r[k] = v; };
-    put('size', e.transferSize || 0);
+    put('size', e.decodedBodySize || 0); // the body, as the network list's size (headers and the cache aside)
     put('status', e.responseStatus || 0);
     put('dns', span(e.domainLookupStart, e.domainLookupEnd));
     put('connect', span(e.connectStart, e.connectEnd));
@@ -189,7 +189,8 @@
   let later = [];
   let laterTimer = 0;
   const watchers = [];
-  let load = null; // {url, origin} of the sample the later rows join
+  /** @type {{url: string, origin: string} | null} */
+  let load = null; // of the sample the later rows join
 
   const current = () => ({ inp: inp.value(), cls: cls.value(), lcp });
   const changed = (v) => Object.keys(told).some((k) => v[k] > told[k]);
@@ -255,7 +256,7 @@
   }
 
   function sample() {
-    const nav = performance.getEntriesByType('navigation')[0];
+    const nav = /** @type {PerformanceNavigationTiming | undefined} */ (performance.getEntriesByType('navigation')[0]);
     const all = performance.getEntriesByType('resource');
     const res = resources(all);
     const load = rows(nav, all);

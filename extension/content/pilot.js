@@ -10,7 +10,8 @@
 
   const HIGHLIGHT_ID = 'gasoline-highlighter';
   const HIGHLIGHT_MAX_MS = 60000;
-  let hl = null; // {div, el, timer, onMove}
+  /** @type {{div: HTMLDivElement, el: Element, timer: number, onMove: () => void} | null} */
+  let hl = null;
 
   function pilot(p) {
     switch (p.action) {

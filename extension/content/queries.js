@@ -31,8 +31,29 @@
   // (<img name="querySelectorAll">, <input name="elements">), in this world too; not their prototypes,
   // which are this world's own. Taken at the first query: the isolated world builds each interface
   // the first time it is touched, and these would cost every load that time (PERFORMANCE.md).
-  const getter = (proto, name) => Object.getOwnPropertyDescriptor(proto, name).get;
-  let N = null;
+  // Each name below is an accessor of its prototype.
+  const getter = (proto, name) => /** @type {NonNullable<PropertyDescriptor['get']>} */ (/** @type {PropertyDescriptor} */ (Object.getOwnPropertyDescriptor(proto, name)).get);
+  /**
+   * @typedef {object} Natives
+   * @property {(this: Document, selectors: string) => NodeListOf<Element>} qsa
+   * @property {(this: Document, selectors: string) => Element | null} qs
+   * @property {Document['createTreeWalker']} walker
+   * @property {(this: Document) => string} title
+   * @property {(this: Document) => HTMLElement | null} docEl
+   * @property {(this: Document) => HTMLElement | null} body
+   * @property {(this: Document) => HTMLCollectionOf<HTMLFormElement>} forms
+   * @property {(this: HTMLFormElement) => HTMLFormControlsCollection} formElements
+   * @property {(this: Element) => string} tagName
+   * @property {(this: Element) => NamedNodeMap} attrs
+   * @property {(this: Element) => HTMLCollection} children
+   * @property {Element['getAttribute']} getAttr
+   * @property {Element['getBoundingClientRect']} rect
+   * @property {Element['checkVisibility'] | undefined} checkVisibility absent in older browsers
+   * @property {Element['getClientRects']} clientRects
+   * @property {(this: Element) => number} scrollHeight
+   */
+  /** @type {Natives} undefined until natives(), which every query calls before the helpers below read N */
+  let N;
   const natives = () => N || (N = {
     qsa: Document.prototype.querySelectorAll,
     qs: Document.prototype.querySelector,
@@ -78,9 +99,12 @@
   const parsedWaiters = [];
   const whenParsed = () => (domParsed ? Promise.resolve() : new Promise((r) => parsedWaiters.push(r)));
 
+  // Document.prerendering is newer than the DOM types tsc knows.
+  const prerendering = () => !!(/** @type {{prerendering?: boolean}} */ (/** @type {unknown} */ (document)).prerendering);
+
   function sendReady() {
     if (dead()) return;
-    if (document.prerendering) return; // sent on activation (prerenderingchange)
+    if (prerendering()) return; // sent on activation (prerenderingchange)
     try {
       if (!chrome.runtime || !chrome.runtime.id) return shutdown();
       chrome.runtime.sendMessage({ type: 'ready' }).catch((err) => {
@@ -100,7 +124,7 @@
 
   // Ready now: the worker learns it from its handing-over of the settings (content.js's seed), or
   // content.js's question says it.
-  G.readyURL = () => (domParsed && !document.prerendering && !dead() ? location.href : '');
+  G.readyURL = () => (domParsed && !prerendering() && !dead() ? location.href : '');
   if (!domParsed) {
     // Here when the worker ran this before the parse ended (a load slower than 1 s).
     listen(window, 'DOMContentLoaded', onParsed);
@@ -173,6 +197,7 @@
     } catch (err) {
       throw new QueryError('invalid_param', String((err && err.message) || err));
     }
+    /** @type {string[] | null} */
     let props = null;
     if (p.include_styles === true) {
       props = DEFAULT_STYLES;

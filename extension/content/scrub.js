@@ -70,6 +70,8 @@
   // What a secret name's value becomes: the mark the server writes for a credential of a known format
   // when the whole value is one ("sk_live_[redacted]": redact.markOf, from redact.MarkFormats), else
   // [redacted]. The expressions are compiled on the first secret value, not when a page loads.
+  /** @typedef {{re: string, flags?: string, keep: string, keep_flags?: string, group: number, entropy?: number, ellipsis?: string}} FormatMark */
+  /** @type {(FormatMark & {rx: RegExp, kx: RegExp})[] | null} */
   let formats = null;
   function entropy(v) {
     const n = new Map();
@@ -81,7 +83,7 @@
   const isMark = (v) => typeof v === 'string' && v.endsWith(REDACTED);
   function markOf(v) {
     if (!formats) {
-      formats = (C.SECRET_FORMAT_MARKS || []).map((f) => ({ ...f, rx: new RegExp(f.re, f.flags || ''), kx: new RegExp(`^(?:${f.keep})`, f.keep_flags || '') }));
+      formats = (/** @type {FormatMark[]} */ (C.SECRET_FORMAT_MARKS || [])).map((f) => ({ ...f, rx: new RegExp(f.re, f.flags || ''), kx: new RegExp(`^(?:${f.keep})`, f.keep_flags || '') }));
     }
     for (const f of formats) {
       const m = f.rx.exec(v);

@@ -18,8 +18,18 @@
   if (globalThis.__gasolineStart) return;
   const HELD_MAX = 2000; // events, as many as content.js keeps waiting for the settings
 
+  /**
+   * @typedef {{act: string, el: EventTarget | null, ts: number, key?: string, v?: string}} HeldAction
+   * @typedef {Exclude<LinkMessage, {type: 'missed'}> & {act?: undefined}} HeldMessage
+   */
   // link: inject.js's; held: its messages and the user's actions until content.js takes them (take()).
-  const S = { link: null, held: [], count: 0, taken: false, onLink: null };
+  const S = {
+    link: /** @type {EventTarget | null} */ (null),
+    held: /** @type {(HeldAction | HeldMessage)[]} */ ([]),
+    count: 0,
+    taken: false,
+    onLink: /** @type {(() => void) | null} */ (null), // content.js's, while it waits for the link
+  };
   globalThis.__gasolineStart = S;
 
   // The hello is dispatched on window during inject.js's run (a FocusEvent, whose relatedTarget is the
@@ -48,6 +58,7 @@
     if (S.taken || S.count >= HELD_MAX) return;
     if (type === 'keydown' && e.key !== 'Enter' && e.key !== 'Escape') return;
     const el = e.target;
+    /** @type {HeldAction} */
     const a = { act: type, el, ts: Date.now() };
     if (type === 'keydown') a.key = e.key;
     else if ((type === 'input' || type === 'change') && el && typeof el.value === 'string' && el.type !== 'password') {
@@ -125,6 +136,7 @@
   function send() {
     if (S.taken || !S.held.length) return;
     const events = [];
+    /** @type {EventTarget | null} */
     let field = null; // the element of the last event if it is a field's input (one per run, the last)
     for (const m of S.held) {
       if (m.act) {

@@ -306,6 +306,7 @@
   const origFetch = W.fetch;
   if (typeof origFetch === 'function') {
     const fetch = function fetch(input, init) {
+      /** @type {ReturnType<typeof fetchStart>} */
       let rec = null;
       if (!G.busy) {
         try { rec = fetchStart(input, init); } catch (_) { rec = null; }

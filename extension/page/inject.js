@@ -46,7 +46,7 @@
   const serialize = (() => {
     const f = W.__gasolineSerializer;
     try { delete W.__gasolineSerializer; } catch (_) { /* ignore */ }
-    return typeof f === 'function' ? f(null) : null;
+    return typeof f === 'function' ? /** @type {GasolineSerialize} */ (f(null)) : null;
   })();
 
   // Our own references, taken before the page can replace them.
@@ -145,7 +145,9 @@
   // browsers pass between worlds as it is.
   const CustomEventCtor = W.CustomEvent;
   const dispatch = EventTarget.prototype.dispatchEvent;
-  const detailOf = Object.getOwnPropertyDescriptor(CustomEventCtor.prototype, 'detail').get;
+  // CustomEvent.prototype has its detail accessor.
+  const detailOf = /** @type {NonNullable<PropertyDescriptor['get']>} */ (/** @type {PropertyDescriptor} */ (Object.getOwnPropertyDescriptor(CustomEventCtor.prototype, 'detail')).get);
+  /** @type {((m: LinkMessage) => boolean) | null} */
   let post = null;
 
   function applySettings(s) {
@@ -248,7 +250,7 @@
   // call on our entries: then the structured clone, which runs no page code.
   const PROTOS = [Object.prototype, Array.prototype, String.prototype, Number.prototype, Boolean.prototype];
   const toJSONGiven = () => {
-    for (const p of PROTOS) if (p.toJSON !== undefined) return true;
+    for (const p of PROTOS) if (/** @type {{toJSON?: unknown}} */ (p).toJSON !== undefined) return true;
     return false;
   };
   function linkMessage(events) {

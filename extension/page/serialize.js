@@ -23,7 +23,8 @@
     const objectKeys = Object.keys;
     const isArray = Array.isArray;
     const isView = ArrayBuffer.isView;
-    const getter = (C, name) => Object.getOwnPropertyDescriptor(C.prototype, name).get;
+    // These built-ins' accessors, which every engine defines.
+    const getter = (C, name) => /** @type {() => unknown} */ (/** @type {PropertyDescriptor} */ (Object.getOwnPropertyDescriptor(C.prototype, name)).get);
     const mapSize = getter(Map, 'size');
     const setSize = getter(Set, 'size');
     const bufferLength = getter(ArrayBuffer, 'byteLength');

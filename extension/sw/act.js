@@ -231,11 +231,12 @@ export class Actor {
     const ref = prep.target && prep.target.ref;
     const dbg = CONTENT_ONLY.has(p.action) ? null : this.d.debugger;
     const target = { tabId };
-    let attached = false;
+    /** @type {ActDeps['debugger']} dbg once it holds the tab */
+    let attached = null;
     if (dbg) {
       try {
         await dbg.attach(target, '1.3');
-        attached = true;
+        attached = dbg;
       } catch (_) { /* DevTools or another debugger holds the tab: the content script dispatches */ }
     }
     const watch = new Watch();
@@ -243,7 +244,7 @@ export class Actor {
     try {
       if (attached) {
         this.watches.set(tabId, watch);
-        const send = (method, params) => dbg.sendCommand(target, method, params);
+        const send = (method, params) => attached.sendCommand(target, method, params);
         await send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 }).catch(() => {});
         await send('Page.enable', {}).catch(() => {});
         this.check();
@@ -276,7 +277,7 @@ export class Actor {
         this.watches.delete(tabId);
         let timer;
         const wait = new Promise((resolve) => { timer = clock.setTimeout(() => resolve(undefined), DETACH_WAIT_MS); });
-        await Promise.race([dbg.detach(target).catch(() => {}), wait]);
+        await Promise.race([attached.detach(target).catch(() => {}), wait]);
         clock.clearTimeout(timer);
       }
     }

@@ -1,8 +1,9 @@
 // One on-demand query, from the server's frame to its answer: dom and page_info asked of the content
-// script, the origin's storage (sw/storage.js), a11y audits, pilot actions, screenshots (sw/shot.js), a flush of what the worker holds; each
+// script, the origin's storage (sw/storage.js), a11y audits, pilot actions, screenshots (sw/screenshot.js), a flush of what
+// the worker holds; each
 // bounded by its deadline.
 
-import { scriptTimeout } from './serialize.js';
+import { scriptTimeout } from './script-result.js';
 import { QueryError, errText } from './errors.js';
 
 const QUERY_KINDS = new Set(['dom', 'page_info', 'a11y', 'pilot', 'flush', 'screenshot', 'interactive', 'storage']);
@@ -18,9 +19,9 @@ function defaultQueryMS(q) {
 /**
  * @typedef {object} QueryDeps
  * @property {(msg: QueryResult) => void} send the channel's: the answer to the server
- * @property {{run(q: ServerQuery, p: object, job: object): Promise<any>}} pilot pilot.js's Pilot, for the pilot actions
+ * @property {{run(q: ServerQuery, p: object, job: object): Promise<any>}} pilot pilot-actions.js's Pilot, for the pilot actions
  * @property {{audit(tabId: number, q: object, job: object): Promise<any>}} audits a11y.js's Audits
- * @property {{shoot(tabId: number, p: object): Promise<any>}} shots shot.js's shooter, for screenshots
+ * @property {{shoot(tabId: number, p: object): Promise<any>}} shots screenshot.js's shooter, for screenshots
  * @property {{read(tabId: number, q: ServerQuery, p: object, job: object): Promise<any>}} storage storage.js's StorageReader
  * @property {() => Promise<{queued: number}>} deliverHeld delivery.js's: what the worker holds, delivered now
  * @property {{resolveTab(tab: unknown): Promise<number>, url(id: number): string}} tracked tabs.js's Tabs: which tab a query

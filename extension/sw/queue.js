@@ -59,15 +59,19 @@ function pick(d, fields) {
   return out;
 }
 
+/** @typedef {{s: number, d: Record<string, any>, j?: string}} QueueItem an event (d), its sequence number and journal entry */
+
 export class EventQueue {
   constructor(max = QUEUE_MAX) {
     this.max = max;
     this.seq = 0;
+    /** @type {Record<string, QueueItem[]>} */
     this.queues = Object.fromEntries(KINDS.map((k) => [k, []])); // items {s: seq, d: data}
     this.counts = Object.fromEntries(KINDS.map((k) => [k, { sent: 0, dropped: 0 }]));
     // Events dropped because the buffer was full, not yet told to the server.
     this.unreported = 0;
     // Called with the items that leave the queue (delivered, refused or dropped at the bound).
+    /** @type {((items: QueueItem[]) => void) | null} */
     this.gone = null;
   }
 
@@ -85,12 +89,14 @@ export class EventQueue {
     const s = this.seq++;
     this.queues[kind].push(j ? { s, d: data, j } : { s, d: data });
     while (this.total() > this.max) {
+      /** @type {string | null} */
       let oldest = null;
       for (const k of KINDS) {
         const head = this.queues[k][0];
         if (head && (!oldest || head.s < this.queues[oldest][0].s)) oldest = k;
       }
-      const out = this.queues[oldest].shift();
+      if (oldest === null) break; // a max below 0: nothing left to drop
+      const out = /** @type {QueueItem} */ (this.queues[oldest].shift()); // oldest names a queue with a head
       if (this.gone) this.gone([out]);
       this.counts[oldest].dropped++;
       this.unreported++;

@@ -41,6 +41,7 @@ export const OUTBOX_MAX = 500; // or at once with this many
 // A URL is kept to this many characters (the server keeps 2 KB of it): what is held here stays small
 // whatever the page asks for.
 const URL_MAX = 8192;
+const MIME_MAX = 100;
 
 const stripHash = (u) => {
   const i = typeof u === 'string' ? u.indexOf('#') : -1;
@@ -127,12 +128,14 @@ export class Requests {
     this.inflight.set(d.requestId, { start: d.timeStamp, url: d.redirectUrl });
   }
 
-  /** webRequest.onCompleted (with responseHeaders in Chrome, for the size). */
+  /** webRequest.onCompleted (with responseHeaders in Chrome, for the size and the media type). */
   completed(d) {
     if (!this.wanted(d)) return;
     const out = { status: d.statusCode };
     const size = typeof d.responseSize === 'number' && d.responseSize > 0 ? d.responseSize : contentLength(d.responseHeaders);
     if (size > 0) out.size = size;
+    const mime = mediaType(d.responseHeaders);
+    if (mime) out.mime = mime;
     this.ended(d, out);
     this.inflight.delete(d.requestId);
   }
@@ -263,7 +266,7 @@ export class Requests {
   // REMEMBER_MS are forgotten.
   expire(now) {
     while (this.pending.length && this.pending[0].at + JOIN_MS <= now) {
-      const b = this.pending.shift();
+      const b = /** @type {Held} */ (this.pending.shift()); // the loop's test: there is one
       this.list(b, b.page);
     }
     while (this.hooks.length && this.hooks[0].at + REMEMBER_MS <= now) this.hooks.shift();
@@ -302,13 +305,22 @@ function enrich(data, b) {
   }
 }
 
-function contentLength(headers) {
-  if (!Array.isArray(headers)) return 0;
+/** @param {unknown} headers @param {string} name lower case @returns {string} the header's value, or '' */
+function header(headers, name) {
+  if (!Array.isArray(headers)) return '';
   for (const h of headers) {
-    if (h && typeof h.name === 'string' && h.name.toLowerCase() === 'content-length') {
-      const n = Number(h.value);
-      return Number.isFinite(n) && n > 0 ? n : 0;
-    }
+    if (h && typeof h.name === 'string' && h.name.toLowerCase() === name) return typeof h.value === 'string' ? h.value : '';
   }
-  return 0;
+  return '';
+}
+
+function contentLength(headers) {
+  const n = Number(header(headers, 'content-length'));
+  return Number.isFinite(n) && n > 0 ? n : 0;
+}
+
+// The response's media type without its parameters (`text/css`), as a HAR's mimeType has it.
+function mediaType(headers) {
+  const t = header(headers, 'content-type').split(';')[0].trim().toLowerCase();
+  return /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/.test(t) ? t.slice(0, MIME_MAX) : '';
 }

@@ -4,7 +4,7 @@
 
 import { NO_ACCESS } from './documents.js';
 import { QueryError, errText } from './errors.js';
-import { RESULT_MAX_BYTES, scriptTimeout, illegalReturn, scriptError, serializeParked, scriptResult } from './serialize.js';
+import { RESULT_MAX_BYTES, scriptTimeout, illegalReturn, scriptError, serializeParked, scriptResult } from './script-result.js';
 
 const SERIALIZE_MS = 1000; // turning the script's value into JSON (its own time limit)
 const DETACH_WAIT_MS = 1000;
@@ -80,7 +80,9 @@ export class ScriptRunner {
 
   async evaluateAttached(target, script, ms) {
     const { clock } = this.d;
-    const send = (method, params) => this.d.debugger.sendCommand(target, method, params);
+    // run() attached the debugger before it called this.
+    const dbg = /** @type {NonNullable<ScriptDeps['debugger']>} */ (this.d.debugger);
+    const send = (method, params) => dbg.sendCommand(target, method, params);
     const t0 = clock.now();
     const end = t0 + ms;
     const evaluate = async (expression, replMode) => {

@@ -171,7 +171,7 @@ export class Tabs {
   // The active tab of the focused window (asking Chrome which window that is).
   async activeTab() {
     try {
-      const win = await this.d.windows.getLastFocused({ populate: false });
+      const win = await this.d.windows?.getLastFocused({ populate: false });
       if (win && typeof win.id === 'number' && win.focused) this.tracker.focusedWindow = win.id;
     } catch (_) { /* keep what the events said */ }
     const [tab] = await this.d.tabs.query(this.tracker.activeQuery());

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import '../page/serialize.js';
-import { serializeParked } from '../sw/serialize.js';
+import { serializeParked } from '../sw/script-result.js';
 
 const make = globalThis.__gasolineSerializer;
 const PREVIEW = { max: 501, depth: 4, items: 50, str: 200 }; // inject.js's preview limits

@@ -76,26 +76,26 @@ function run(timeline, later = [], hide = false) {
 }
 
 const nav = {
-  name: 'http://app.test/', startTime: 0, duration: 400, transferSize: 3000, responseStatus: 200,
+  name: 'http://app.test/', startTime: 0, duration: 400, transferSize: 3000, decodedBodySize: 2700, responseStatus: 200,
   domainLookupStart: 1, domainLookupEnd: 4, connectStart: 4, secureConnectionStart: 6, connectEnd: 10,
   requestStart: 11, responseStart: 60, responseEnd: 70,
   domContentLoadedEventEnd: 200, loadEventEnd: 380,
 };
 
 function resource(i, type) {
-  return { name: `http://app.test/r${i}`, initiatorType: type, startTime: 80 + i, duration: 20, transferSize: 500,
+  return { name: `http://app.test/r${i}`, initiatorType: type, startTime: 80 + i, duration: 20, transferSize: 500, decodedBodySize: 400,
     requestStart: 82 + i, responseStart: 90 + i, responseEnd: 100 + i };
 }
 
-test('a load sends the document and each resource as a row, with its phases', () => {
+test('a load sends the document and each resource as a row, with its phases and its body\'s size', () => {
   const [ev] = run({ navigation: [nav], resource: [resource(1, 'script'), resource(2, 'img')], paint: [{ name: 'first-contentful-paint', startTime: 150 }] });
   const d = ev.data;
   assert.equal(ev.kind, 'performance');
   assert.equal(d.origin, 1763800000000);
   assert.deepEqual(d.resources.map((r) => r.type), ['navigation', 'script', 'img']);
-  assert.deepEqual(d.resources[0], { url: 'http://app.test/', type: 'navigation', start: 0, duration: 70, size: 3000,
+  assert.deepEqual(d.resources[0], { url: 'http://app.test/', type: 'navigation', start: 0, duration: 70, size: 2700,
     status: 200, dns: 3, connect: 6, tls: 4, wait: 49, download: 10 });
-  assert.deepEqual(d.resources[1], { url: 'http://app.test/r1', type: 'script', start: 81, duration: 20, size: 500, wait: 8, download: 10 });
+  assert.deepEqual(d.resources[1], { url: 'http://app.test/r1', type: 'script', start: 81, duration: 20, size: 400, wait: 8, download: 10 });
   assert.equal('resources_dropped' in d, false);
   assert.equal('inp' in d, false, 'no interaction, no INP');
 });

@@ -39,7 +39,7 @@ test('a 404 image, a 404 script and a document are listed with their type, statu
   const { clock, out, request } = rig();
   const doc = request({ url: PAGE, type: 'main_frame' });
   await clock.advance(30);
-  doc.complete(200, { responseHeaders: [{ name: 'Content-Length', value: '812' }] });
+  doc.complete(200, { responseHeaders: [{ name: 'Content-Length', value: '812' }, { name: 'Content-Type', value: 'Text/HTML; charset=utf-8' }] });
   const img = request({ url: 'http://app.test/assets/hero.png?token=abc123' });
   const js = request({ url: 'http://app.test/missing.js', type: 'script' });
   await clock.advance(12);
@@ -53,6 +53,8 @@ test('a 404 image, a 404 script and a document are listed with their type, statu
     [4, PAGE, 'script', 404, 'http://app.test/missing.js', 'wL.4', 3],
   ]);
   assert.equal(out[0][2].size, 812);
+  assert.equal(out[0][2].mime, 'text/html', 'the media type, for the HAR');
+  assert.equal(out[1][2].mime, undefined, 'none said, none listed');
   assert.equal(out[0][2].duration_ms, 30);
   assert.equal(out[1][2].duration_ms, 12);
   assert.equal(out[1][2].method, 'GET');

@@ -9,6 +9,7 @@ const CAPTURE_SETTINGS = /** @type {readonly CaptureSetting[]} */ (GENERATED);
 const SERVER_URL_RE = /^http:\/\/(127\.0\.0\.1|localhost):(\d{1,5})\/?$/;
 /** @type {(id: string) => HTMLInputElement} */
 const $ = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
+/** @type {Settings | null} */
 let defaults = null;
 
 // How each setting reads on this page: a title for a select (and its values' labels), a hint,

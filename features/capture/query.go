@@ -2,6 +2,7 @@ package capture
 
 import (
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -139,11 +140,17 @@ func (s *Store) Bodies(q Query) Result[NetworkBody] {
 func (s *Store) WSEvents(q Query) Result[WSEvent] {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return collect(s, s.ws, q, DefaultLimit, func(e *WSEvent) bool {
+	res := collect(s, s.ws, q, DefaultLimit, func(e *WSEvent) bool {
 		return q.tab(e.TabID) && q.url(e.URL) &&
 			(q.ConnectionID == "" || e.ID == q.ConnectionID) &&
 			(q.Direction == "" || e.Direction == q.Direction)
 	})
+	// A socket's lifecycle events can reach the store before the messages
+	// queued ahead of them (a page being left sends its close at once): the
+	// answer lists them by when they happened; the cursor still counts
+	// arrivals, so a late one is never skipped.
+	slices.SortStableFunc(res.Entries, func(a, b WSEvent) int { return b.TS.Compare(a.TS.Time) })
+	return res
 }
 
 // Actions returns user actions.

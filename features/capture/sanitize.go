@@ -164,6 +164,7 @@ func (e *LogEntry) sanitize() {
 func (e *NetworkEntry) sanitize() {
 	e.Method = strings.ToUpper(Truncate(e.Method, 16))
 	e.URL = scrubURL(e.URL)
+	e.Mime = strings.ToLower(Truncate(e.Mime, 100))
 	e.Error = scrubText(e.Error, MaxText)
 	e.Page = scrubURL(e.Page)
 	e.Timing = e.Timing.sanitized()

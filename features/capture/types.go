@@ -94,6 +94,7 @@ type NetworkEntry struct {
 	DurationMS float64 `json:"duration_ms"`
 	Type       string  `json:"type,omitempty"` // fetch, xhr, document, script, stylesheet, image, font…
 	Size       int64   `json:"size,omitempty"` // response bytes when known
+	Mime       string  `json:"mime,omitempty"` // the response's media type, when the browser said
 	Timing     *Timing `json:"timing,omitempty"`
 	Failed     bool    `json:"failed,omitempty"`
 	Aborted    bool    `json:"aborted,omitempty"`

@@ -3,6 +3,7 @@
 package har
 
 import (
+	"cmp"
 	"net/http"
 	"net/url"
 	"sort"
@@ -228,7 +229,7 @@ func entry(n *capture.NetworkEntry, b *capture.NetworkBody, pageref string) Entr
 			Headers: []NameValue{}, QueryString: query(n.URL), HeadersSize: -1, BodySize: -1},
 		Response: Response{Status: n.Status, StatusText: http.StatusText(n.Status), HTTPVersion: httpVersion,
 			Cookies: []NameValue{}, Headers: []NameValue{}, HeadersSize: -1, BodySize: -1,
-			Content: Content{Size: n.Size, MimeType: "x-unknown"}},
+			Content: Content{Size: n.Size, MimeType: cmp.Or(n.Mime, "x-unknown")}},
 		Timings: Timings{Blocked: -1, DNS: -1, Connect: -1, SSL: -1, Wait: d},
 	}
 	if n.Timing != nil {

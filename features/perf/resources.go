@@ -29,7 +29,8 @@ type Resource struct {
 	Type     string  `json:"type"`
 	Start    float64 `json:"start"`
 	Duration float64 `json:"duration,omitempty"`
-	// Size is the bytes over the wire (0 from the cache or cross-origin).
+	// Size is the response body's bytes, decoded: the network list's size
+	// of the same request (0 cross-origin without Timing-Allow-Origin).
 	Size   int64 `json:"size,omitempty"`
 	Status int   `json:"status,omitempty"`
 	// The phases: DNS lookup, TCP connect (TLS included), TLS, waiting for

@@ -68,6 +68,26 @@ func (t *Tabs) Track(session, agent string, tab int) {
 	t.bind(Binding{Session: session, Agent: agent, Tab: tab})
 }
 
+// Resume binds session again to the tab it owned or tracked on the server
+// before a takeover (its relay says which): owned again unless another
+// session owns that tab now or MaxOwned tabs are owned, then tracked.
+func (t *Tabs) Resume(session, agent string, tab int, owned bool) {
+	if tab <= 0 {
+		return
+	}
+	t.mu.Lock()
+	n := 0
+	for s, b := range t.bindings {
+		if b.Owned && s != session {
+			n++
+			owned = owned && b.Tab != tab
+		}
+	}
+	t.bindings[session] = Binding{Session: session, Agent: agent, Tab: tab, Owned: owned && n < MaxOwned}
+	t.mu.Unlock()
+	t.changed()
+}
+
 func (t *Tabs) bind(b Binding) {
 	t.mu.Lock()
 	if b.Tab == 0 {
@@ -96,6 +116,17 @@ func (t *Tabs) Owner(tab int) (Binding, bool) {
 		}
 	}
 	return Binding{}, false
+}
+
+// Concerns says whether what happens in tab concerns session: its own or
+// tracked tab only; a session that claimed none hears of every tab but
+// those other sessions own.
+func (t *Tabs) Concerns(session string, tab int) bool {
+	if b := t.Of(session); b.Tab != 0 {
+		return b.Tab == tab
+	}
+	_, owned := t.Owner(tab)
+	return !owned
 }
 
 // MayAct refuses session's action on a tab another session owns.

@@ -54,3 +54,41 @@ func TestOwnedTabsAreBounded(t *testing.T) {
 		t.Fatalf("a session replacing its own tab: %v", err)
 	}
 }
+
+// What happens in a tab concerns the sessions on it; a session on no tab of
+// its own hears of every tab but those another session owns.
+func TestWhatConcernsASession(t *testing.T) {
+	tabs := New(nil)
+	tabs.Own("a", "claude", 5)
+	tabs.Track("c", "cursor", 6)
+	for _, c := range []struct {
+		session string
+		tab     int
+		want    bool
+	}{{"a", 5, true}, {"a", 6, false}, {"c", 6, true}, {"c", 5, false}, {"human", 6, true}, {"human", 9, true}, {"human", 5, false}} {
+		if got := tabs.Concerns(c.session, c.tab); got != c.want {
+			t.Errorf("tab %d concerns %s: %v, want %v", c.tab, c.session, got, c.want)
+		}
+	}
+}
+
+// A session its relay brings to a new server owns its tab again, unless
+// another session owns it there already (then it reads it).
+func TestResumedAfterATakeover(t *testing.T) {
+	tabs := New(nil)
+	tabs.Resume("a2", "claude", 5, true)
+	if b := tabs.Of("a2"); !b.Owned || b.Tab != 5 || b.Agent != "claude" {
+		t.Fatalf("resumed: %+v", b)
+	}
+	tabs.Resume("b2", "cursor", 5, true)
+	if b := tabs.Of("b2"); b.Owned || b.Tab != 5 {
+		t.Fatalf("a tab owned by another: %+v", b)
+	}
+	if o, _ := tabs.Owner(5); o.Session != "a2" {
+		t.Fatalf("owner %+v", o)
+	}
+	tabs.Resume("c2", "zed", 0, true)
+	if tabs.Of("c2").Tab != 0 {
+		t.Fatal("no tab, no binding")
+	}
+}

@@ -56,6 +56,27 @@ func quiet(entry any) bool {
 	return true
 }
 
+// tabOf is the tab an entry happened in (0: not known).
+func tabOf(entry any) int {
+	switch e := entry.(type) {
+	case capture.LogEntry:
+		return e.TabID
+	case capture.NetworkEntry:
+		return e.TabID
+	case capture.NetworkBody:
+		return e.TabID
+	case capture.Action:
+		return e.TabID
+	case PageLoad:
+		return e.TabID
+	case LongTask:
+		return e.TabID
+	case FormSubmit:
+		return e.TabID
+	}
+	return 0
+}
+
 // observe runs the filters on one entry; it reports whether the next due
 // time may have changed. Called with s.mu held and s.st non-nil.
 func (s *Streamer) observe(entry any, now time.Time) bool {

@@ -71,15 +71,20 @@ type SecretCheck func(method, url, body string) string
 type Options struct {
 	Now     func() time.Time // the clock; time.Now when nil
 	Secrets SecretCheck
+	// Concerns says whether what happened in a tab concerns this streamer's
+	// session (several AIs on several tabs); nil: every tab does. An entry
+	// of no known tab always does.
+	Concerns func(tab int) bool
 }
 
 // Streamer filters ingested entries and throttles what it notifies. Safe for
 // concurrent use; off until configured on.
 type Streamer struct {
-	on      atomic.Bool // mirrors cfg.Enabled: the whole cost of Observe while off
-	now     func() time.Time
-	secrets SecretCheck
-	wake    chan struct{} // cap 1: tells Run the next due time may have moved
+	on       atomic.Bool // mirrors cfg.Enabled: the whole cost of Observe while off
+	now      func() time.Time
+	secrets  SecretCheck
+	concerns func(tab int) bool
+	wake     chan struct{} // cap 1: tells Run the next due time may have moved
 
 	mu   sync.Mutex
 	cfg  Config
@@ -92,7 +97,7 @@ func New(o Options) *Streamer {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	s := &Streamer{now: o.Now, secrets: o.Secrets, wake: make(chan struct{}, 1)}
+	s := &Streamer{now: o.Now, secrets: o.Secrets, concerns: o.Concerns, wake: make(chan struct{}, 1)}
 	s.cfg = Config{Events: slices.Clone(Categories), ThrottleSeconds: DefaultThrottle}
 	s.cats = catMask(Categories)
 	return s
@@ -194,6 +199,9 @@ func (s *Streamer) Observe(entry any) {
 		entry = ev.Entry
 	}
 	if quiet(entry) {
+		return
+	}
+	if tab := tabOf(entry); tab != 0 && s.concerns != nil && !s.concerns(tab) {
 		return
 	}
 	s.mu.Lock()

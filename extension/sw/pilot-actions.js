@@ -285,7 +285,7 @@ function readPageStorage() {
 
 // Runs in the page: clears both storages, then writes the snapshot's entries.
 function writePageStorage(local, session) {
-  const out = { url: location.href, origin: location.origin, local: 0, session: 0, errors: [] };
+  const out = { url: location.href, origin: location.origin, local: 0, session: 0, errors: /** @type {string[]} */ ([]) };
   try {
     localStorage.clear();
     sessionStorage.clear();

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Screenshots, SHOT_MAX_CHARS } from '../sw/screenshots.js';
+import { Screenshots, SHOT_MAX_CHARS } from '../sw/error-screenshots.js';
 import { FakeClock } from './fake-clock.mjs';
 
-// Screenshots on error (sw/screenshots.js's Screenshots) with fake tabs, delivery, server and clock:
+// Screenshots on error (sw/error-screenshots.js's Screenshots) with fake tabs, delivery, server and clock:
 // when one is taken, in what order its parts go, how often, and how failures are counted.
 
 function harness({ on = true } = {}) {

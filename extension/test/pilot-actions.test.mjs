@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Pilot } from '../sw/pilot.js';
+import { Pilot } from '../sw/pilot-actions.js';
 import { FakeClock } from './fake-clock.mjs';
 import { makeTabs } from './fake-browser.mjs';
 
-// The AI Web Pilot's actions (sw/pilot.js's Pilot) with a fake switch, snapshot storage, tabs and
+// The AI Web Pilot's actions (sw/pilot-actions.js's Pilot) with a fake switch, snapshot storage, tabs and
 // clock: every action waits for the switch and refuses while it is off; snapshots are read and written
 // one at a time; highlights are remembered until they end or the switch goes off. The tab is found
 // and its content script asked by the worker's Tabs and Documents, built on the same fake chrome.tabs.

@@ -193,7 +193,7 @@ export function makeShooter({ chrome, settings, now = Date.now, sleep = (ms) => 
     const height = Math.min(top.docH || top.vh, maxH);
     const scale = Math.min(1, maxW / top.vw);
     const canvas = new OffscreenCanvas(Math.round(top.vw * scale), Math.max(1, Math.round(height * scale)));
-    const ctx = canvas.getContext('2d');
+    const ctx = /** @type {OffscreenCanvasRenderingContext2D} */ (canvas.getContext('2d')); // a new canvas has one
     try {
       for (let y = 0; y < height; y += top.vh) {
         const [{ result: at }] = await run(tabId, scrollTo, [y], false);
@@ -244,7 +244,8 @@ async function reencode(dataURL, top, crop, fmt, maxW) {
   // Cropped and scaled while decoding, which costs less than drawing the whole capture scaled.
   const bitmap = await createImageBitmap(blob, src.x, src.y, src.w, src.h, { resizeWidth: w, resizeHeight: h, resizeQuality: 'medium' });
   const canvas = new OffscreenCanvas(w, h);
-  canvas.getContext('2d').drawImage(bitmap, 0, 0, w, h);
+  // A new canvas always has its 2d context.
+  /** @type {OffscreenCanvasRenderingContext2D} */ (canvas.getContext('2d')).drawImage(bitmap, 0, 0, w, h);
   bitmap.close();
   return blobBase64(await canvas.convertToBlob(encoding(fmt)));
 }

@@ -75,7 +75,8 @@ export async function shrinkPNG(dataURL) {
     const w = Math.max(1, Math.round(bitmap.width * scale));
     const h = Math.max(1, Math.round(bitmap.height * scale));
     const canvas = new OffscreenCanvas(w, h);
-    canvas.getContext('2d').drawImage(bitmap, 0, 0, w, h);
+    // A new canvas always has its 2d context.
+    /** @type {OffscreenCanvasRenderingContext2D} */ (canvas.getContext('2d')).drawImage(bitmap, 0, 0, w, h);
     const blob = await canvas.convertToBlob({ type: 'image/png' });
     const out = await blobToDataURL(blob);
     if (out.length <= SHOT_MAX_CHARS) return out;

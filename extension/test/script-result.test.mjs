@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { RESULT_MAX_BYTES, scriptTimeout, scriptResult, serializeParked, illegalReturn, scriptError } from '../sw/serialize.js';
+import { RESULT_MAX_BYTES, scriptTimeout, scriptResult, serializeParked, illegalReturn, scriptError } from '../sw/script-result.js';
 import { QueryError } from '../sw/errors.js';
 
 const park = (v, max = 1000) => {

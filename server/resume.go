@@ -1,0 +1,115 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// tabClaim is the tab a relayed session owned (interact new_tab) or
+// tracked (configure track) on the server before a takeover: the relay
+// gives it to the next server when it reconnects, so that the session
+// keeps its tab and no other session may act on it meanwhile.
+type tabClaim struct {
+	Tab   int
+	Owned bool
+	Agent string // the client's name, as its initialize said
+}
+
+// agentMax bounds the client name a claim carries.
+const agentMax = 100
+
+// query is how the relay says the claim on the MCP endpoint's URL.
+func (c tabClaim) query() string {
+	if c.Tab <= 0 {
+		return ""
+	}
+	v := url.Values{"tab": {strconv.Itoa(c.Tab)}, "agent": {c.Agent}}
+	if c.Owned {
+		v.Set("owned", "1")
+	}
+	return "?" + v.Encode()
+}
+
+// claimOf reads a claim from the endpoint's query; anything else is none.
+func claimOf(q url.Values) tabClaim {
+	tab, err := strconv.Atoi(q.Get("tab"))
+	if err != nil || tab <= 0 {
+		return tabClaim{}
+	}
+	agent := q.Get("agent")
+	if len(agent) > agentMax {
+		agent = agent[:agentMax]
+	}
+	return tabClaim{Tab: tab, Owned: q.Get("owned") == "1", Agent: agent}
+}
+
+// claim is what the relay gives the next server.
+func (r *relay) claim() tabClaim {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	c := r.tab
+	if c.Tab > 0 && c.Agent == "" { // a client of the older protocol names itself once, at initialize
+		var init struct {
+			Params struct {
+				ClientInfo struct {
+					Name string `json:"name"`
+				} `json:"clientInfo"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(r.init, &init) == nil {
+			c.Agent = init.Params.ClientInfo.Name
+		}
+	}
+	return c
+}
+
+// noteTab keeps the tab a successful new_tab, close_tab or configure
+// track left the session with, and the name its client gave in the call;
+// the caller holds mu.
+func (r *relay) noteTab(req, resp []byte) {
+	if !bytes.Contains(req, []byte(`_tab"`)) && !bytes.Contains(req, []byte(`"track"`)) {
+		return
+	}
+	var call struct {
+		Params struct {
+			Meta struct {
+				ClientInfo struct {
+					Name string `json:"name"`
+				} `json:"io.modelcontextprotocol/clientInfo"`
+			} `json:"_meta"`
+			Name      string         `json:"name"`
+			Arguments map[string]any `json:"arguments"`
+		} `json:"params"`
+	}
+	var answer struct {
+		Result *struct {
+			IsError bool `json:"isError"`
+			Content []struct {
+				Text string `json:"text"`
+			} `json:"content"`
+		} `json:"result"`
+	}
+	if json.Unmarshal(req, &call) != nil || json.Unmarshal(resp, &answer) != nil || answer.Result == nil ||
+		answer.Result.IsError || len(answer.Result.Content) == 0 {
+		return
+	}
+	var out struct {
+		TabID int `json:"tab_id"`
+		Tab   int `json:"tab"`
+	}
+	if json.NewDecoder(strings.NewReader(answer.Result.Content[0].Text)).Decode(&out) != nil {
+		return
+	}
+	who := call.Params.Meta.ClientInfo.Name
+	switch action := call.Params.Arguments["action"]; {
+	case call.Params.Name == "interact" && action == "new_tab" && out.TabID > 0:
+		r.tab = tabClaim{Tab: out.TabID, Owned: true, Agent: who}
+	case call.Params.Name == "interact" && action == "close_tab" && out.TabID == r.tab.Tab && r.tab.Owned:
+		r.tab = tabClaim{}
+	case call.Params.Name == "configure" && action == "track":
+		r.tab = tabClaim{Tab: out.Tab, Agent: who}
+	}
+}
