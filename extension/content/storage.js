@@ -23,6 +23,13 @@
   const CACHES_MAX = 50;
   const OPEN_MS = 3000; // an open another connection's upgrade holds back
 
+  /**
+   * @typedef {{key: string, value: string, size: number, cut?: boolean}} AreaEntry
+   * @typedef {{key: string, value: string, cut?: boolean}} RecordEntry
+   * @typedef {{name: string, keyPath?: string, autoIncrement?: boolean, count: number, records?: RecordEntry[], more?: number}} StoreEntry
+   * @typedef {{name: string, version?: number, stores?: StoreEntry[], more_stores?: number, error?: string}} DatabaseEntry
+   */
+
   const clip = (s, n) => (s.length > n ? s.slice(0, n) : s);
   const why = (err) => String((err && err.message) || err);
 
@@ -30,7 +37,7 @@
   function area(get) {
     const st = get();
     const n = st.length;
-    const out = { count: n, entries: [] };
+    const out = { count: n, entries: /** @type {AreaEntry[]} */ ([]) };
     let budget = AREA_BUDGET;
     for (let i = 0; i < n && budget > 0; i++) {
       const key = st.key(i);
@@ -38,7 +45,7 @@
       const v = st.getItem(key);
       if (v === null) continue;
       const shown = clip(v, VALUE_WINDOW);
-      /** @type {{key: string, value: string, size: number, cut?: boolean}} */
+      /** @type {AreaEntry} */
       const e = { key: clip(key, KEY_MAX), value: S.named(key, shown), size: v.length };
       if (shown.length < v.length) e.cut = true;
       budget -= e.key.length + e.value.length;
@@ -59,7 +66,7 @@
     return new Promise((resolve, reject) => {
       const req = indexedDB.open(name);
       const timer = setTimeout(() => reject(new Error('the database did not open (another connection is upgrading it)')), OPEN_MS);
-      req.onupgradeneeded = () => req.transaction.abort(); // gone since databases() listed it
+      req.onupgradeneeded = () => { if (req.transaction) req.transaction.abort(); }; // gone since databases() listed it
       req.onsuccess = () => {
         clearTimeout(timer);
         const db = req.result;
@@ -86,30 +93,32 @@
 
   async function storeOf(tx, name, includeValues, ctx) {
     const os = tx.objectStore(name);
-    /** @type {{name: string, keyPath?: string, autoIncrement?: boolean, count: number, records?: object[], more?: number}} */
+    /** @type {StoreEntry} */
     const st = { name, count: await done(os.count()) };
     const kp = keyPathOf(os.keyPath);
     if (kp) st.keyPath = kp;
     if (os.autoIncrement) st.autoIncrement = true;
     if (!includeValues || !ctx.serialize || !st.count) return st;
-    st.records = [];
+    /** @type {RecordEntry[]} */
+    const records = [];
+    st.records = records;
     await new Promise((resolve, reject) => {
       const req = os.openCursor();
       req.onerror = () => reject(req.error);
       req.onsuccess = () => {
         const c = req.result;
-        if (!c || st.records.length >= RECORDS_MAX || ctx.budget <= 0) return resolve(undefined);
+        if (!c || records.length >= RECORDS_MAX || ctx.budget <= 0) return resolve(undefined);
         const key = recordText(ctx.serialize, c.key, name, false);
         const value = recordText(ctx.serialize, c.value, name, true);
-        /** @type {{key: string, value: string, cut?: boolean}} */
+        /** @type {RecordEntry} */
         const r = { key: key.text, value: value.text };
         if (value.cut) r.cut = true;
         ctx.budget -= key.text.length + value.text.length;
-        st.records.push(r);
+        records.push(r);
         c.continue();
       };
     });
-    if (st.count > st.records.length) st.more = st.count - st.records.length;
+    if (st.count > records.length) st.more = st.count - records.length;
     return st;
   }
 
@@ -117,13 +126,15 @@
     const db = await open(info.name);
     try {
       const names = Array.from(db.objectStoreNames);
-      /** @type {{name: string, version: number, stores?: object[], more_stores?: number}} */
-      const d = { name: info.name, version: db.version, stores: [] };
+      /** @type {StoreEntry[]} */
+      const stores = [];
+      /** @type {DatabaseEntry} */
+      const d = { name: info.name, version: db.version, stores };
       if (names.length > STORES_MAX) d.more_stores = names.length - STORES_MAX;
       const read = names.slice(0, STORES_MAX);
       if (read.length) {
         const tx = db.transaction(read, 'readonly');
-        for (const n of read) d.stores.push(await storeOf(tx, n, includeValues, ctx));
+        for (const n of read) stores.push(await storeOf(tx, n, includeValues, ctx));
       }
       return d;
     } finally {
@@ -133,7 +144,7 @@
 
   async function indexedDBOf(includeValues) {
     const list = await indexedDB.databases();
-    const out = { count: list.length, databases: [] };
+    const out = { count: list.length, databases: /** @type {DatabaseEntry[]} */ ([]) };
     const serializer = globalThis.__gasolineSerializer;
     const ctx = { budget: RECORDS_BUDGET, serialize: typeof serializer === 'function' ? serializer(null) : null };
     for (const info of list.slice(0, DATABASES_MAX)) {
