@@ -32,6 +32,7 @@ import { passHeld, scrubURL, serverTest } from './sw/held.js';
 import { Requests } from './sw/requests.js';
 import { Picker } from './sw/picker.js';
 import { StartupQueue } from './sw/startup.js';
+import { StorageReader } from './sw/storage.js';
 
 const ALARM = 'gasoline-poll';
 
@@ -105,8 +106,9 @@ const screenshots = new Screenshots({
 });
 const audits = new Audits({ scripting: chrome.scripting, fetch: (url, init) => fetch(url, init), getURL: (p) => chrome.runtime.getURL(p), documents });
 const shots = makeShooter({ chrome, settings: () => settings.effective });
+const storage = new StorageReader({ settings: () => settings.effective, cookies: chrome.cookies, documents });
 const queries = new QueryRunner({
-  send: (m) => channel.sendResult(m), pilot: actions, audits, shots, styles, clock: systemClock,
+  send: (m) => channel.sendResult(m), pilot: actions, audits, shots, styles, storage, clock: systemClock,
   deliverHeld: () => {
     requests.handOver();
     return delivery.deliverHeld();

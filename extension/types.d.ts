@@ -17,6 +17,7 @@ interface Settings {
   screenshot_on_error: boolean;
   action_replay: boolean;
   ai_screenshots: boolean;
+  storage_reads: boolean;
 }
 
 /** One capture setting as generated/constants.mjs describes it (CAPTURE_SETTINGS). */
@@ -77,7 +78,7 @@ interface SettingsView {
 
 // ---- server ↔ worker (the socket /ws/extension, or GET /pending-queries and POST /query-results)
 
-type QueryKind = 'dom' | 'page_info' | 'a11y' | 'pilot' | 'flush' | 'screenshot' | 'interactive' | 'styles';
+type QueryKind = 'dom' | 'page_info' | 'a11y' | 'pilot' | 'flush' | 'screenshot' | 'interactive' | 'styles' | 'storage';
 
 /** A question from the server: tab 0 is the tracked tab; deadline in epoch ms. */
 interface ServerQuery {

@@ -28,6 +28,7 @@ var httpStatus = map[problem.Code]int{
 	problem.NotSaved:              http.StatusInternalServerError,
 	problem.TabNotVisible:         http.StatusConflict,
 	problem.ScreenshotsOff:        http.StatusForbidden,
+	problem.StorageReadsOff:       http.StatusForbidden,
 	problem.Internal:              http.StatusInternalServerError,
 }
 

@@ -29,7 +29,7 @@ var (
 func (s *Server) observeTool() tool {
 	return tool{
 		name:     "observe",
-		desc:     "What the developer's tabs captured, newest first; a result's cursor as `after` gets only what is new.",
+		desc:     "What the developer's tabs captured, newest first; a cursor as `after` gets only what is new.",
 		hints:    readOnly,
 		selector: newParam[string]("what", ""),
 		scope:    s.sessionTab,
@@ -88,6 +88,7 @@ func (s *Server) observeModes() []mode {
 		{"pilot", "", nil, func(context.Context, args) (any, error) { return s.PilotStatus(), nil }},
 		{"health", "", nil, func(context.Context, args) (any, error) { return s.Health(), nil }},
 		{"pointed", "what the human pointed at, and why", nil, s.observePointed},
+		{"storage", "", []declared{includeValuesParam, tabParam}, storageReader{s.queries}.observe},
 	}
 	// Alerts about capture changes ride along with whatever the AI observes next; a range of
 	// entries with a loss in it says so (loss.go).

@@ -1,5 +1,5 @@
 // Gasoline content script, part 3: answers the worker's on-demand queries (PROTOCOL.md, "On-demand
-// queries": dom, page_info, and pilot through content/pilot.js), and tells the worker when the DOM
+// queries": dom, page_info, pilot through content/pilot.js, storage through content/storage.js), and tells the worker when the DOM
 // is parsed ('ready'), the moment from which it may ask. The worker runs it with the rest of the
 // content script after the page's load (content.js).
 (() => {
@@ -154,6 +154,9 @@
         case 'pilot':
           if (!G.pilot) throw new QueryError('internal', 'the pilot part of the content script is not loaded');
           return { result: G.pilot(params) };
+        case 'storage':
+          if (!G.storage) throw new QueryError('internal', 'the storage part of the content script is not loaded');
+          return G.storage(params).then((result) => ({ result }), errorAnswer);
         case 'act': {
           if (!G.act) throw new QueryError('internal', 'the acting part of the content script is not loaded');
           // Some steps wait (settle, wait_for): their errors come back as the others' do.

@@ -461,7 +461,15 @@
     return d;
   }
 
-  const api = Object.freeze({ isSecretName, isSecretHeader, isSecretField, markOf, cards, url, pairs, headers, text, json, multipart, body, event, remembered });
+  // A value stored under a name (a storage key, a cookie, an IndexedDB store): all of it when the name
+  // is secret, as markOf writes it, else its secrets as a body's; see redact.Named.
+  function named(name, v) {
+    if (typeof v !== 'string' || v === '') return v;
+    if (isSecretName(name)) return isMark(v) ? v : markOf(v);
+    return body(v, '');
+  }
+
+  const api = Object.freeze({ isSecretName, isSecretHeader, isSecretField, markOf, cards, url, pairs, headers, text, json, multipart, body, named, event, remembered });
   if (typeof module === 'object' && module.exports) module.exports = api;
   else root.__gasolineScrub = api;
 })(globalThis, typeof GASOLINE_CONSTANTS !== 'undefined' ? GASOLINE_CONSTANTS : require('../generated/constants.js'));

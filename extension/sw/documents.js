@@ -22,6 +22,7 @@ export const NO_ACCESS = /Cannot access|cannot be scripted|showing error page|ex
 const CONTENT_SCRIPTS = [
   'generated/constants.js', 'content/scrub.js', 'content/gate.js', 'content.js',
   'content/actions.js', 'content/queries.js', 'content/pilot.js', 'content/act.js', 'content/styles.js', 'content/perf.js',
+  'page/serialize.js', 'content/storage.js', // the serializer: IndexedDB's records, as the page world's values
 ];
 const LOAD_WAIT_MS = 1000;
 const RUN_MAX = 500; // documents remembered as given the content script

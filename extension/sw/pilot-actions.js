@@ -4,6 +4,7 @@
 
 import { QueryError, errText } from './errors.js';
 import { ACTIONS } from './act.js';
+import { cookieStoreOf } from './storage.js';
 
 const SNAPSHOTS_KEY = 'gasoline_snapshots';
 const SNAPSHOT_NAME_MAX = 50;
@@ -135,11 +136,8 @@ export class Pilot {
   }
 
   // The cookie store of the tab (an incognito tab has its own).
-  async cookieStoreOf(tabId) {
-    try {
-      for (const store of await this.d.cookies.getAllCookieStores()) if (store.tabIds.includes(tabId)) return store.id;
-    } catch (_) { /* the default store */ }
-    return undefined;
+  cookieStoreOf(tabId) {
+    return cookieStoreOf(this.d.cookies, tabId);
   }
 
   // Runs fn against the tab's current document and checks its answer.

@@ -1,12 +1,13 @@
 // One on-demand query, from the server's frame to its answer: dom and page_info asked of the content
-// script, a11y audits, pilot actions, screenshots (sw/screenshot.js), styles (sw/styles.js), a flush of what the worker holds; each
+// script, the origin's storage (sw/storage.js), a11y audits, pilot actions, screenshots (sw/screenshot.js), styles
+// (sw/styles.js), a flush of what the worker holds; each
 // bounded by its deadline.
 
 import { scriptTimeout } from './script-result.js';
 import { QueryError, errText } from './errors.js';
 
-const QUERY_KINDS = new Set(['dom', 'page_info', 'a11y', 'pilot', 'flush', 'screenshot', 'interactive', 'styles']);
-const QUERY_DEFAULT_MS = { dom: 10000, page_info: 10000, a11y: 30000, pilot: 10000, screenshot: 10000, interactive: 10000, styles: 10000 };
+const QUERY_KINDS = new Set(['dom', 'page_info', 'a11y', 'pilot', 'flush', 'screenshot', 'interactive', 'styles', 'storage']);
+const QUERY_DEFAULT_MS = { dom: 10000, page_info: 10000, a11y: 30000, pilot: 10000, screenshot: 10000, interactive: 10000, styles: 10000, storage: 10000 };
 const QUERY_MAX_MS = 120000;
 
 /** A query's time limit when the server set none: execute_js gets its script's own plus a margin. */
@@ -22,6 +23,7 @@ function defaultQueryMS(q) {
  * @property {{audit(tabId: number, q: object, job: object): Promise<any>}} audits a11y.js's Audits
  * @property {{shoot(tabId: number, p: object): Promise<any>}} shots screenshot.js's shooter, for screenshots
  * @property {{run(tabId: number, q: ServerQuery, p: object, job: object): Promise<any>}} styles styles.js's Styles, for analyze styles
+ * @property {{read(tabId: number, q: ServerQuery, p: object, job: object): Promise<any>}} storage storage.js's StorageReader
  * @property {() => Promise<{queued: number}>} deliverHeld delivery.js's: what the worker holds, delivered now
  * @property {{resolveTab(tab: unknown): Promise<number>, url(id: number): string}} tracked tabs.js's Tabs: which tab a query
  *   means, and the URL it last showed
@@ -70,6 +72,9 @@ export class QueryRunner {
       } else if (q.kind === 'styles') {
         job.tab = await this.d.tracked.resolveTab(q.tab);
         out = await this.d.styles.run(job.tab, q, params, job);
+      } else if (q.kind === 'storage') {
+        job.tab = await this.d.tracked.resolveTab(q.tab);
+        out = await this.d.storage.read(job.tab, q, params, job);
       } else {
         job.tab = await this.d.tracked.resolveTab(q.tab);
         // The interactive list is content/act.js's: asked as its step, outside the pilot's actions.

@@ -74,7 +74,7 @@ test('load: what storage already holds is neither written again nor pushed; unre
   const g = harness();
   g.settings.d.storage.sync.get = async () => { throw new Error('sync off'); };
   await g.settings.load({ gasoline_overrides: 'junk' });
-  assert.deepEqual(g.settings.effective, { ...DEFAULT_SETTINGS, ai_screenshots: false });
+  assert.deepEqual(g.settings.effective, { ...DEFAULT_SETTINGS, ai_screenshots: false, storage_reads: false });
   assert.deepEqual(g.settings.view().overrides, {});
 });
 

@@ -32,6 +32,11 @@ test('urls', () => {
   for (const [input, want] of v.urls) assert.equal(scrub.url(input), want, input);
 });
 
+test('named: a value stored under a name, as redact.Named', () => {
+  assert.ok(v.named.length);
+  for (const [name, input, want] of v.named) assert.equal(scrub.named(name, input), want, `${name}=${input}`);
+});
+
 test('bodies', () => {
   for (const c of v.bodies) {
     const got = scrub.body(c.in, c.ct);

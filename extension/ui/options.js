@@ -30,6 +30,7 @@ const WORDING = {
   screenshot_on_error: { title: 'Screenshot on error' },
   action_replay: { title: 'User actions (clicks, typing, navigation; passwords never)' },
   ai_screenshots: { title: 'Let the AI take screenshots (password fields are blanked; only you can change this)' },
+  storage_reads: { title: "Let the AI read the page's storage, cookies and IndexedDB (secrets redacted; only you can change this)" },
 };
 
 function el(tag, props, ...children) {

@@ -25,6 +25,8 @@ const (
 	KindInteractive = "interactive"
 	// KindStyles reports the CSS declarations that apply to an element.
 	KindStyles = "styles"
+	// KindStorage reads the page's storage, cookies and IndexedDB.
+	KindStorage = "storage"
 	// KindFlush asks the worker to deliver the events it holds back while a
 	// page is busy; it answers once they are stored.
 	KindFlush = "flush"
@@ -63,7 +65,7 @@ type PageError struct {
 func (e *PageError) problem() *problem.Error {
 	switch c := problem.Code(e.Code); c {
 	case problem.InvalidParam, problem.NotFound, problem.Timeout, problem.PilotDisabled, problem.CSPBlocked, problem.ScriptError,
-		problem.TabNotVisible, problem.ScreenshotsOff, problem.TooLarge, problem.NotActionable, problem.Forbidden:
+		problem.TabNotVisible, problem.ScreenshotsOff, problem.StorageReadsOff, problem.TooLarge, problem.NotActionable, problem.Forbidden:
 		return &problem.Error{Code: c, Message: e.Message}
 	}
 	return &problem.Error{Code: problem.Internal, Message: "the extension failed: " + e.Message}

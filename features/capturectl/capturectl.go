@@ -41,6 +41,8 @@ var Settings = []Setting{
 // extension takes no override of them, and configure refuses to change them.
 var HumanSettings = []Setting{
 	{Name: "ai_screenshots", Values: []string{"true", "false"}, Default: true, Bool: true},
+	// observe{what:"storage"}: the page's storage, cookies and IndexedDB, scrubbed.
+	{Name: "storage_reads", Values: []string{"true", "false"}, Default: true, Bool: true},
 }
 
 func humanOnly(name string) bool {

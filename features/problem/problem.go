@@ -45,6 +45,8 @@ const (
 	TabNotVisible Code = "tab_not_visible"
 	// ScreenshotsOff: the human turned AI screenshots off (ai_screenshots).
 	ScreenshotsOff Code = "ai_screenshots_off"
+	// StorageReadsOff: the human turned storage reads off (storage_reads).
+	StorageReadsOff Code = "storage_reads_off"
 	// NotActionable: the action's target is there but cannot take it
 	// (covered by another element, disabled, hidden, not a text field).
 	NotActionable Code = "not_actionable"

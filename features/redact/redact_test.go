@@ -16,6 +16,8 @@ type vectors struct {
 	Bodies  []struct{ CT, In, Out string }
 	// Fields are inputs: type, name, id, autocomplete.
 	Fields struct{ Secret, Plain [][4]string }
+	// Named are a name, a value stored under it and the value redacted.
+	Named [][3]string
 }
 
 func load(t testing.TB) vectors {
@@ -68,6 +70,18 @@ func TestURLs(t *testing.T) {
 	for _, c := range load(t).URLs {
 		if got := URL(c[0]); got != c[1] {
 			t.Errorf("URL(%q)\n got %q\nwant %q", c[0], got, c[1])
+		}
+	}
+}
+
+func TestNamed(t *testing.T) {
+	v := load(t)
+	if len(v.Named) == 0 {
+		t.Fatal("no named vectors")
+	}
+	for _, c := range v.Named {
+		if got := Named(c[0], c[1]); got != c[2] {
+			t.Errorf("Named(%q, %q) = %q, want %q", c[0], c[1], got, c[2])
 		}
 	}
 }

@@ -252,6 +252,20 @@ func markOf(v string) string {
 	return Redacted
 }
 
+// Named redacts a value stored under a name (a storage key, a cookie, an
+// IndexedDB store): all of it when the name is secret, as markOf writes it
+// ("eyJhbG…[redacted]" for a JWT); else the secrets in it, as in a body of
+// no known type. A value the extension already redacted stays as it is.
+func Named(name, v string) string {
+	if IsSecretName(name) {
+		if v == "" || isMark(v) {
+			return v
+		}
+		return markOf(v)
+	}
+	return Body(v, "")
+}
+
 // MarkFormat is a format as the extension reads it to write a secret
 // name's value as the mark the server would ("api_key=sk_live_[redacted]"),
 // so the mark is the same wherever the value was first redacted. Regex and
