@@ -21,9 +21,14 @@ export const NO_ACCESS = /Cannot access|cannot be scripted|showing error page|ex
 // first hello would be the page's.
 const CONTENT_SCRIPTS = [
   'generated/constants.js', 'content/scrub.js', 'content/gate.js', 'content.js',
-  'content/actions.js', 'content/queries.js', 'content/pilot.js', 'content/act.js', 'content/styles.js', 'content/perf.js',
-  'page/serialize.js', 'content/storage.js', // the serializer: IndexedDB's records, as the page world's values
+  'content/actions.js', 'content/queries.js', 'content/pilot.js', 'content/act.js', 'content/perf.js',
 ];
+// The parts only a rare query needs run when it is asked, in the document asked: no page pays for them
+// at its load. page/serialize.js turns IndexedDB's records into JSON as the page world's values.
+export const ON_DEMAND = {
+  styles: ['content/styles.js'],
+  storage: ['page/serialize.js', 'content/storage.js'],
+};
 const LOAD_WAIT_MS = 1000;
 const RUN_MAX = 500; // documents remembered as given the content script
 
@@ -177,8 +182,10 @@ export class Documents {
   /** Asks the tab's content script query q; check, if given, runs before every attempt. */
   askContent(tabId, q, job, check) {
     const msg = { type: 'query', id: q.id, kind: q.kind, params: q.params, deadline: job.deadline };
+    const files = ON_DEMAND[q.kind];
     return this.onDocument(tabId, job, async () => {
       if (check) check();
+      if (files) await this.d.scripting.executeScript({ target: { tabId, frameIds: [0] }, files });
       const ans = await this.d.tabs.sendMessage(tabId, msg, { frameId: 0 });
       if (ans === undefined) throw new PartsPending();
       if (!ans || typeof ans !== 'object') throw new QueryError('internal', 'the content script did not answer the query');
