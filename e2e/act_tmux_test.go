@@ -63,7 +63,7 @@ func TestActionApprovalInTmux(t *testing.T) {
 }
 
 // In ask mode a replay waits once, its steps listed on the dashboard; y
-// runs them, and X stops the replay between two steps.
+// runs them; the header shows it under way, and x stops it between two steps.
 func TestReplayApprovalInTmux(t *testing.T) {
 	dash, r := askingDashboard(t, "replay", "replay-tmux-agent", "40s")
 	r.b.setCapture(t, map[string]any{"action_replay": true})
@@ -86,9 +86,9 @@ func TestReplayApprovalInTmux(t *testing.T) {
 	}()
 	dash.await(20*time.Second, "APPROVE? AI replay-tmux-agent wants to replay", "1. navigate "+r.site+"/replay-shop.html",
 		`2. type #qty = "2"`, "3. type #pw (skipped", `4. click #add "Add"`)
-	dash.keys("5") // the Overrides pane, where X takes back all the AI was let do
 	dash.keys("y")
-	// X once the first step ran: the replay stops before the next one.
+	// x once the replay shows under way in the header: it stops before its next step.
+	dash.await(20*time.Second, "replays your flow on tab", "x stops it")
 	waitFor(t, 20*time.Second, "the replay's first step in the audit", func() bool {
 		for _, l := range auditOf(t, r.port) {
 			if l["replay_id"] != nil && l["event"] == "pilot_action" {
@@ -97,7 +97,7 @@ func TestReplayApprovalInTmux(t *testing.T) {
 		}
 		return false
 	})
-	dash.keys("X")
+	dash.keys("x")
 	var out map[string]any
 	select {
 	case out = <-done:
@@ -105,6 +105,6 @@ func TestReplayApprovalInTmux(t *testing.T) {
 		t.Fatalf("no answer; the screen:\n%s", dash.screen())
 	}
 	if msg, _ := out["message"].(string); out["error"] != "revoked_by_user" || !strings.Contains(msg, "the human stopped the replay before step") {
-		t.Fatalf("the replay after X: %v", out)
+		t.Fatalf("the replay after x: %v", out)
 	}
 }

@@ -5,7 +5,9 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"net/http"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/gasoline-dev/gasoline/features/audit"
@@ -14,6 +16,7 @@ import (
 	"github.com/gasoline-dev/gasoline/features/problem"
 	"github.com/gasoline-dev/gasoline/features/redact"
 	"github.com/gasoline-dev/gasoline/features/replay"
+	"github.com/gasoline-dev/gasoline/server/wire"
 )
 
 // replayAfterParam starts a replay after an observe actions cursor.
@@ -43,7 +46,17 @@ type replayer struct {
 	asks    func() bool // the approval mode is ask
 	approve func(ctx context.Context, p pilot.Action, tab int, steps ...string) error
 	audit   func(audit.Event)
-	running sync.Map // replay id → chan struct{}, closed to stop it
+	changed func() // the status the dashboard shows changed
+
+	mu      sync.Mutex
+	running map[string]*replayRun // by replay id
+}
+
+// replayRun is a replay under way: what the dashboard shows, and how the
+// human's x stops it between two steps.
+type replayRun struct {
+	wire.Replay
+	stop chan struct{} // closed to stop it
 }
 
 // replayFlow replays the human's recorded flow on the tab: the steps
@@ -95,9 +108,8 @@ func (r *replayer) replayFlow(ctx context.Context, tab int, after uint64) (any, 
 		}
 	}
 	id := newReplayID()
-	stop := make(chan struct{})
-	r.running.Store(id, stop)
-	defer r.running.Delete(id)
+	run := r.start(id, agent(ctx), tab, len(steps))
+	defer r.end(id)
 	ctx, cancel := context.WithTimeout(ctx, replay.MaxTime)
 	defer cancel()
 	out := replayAnswer{ReplayID: id, Tab: tab}
@@ -112,9 +124,10 @@ func (r *replayer) replayFlow(ctx context.Context, tab int, after uint64) (any, 
 		if ctx.Err() != nil {
 			return nil, problem.New(problem.Timeout, "the replay took over %v and stopped before step %d (%s %s); steps 1–%d ran", replay.MaxTime, st.N, st.Action, st.Target, st.N-1)
 		}
-		// The human's switch, their block (P) or their X stops a replay between steps.
+		// The human's x, their switch or their block (P) stops a replay between steps.
+		r.at(run, st.N)
 		select {
-		case <-stop:
+		case <-run.stop:
 			return nil, problem.New(problem.RevokedByUser, "the human stopped the replay before step %d (%s %s); steps 1–%d ran (replay %s). Do not replay it again unasked.",
 				st.N, st.Action, st.Target, st.N-1, id)
 		default:
@@ -191,12 +204,70 @@ func newReplayID() string {
 	return "r" + hex.EncodeToString(b)
 }
 
-// stopReplays stops every replay under way, between two of its steps.
-func (r *replayer) stopReplays() {
-	r.running.Range(func(id, stop any) bool {
-		if _, mine := r.running.LoadAndDelete(id); mine {
-			close(stop.(chan struct{}))
-		}
-		return true
-	})
+// start records a replay under way.
+func (r *replayer) start(id, who string, tab, steps int) *replayRun {
+	run := &replayRun{Replay: wire.Replay{ID: id, Agent: who, Tab: tab, Steps: steps}, stop: make(chan struct{})}
+	r.mu.Lock()
+	if r.running == nil {
+		r.running = map[string]*replayRun{}
+	}
+	r.running[id] = run
+	r.mu.Unlock()
+	r.notify()
+	return run
+}
+
+// at records the step a replay reached.
+func (r *replayer) at(run *replayRun, n int) {
+	r.mu.Lock()
+	run.Step = n
+	r.mu.Unlock()
+	r.notify()
+}
+
+func (r *replayer) end(id string) {
+	r.mu.Lock()
+	delete(r.running, id)
+	r.mu.Unlock()
+	r.notify()
+}
+
+func (r *replayer) notify() {
+	if r.changed != nil {
+		r.changed()
+	}
+}
+
+// underway lists the replays under way, by id.
+func (r *replayer) underway() []wire.Replay {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]wire.Replay, 0, len(r.running))
+	for _, run := range r.running {
+		out = append(out, run.Replay)
+	}
+	slices.SortFunc(out, func(a, b wire.Replay) int { return strings.Compare(a.ID, b.ID) })
+	return out
+}
+
+// stopReplays stops every replay under way, between two of its steps, and
+// names them.
+func (r *replayer) stopReplays() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var ids []string
+	for id, run := range r.running {
+		close(run.stop)
+		delete(r.running, id)
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// handleStop is the human's x while a replay runs: POST /api/replays/stop.
+func (r *replayer) handleStop(w http.ResponseWriter, _ *http.Request) {
+	ids := r.stopReplays()
+	r.notify()
+	writeJSON(w, http.StatusOK, wire.ReplaysStopped{Stopped: nonNil(ids)})
 }

@@ -186,7 +186,7 @@ func New(cfg Config) *Server {
 		reads:     newReadLog(),
 	}
 	s.acts = &actor{store: s.store, queries: s.queries, pilot: s.pilot, locate: s.locateEntry}
-	s.replays = &replayer{act: s.acts, asks: s.pilotMode.Asks, approve: s.approve, audit: s.audit}
+	s.replays = &replayer{act: s.acts, asks: s.pilotMode.Asks, approve: s.approve, audit: s.audit, changed: s.clientsChanged}
 	// The dashboards' header lists each AI's tab: a change shows at once.
 	s.tabs = sessiontabs.New(s.clientsChanged)
 	if cfg.DataDir != "" {
@@ -282,6 +282,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /api/approvals/rule", s.human(s.handleApprovalRule))
 	mux.HandleFunc("POST /api/approvals/rules/revoke", s.human(s.handleRuleRevoke))
 	mux.HandleFunc("POST /api/tabs/free", s.human(s.handleTabFree))
+	mux.HandleFunc("POST /api/replays/stop", s.human(s.replays.handleStop))
 	mux.HandleFunc("GET /api/origins", s.handleOrigins)
 	mux.HandleFunc("POST /api/origins/answer", s.human(s.handleOriginAnswer))
 	mux.HandleFunc("POST /api/decisions/recover", s.human(s.handleRecover))

@@ -38,6 +38,7 @@ func (s *Server) Health() Health {
 		Extension:      ExtensionHealth{Connected: ok, Dropped: s.ext.dropped.Load(), Sockets: int(s.ext.sockets.Load()), PicksRefused: s.picks.Refused()},
 		Clients:        s.clients.names(),
 		AITabs:         s.aiTabs(),
+		Replays:        s.replays.underway(),
 		Buffers:        s.store.Stats(),
 		PendingQueries: s.queries.Held(),
 		Pilot:          new(s.PilotStatus()),

@@ -113,6 +113,9 @@ func headerView(hd header, width int) string {
 	p2, o2 := withSegments(hd.segments, 2, []part{ext, pilot, tab}, []int{0, 1, 2, 0, 0})
 	l2 := squeeze(width, sep, p2, o2)
 	var p3 []part
+	if r := replayPart(h); r != nil {
+		p3 = append(p3, r)
+	}
 	if d := decisionsPart(h); d != nil {
 		p3 = append(p3, d)
 	}

@@ -119,6 +119,9 @@ func (m *Model) global(msg tea.KeyMsg) (tea.Cmd, bool) {
 		m.panes.show((m.panes.active + paneCount - 1) % paneCount)
 	case key.Matches(msg, g.Panes):
 		m.panes.show(int(msg.String()[0] - '1'))
+	case key.Matches(msg, m.panes.overrides.keys.Revoke) && m.replaying():
+		// A replay under way is what x stops first, in every pane.
+		return m.stopReplays(), true
 	case key.Matches(msg, m.panes.overrides.keys.Revoke) && m.panes.active != paneOverrides:
 		// x anywhere else takes back the newest AI override: the veto is
 		// one key whatever the human is looking at.

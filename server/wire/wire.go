@@ -60,6 +60,22 @@ type TabFree struct {
 	Tab int `json:"tab"`
 }
 
+// Replay is a replay of the human's flow under way: which AI runs it on
+// which tab, and the step it reached of how many.
+type Replay struct {
+	ID    string `json:"id"`
+	Agent string `json:"agent"`
+	Tab   int    `json:"tab,omitempty"`
+	Step  int    `json:"step,omitempty"`
+	Steps int    `json:"steps"`
+}
+
+// ReplaysStopped answers POST /api/replays/stop: the replays the human's x
+// stopped (none under way: empty).
+type ReplaysStopped struct {
+	Stopped []string `json:"stopped"`
+}
+
 // AITabs is the AI sessions' tabs, by tab then agent.
 type AITabs struct {
 	Tabs []sessiontabs.Binding `json:"ai_tabs"`
@@ -125,6 +141,8 @@ type Health struct {
 	// AITabs is each AI session's own or tracked tab, by tab, at most
 	// MaxAITabs; none when every session reads the human's tab.
 	AITabs []sessiontabs.Binding `json:"ai_tabs,omitempty"`
+	// Replays are the replays of the human's flow under way (x stops them).
+	Replays []Replay `json:"replays,omitempty"`
 	// PendingQueries counts on-demand queries waiting for the page.
 	PendingQueries int `json:"pending_queries,omitempty"`
 	// Page is the tab the extension tracks.
