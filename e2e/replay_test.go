@@ -115,3 +115,38 @@ func TestReplayTheHumansFlow(t *testing.T) {
 		t.Fatalf("the failure names what the page showed: %s", msg)
 	}
 }
+
+// TestVerifyWatchReplays: watch with replay does both in one call — the
+// fix in, the human's flow replayed, and compare says fixed.
+func TestVerifyWatchReplays(t *testing.T) {
+	r := newRig(t, "verify-replay-agent", map[string]any{"action_replay": true})
+	r.open(t, "/replay-shop.html")
+	r.setPilot(t, true)
+	if err := chromedp.Do(r.b.ctx,
+		chromedp.WaitVisible(chromedp.CSS("#checkout")),
+		chromedp.SendKeys(chromedp.CSS("#qty"), "2"),
+		chromedp.Click(chromedp.CSS("#add")),
+		chromedp.Click(chromedp.CSS("#checkout")),
+	); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 10*time.Second, "the human's checkout click", func() bool {
+		return find(entries(observe(t, r.ai, map[string]any{"what": "actions"})), "selector", "#checkout") != nil
+	})
+	r.awaitCaptured(t, map[string]any{"what": "network", "url_filter": "/api/checkout", "status_min": 500}, 1)
+	id := analyze(t, r.ai, map[string]any{"target": "verify", "action": "start", "name": "checkout"})["session_id"].(string)
+	if out, isErr, _ := callTool(r.ai, "analyze", map[string]any{"target": "verify", "action": "start", "replay": true}); !isErr || out["error"] != "invalid_param" {
+		t.Fatalf("replay with start: %v", out)
+	}
+	post(t, r.site+"/api/shop-fix")
+	cursor := observe(t, r.ai, map[string]any{"what": "network", "limit": 1})["cursor"]
+	out := analyze(t, r.ai, map[string]any{"target": "verify", "action": "watch", "session_id": id, "replay": true})
+	steps, _ := field(out, "replay", "steps").([]any)
+	if field(out, "watch") == nil || len(steps) != 4 || !strings.Contains(mustJSON(steps[3]), `"status":200`) {
+		t.Fatalf("watch with replay: %s", mustJSON(out))
+	}
+	r.awaitCaptured(t, map[string]any{"what": "network", "url_filter": "/api/checkout", "after": cursor}, 1)
+	if res := r.compareUntilVerdict(t, id); res["verdict"] != "fixed" {
+		t.Fatalf("compare after watch with replay: %s", mustJSON(res))
+	}
+}

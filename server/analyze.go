@@ -29,7 +29,7 @@ func (s *Server) analyzeTool() tool {
 				s.audited("security", s.afterHeld(s.analyzeSecurity))},
 			{"api", "response shape changes", []declared{actionParam, filterParam, ignoreParam},
 				s.audited("api", s.afterHeld(s.analyzeAPI))},
-			{"verify", "start, watch, compare", []declared{actionParam, sessionIDParam, nameParam, filterParam},
+			{"verify", "start, watch, compare", []declared{actionParam, sessionIDParam, nameParam, filterParam, verifyReplayParam},
 				s.audited("verify", s.afterHeld(s.analyzeVerify))},
 			{"diff", "capture, compare, list, delete", []declared{actionParam, nameParam, compareBParam, filterParam},
 				s.audited("diff", s.afterHeld(s.analyzeDiff))},

@@ -9,7 +9,7 @@ import (
 
 // The parameters of the security target.
 var (
-	checksParam   = newParam[[]string]("checks", "default all").oneOf(security.AllChecks...)
+	checksParam   = newParam[[]string]("checks", "").oneOf(security.AllChecks...)
 	severityParam = newParam[string]("severity_min", "").oneOf(security.Severities...)
 )
 

@@ -19,7 +19,7 @@ import (
 // The parameters of configure{action:"streaming"}.
 var (
 	streamOnParam     = newParam[bool]("enabled", "")
-	streamEventsParam = newParam[[]string]("events", "default all").oneOf(streaming.Categories...)
+	streamEventsParam = newParam[[]string]("events", "").oneOf(streaming.Categories...)
 	throttleParam     = newParam[int]("throttle_seconds", "default 5").
 				between(streaming.MinThrottle, streaming.MaxThrottle)
 	urlFilterParam = newParam[string]("url_filter", "").maxLen(streaming.MaxURLFilter)
