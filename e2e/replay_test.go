@@ -57,19 +57,7 @@ func TestReplayTheHumansFlow(t *testing.T) {
 	r := newRig(t, "replay-agent", map[string]any{"action_replay": true})
 	page := r.open(t, "/replay-shop.html")
 	r.setPilot(t, true)
-	if err := chromedp.Do(r.b.ctx,
-		chromedp.WaitVisible(chromedp.CSS("#checkout")),
-		chromedp.SendKeys(chromedp.CSS("#qty"), "3"),
-		chromedp.SendKeys(chromedp.CSS("#pw"), "hunter2"),
-		chromedp.Click(chromedp.CSS("#add")),
-		chromedp.Click(chromedp.CSS("#checkout")),
-	); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, 10*time.Second, "the human's checkout click", func() bool {
-		return find(entries(observe(t, r.ai, map[string]any{"what": "actions"})), "selector", "#checkout") != nil
-	})
-	r.awaitCaptured(t, map[string]any{"what": "network", "url_filter": "/api/checkout", "status_min": 500}, 1)
+	humanChecksOut(t, r, chromedp.SendKeys(chromedp.CSS("#qty"), "3"), chromedp.SendKeys(chromedp.CSS("#pw"), "hunter2"))
 	start := analyze(t, r.ai, map[string]any{"target": "verify", "action": "start", "name": "checkout"})
 	id := start["session_id"].(string)
 	analyze(t, r.ai, map[string]any{"target": "verify", "action": "watch", "session_id": id})
@@ -122,18 +110,7 @@ func TestVerifyWatchReplays(t *testing.T) {
 	r := newRig(t, "verify-replay-agent", map[string]any{"action_replay": true})
 	r.open(t, "/replay-shop.html")
 	r.setPilot(t, true)
-	if err := chromedp.Do(r.b.ctx,
-		chromedp.WaitVisible(chromedp.CSS("#checkout")),
-		chromedp.SendKeys(chromedp.CSS("#qty"), "2"),
-		chromedp.Click(chromedp.CSS("#add")),
-		chromedp.Click(chromedp.CSS("#checkout")),
-	); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, 10*time.Second, "the human's checkout click", func() bool {
-		return find(entries(observe(t, r.ai, map[string]any{"what": "actions"})), "selector", "#checkout") != nil
-	})
-	r.awaitCaptured(t, map[string]any{"what": "network", "url_filter": "/api/checkout", "status_min": 500}, 1)
+	humanChecksOut(t, r, chromedp.SendKeys(chromedp.CSS("#qty"), "2"))
 	id := analyze(t, r.ai, map[string]any{"target": "verify", "action": "start", "name": "checkout"})["session_id"].(string)
 	if out, isErr, _ := callTool(r.ai, "analyze", map[string]any{"target": "verify", "action": "start", "replay": true}); !isErr || out["error"] != "invalid_param" {
 		t.Fatalf("replay with start: %v", out)
@@ -149,4 +126,19 @@ func TestVerifyWatchReplays(t *testing.T) {
 	if res := r.compareUntilVerdict(t, id); res["verdict"] != "fixed" {
 		t.Fatalf("compare after watch with replay: %s", mustJSON(res))
 	}
+}
+
+// humanChecksOut is the human's flow on the shop: fill (the fields given),
+// Add, Checkout, whose 500 is captured before it returns.
+func humanChecksOut(t *testing.T, r *rig, fill ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	steps := append([]chromedp.Action[chromedp.Void]{chromedp.WaitVisible(chromedp.CSS("#checkout"))}, fill...)
+	steps = append(steps, chromedp.Click(chromedp.CSS("#add")), chromedp.Click(chromedp.CSS("#checkout")))
+	if err := chromedp.Do(r.b.ctx, steps...); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 10*time.Second, "the human's checkout click", func() bool {
+		return find(entries(observe(t, r.ai, map[string]any{"what": "actions"})), "selector", "#checkout") != nil
+	})
+	r.awaitCaptured(t, map[string]any{"what": "network", "url_filter": "/api/checkout", "status_min": 500}, 1)
 }

@@ -334,8 +334,34 @@ func (r *relay) noteStreaming(req, resp []byte) {
 	if !bytes.Contains(req, []byte(`"streaming"`)) {
 		return
 	}
+	c, ok := answeredCall(req, resp)
+	if !ok || c.Name != "configure" || c.Arguments["action"] != "streaming" {
+		return
+	}
+	if r.streaming == nil {
+		r.streaming = map[string]any{}
+	}
+	maps.Copy(r.streaming, c.Arguments)
+}
+
+// relayedCall is what the relay reads of a tools/call its client made.
+type relayedCall struct {
+	Name      string
+	Arguments map[string]any
+	Agent     string // the client's name, when the call carries it (_meta)
+	Text      string // the answer's first text
+}
+
+// answeredCall reads a tools/call and its answer; ok only when the tool
+// succeeded.
+func answeredCall(req, resp []byte) (relayedCall, bool) {
 	var call struct {
 		Params struct {
+			Meta struct {
+				ClientInfo struct {
+					Name string `json:"name"`
+				} `json:"io.modelcontextprotocol/clientInfo"`
+			} `json:"_meta"`
 			Name      string         `json:"name"`
 			Arguments map[string]any `json:"arguments"`
 		} `json:"params"`
@@ -343,16 +369,19 @@ func (r *relay) noteStreaming(req, resp []byte) {
 	var answer struct {
 		Result *struct {
 			IsError bool `json:"isError"`
+			Content []struct {
+				Text string `json:"text"`
+			} `json:"content"`
 		} `json:"result"`
 	}
-	if json.Unmarshal(req, &call) != nil || call.Params.Name != "configure" || call.Params.Arguments["action"] != "streaming" ||
-		json.Unmarshal(resp, &answer) != nil || answer.Result == nil || answer.Result.IsError {
-		return
+	if json.Unmarshal(req, &call) != nil || json.Unmarshal(resp, &answer) != nil || answer.Result == nil || answer.Result.IsError {
+		return relayedCall{}, false
 	}
-	if r.streaming == nil {
-		r.streaming = map[string]any{}
+	c := relayedCall{Name: call.Params.Name, Arguments: call.Params.Arguments, Agent: call.Params.Meta.ClientInfo.Name}
+	if len(answer.Result.Content) > 0 {
+		c.Text = answer.Result.Content[0].Text
 	}
-	maps.Copy(r.streaming, call.Params.Arguments)
+	return c, true
 }
 
 // replay re-establishes the client's session on a new server: initialize

@@ -73,43 +73,20 @@ func (r *relay) noteTab(req, resp []byte) {
 	if !bytes.Contains(req, []byte(`_tab"`)) && !bytes.Contains(req, []byte(`"track"`)) {
 		return
 	}
-	var call struct {
-		Params struct {
-			Meta struct {
-				ClientInfo struct {
-					Name string `json:"name"`
-				} `json:"io.modelcontextprotocol/clientInfo"`
-			} `json:"_meta"`
-			Name      string         `json:"name"`
-			Arguments map[string]any `json:"arguments"`
-		} `json:"params"`
-	}
-	var answer struct {
-		Result *struct {
-			IsError bool `json:"isError"`
-			Content []struct {
-				Text string `json:"text"`
-			} `json:"content"`
-		} `json:"result"`
-	}
-	if json.Unmarshal(req, &call) != nil || json.Unmarshal(resp, &answer) != nil || answer.Result == nil ||
-		answer.Result.IsError || len(answer.Result.Content) == 0 {
-		return
-	}
+	c, ok := answeredCall(req, resp)
 	var out struct {
 		TabID int `json:"tab_id"`
 		Tab   int `json:"tab"`
 	}
-	if json.NewDecoder(strings.NewReader(answer.Result.Content[0].Text)).Decode(&out) != nil {
+	if !ok || json.NewDecoder(strings.NewReader(c.Text)).Decode(&out) != nil {
 		return
 	}
-	who := call.Params.Meta.ClientInfo.Name
-	switch action := call.Params.Arguments["action"]; {
-	case call.Params.Name == "interact" && action == "new_tab" && out.TabID > 0:
-		r.tab = tabClaim{Tab: out.TabID, Owned: true, Agent: who}
-	case call.Params.Name == "interact" && action == "close_tab" && out.TabID == r.tab.Tab && r.tab.Owned:
+	switch action := c.Arguments["action"]; {
+	case c.Name == "interact" && action == "new_tab" && out.TabID > 0:
+		r.tab = tabClaim{Tab: out.TabID, Owned: true, Agent: c.Agent}
+	case c.Name == "interact" && action == "close_tab" && out.TabID == r.tab.Tab && r.tab.Owned:
 		r.tab = tabClaim{}
-	case call.Params.Name == "configure" && action == "track":
-		r.tab = tabClaim{Tab: out.Tab, Agent: who}
+	case c.Name == "configure" && action == "track":
+		r.tab = tabClaim{Tab: out.Tab, Agent: c.Agent}
 	}
 }
