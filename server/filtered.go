@@ -1,7 +1,6 @@
 package server
 
 import (
-	"encoding/json"
 	"slices"
 	"sync"
 
@@ -88,19 +87,4 @@ func (s *Server) divertFiltered(add func([]capture.LogEntry) (int, []capture.Rej
 		stored, rej := add(kept)
 		return stored + n, rej
 	}
-}
-
-// withFiltered adds "filtered" to an observe logs result when console
-// calls were left out by log_level.
-func (s *Server) withFiltered(v any) (any, error) {
-	f := s.filtered.view()
-	if f == nil {
-		return v, nil
-	}
-	obj, err := fields(v)
-	if err != nil {
-		return nil, err
-	}
-	obj["filtered"], _ = json.Marshal(f)
-	return obj, nil
 }

@@ -43,10 +43,11 @@ func (s *Server) addPerformance(samples []perf.Sample) (int, []capture.Rejection
 func (s *Server) observePerformance(ctx context.Context, a args) (any, error) {
 	pages := s.perf.Snapshots(urlParam.get(a), min(limitParam.get(a), perf.MaxPages))
 	s.auditMode(ctx, "observe", "performance", fmt.Sprintf("%d pages", len(pages)), nil)
-	return struct {
+	return &struct {
+		riders
 		Count int             `json:"count"`
 		Pages []perf.Snapshot `json:"pages,omitempty"`
-	}{len(pages), pages}, nil
+	}{Count: len(pages), Pages: pages}, nil
 }
 
 func (s *Server) analyzePerformance(ctx context.Context, a args) (any, error) {

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/gasoline-dev/gasoline/features/audit"
@@ -197,23 +196,25 @@ func (s *Server) observePointed(ctx context.Context, _ args) (any, error) {
 		s.events.publish(wire.EventPointed, s.pointedState())
 		s.keepPointed() // who read it
 	}
-	return struct {
+	return &struct {
+		riders
 		Count   int              `json:"count"`
 		Dropped int              `json:"dropped,omitempty"`
 		Entries []pointing.Entry `json:"entries,omitempty"`
-	}{len(list), dropped, list}, nil
+	}{Count: len(list), Dropped: dropped, Entries: list}, nil
 }
 
-// withPointed puts what the human pointed at, and the session has not
-// read, at the top of an observe result.
-func (s *Server) withPointed(ctx context.Context, v any) (any, error) {
+// pointedLines are what the human pointed at and the session has not
+// read, a line each, for the top of an observe answer; reading them marks
+// them read.
+func (s *Server) pointedLines(ctx context.Context) []string {
 	id := sessionID(ctx)
 	if id == "" {
-		return v, nil
+		return nil
 	}
 	unread := s.pointed.Unread(id, agent(ctx))
 	if len(unread) == 0 {
-		return v, nil
+		return nil
 	}
 	s.events.publish(wire.EventPointed, s.pointedState())
 	s.keepPointed() // who read it
@@ -221,22 +222,7 @@ func (s *Server) withPointed(ctx context.Context, v any) (any, error) {
 	for i, e := range unread {
 		lines[i] = pointedLine(e)
 	}
-	if r, ok := v.(*mcp.CallToolResult); ok {
-		r.Content = append([]mcp.Content{mcp.NewTextContent(strings.Join(lines, "\n"))}, r.Content...)
-		return r, nil
-	}
-	body, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	head, _ := json.Marshal(lines)
-	out := append([]byte(`{"human_pointed":`), head...)
-	if len(body) > 2 && body[0] == '{' {
-		out = append(append(out, ','), body[1:]...)
-	} else {
-		out = append(append(append(out, `,"result":`...), body...), '}')
-	}
-	return json.RawMessage(out), nil
+	return lines
 }
 
 // pointedLine is one entry in a line: what, the note, and where the whole

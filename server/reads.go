@@ -203,21 +203,8 @@ func withReads(t tool) tool {
 }
 
 // entriesOf is how many entries an answer holds: its Count, or the length
-// of its Entries (a buffer read, or its fields once alerts or losses were
-// added to it); nil when it is not a list.
+// of its Entries; nil when it is not a list.
 func entriesOf(v any) *int {
-	if obj, ok := v.(map[string]json.RawMessage); ok {
-		var n int
-		if raw, ok := obj["count"]; ok && json.Unmarshal(raw, &n) == nil {
-			return &n
-		}
-		var list []json.RawMessage
-		if raw, ok := obj["entries"]; ok && json.Unmarshal(raw, &list) == nil {
-			n = len(list)
-			return &n
-		}
-		return nil
-	}
 	rv := reflect.Indirect(reflect.ValueOf(v))
 	if rv.Kind() != reflect.Struct {
 		return nil

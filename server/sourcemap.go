@@ -1,6 +1,8 @@
 package server
 
 import (
+	"time"
+
 	"context"
 	"net/http"
 	"slices"
@@ -35,6 +37,9 @@ type stackEntry struct {
 }
 
 func (e *stackEntry) Where() (*int, *string) { return &e.TabID, &e.Page }
+
+// When is when the entry was captured.
+func (e *stackEntry) When() time.Time { return e.TS.Time }
 
 // TextBytes is the length of the entry's text fields (capture.LogEntry's).
 func (e *stackEntry) TextBytes() int {

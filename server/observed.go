@@ -1,0 +1,53 @@
+package server
+
+import (
+	"context"
+
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/gasoline-dev/gasoline/features/capturectl"
+	"github.com/gasoline-dev/gasoline/features/problem"
+)
+
+// riders are what rides along with every observe answer, whatever the
+// mode: what the human pointed at and the session has not read (first, so
+// the AI reads it first), and the capture alerts it has not seen. Each
+// observe answer type embeds them, so they are fields of the answer and
+// nothing is spliced into its JSON.
+type riders struct {
+	HumanPointed []string           `json:"human_pointed,omitempty"`
+	Alerts       []capturectl.Alert `json:"alerts,omitempty"`
+}
+
+func (r *riders) ride() *riders { return r }
+
+// observed is an observe answer: a pointer to a type that embeds riders.
+type observed interface{ ride() *riders }
+
+// riding has a mode's answer carry what rides along: the losses within a
+// buffer read's range, the console calls log_level left out on logs, the
+// alerts and what the human pointed at.
+func (s *Server) riding(name string, run func(context.Context, args) (any, error)) func(context.Context, args) (any, error) {
+	return func(ctx context.Context, a args) (any, error) {
+		v, err := run(ctx, a)
+		if err != nil {
+			return nil, err
+		}
+		o, ok := v.(observed)
+		if !ok {
+			return nil, problem.New(problem.Internal, "observe %s answered %T, not an observe answer", name, v)
+		}
+		if p, ok := v.(*page); ok {
+			p.Lost = s.lostWithin(name, p)
+			if name == "logs" {
+				p.Filtered = s.filtered.view()
+			}
+		}
+		r := o.ride()
+		if sess := server.ClientSessionFromContext(ctx); sess != nil {
+			r.Alerts = s.alerts.take(sess.SessionID(), s.control)
+		}
+		r.HumanPointed = s.pointedLines(ctx)
+		return v, nil
+	}
+}

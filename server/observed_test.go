@@ -1,0 +1,25 @@
+package server
+
+import (
+	"context"
+	"testing"
+)
+
+// Every observe mode answers a type that carries the riders (alerts, what
+// the human pointed at): one that did not would be refused at its first
+// call, not quietly lose them.
+func TestEveryObserveModeCarriesRiders(t *testing.T) {
+	s := New(Config{})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // no extension: a mode that waits for one returns at once
+	for _, m := range s.observeModes() {
+		v, err := m.run(ctx, args{})
+		if err != nil {
+			t.Errorf("observe %s: %v", m.name, err)
+			continue
+		}
+		if _, ok := v.(observed); !ok {
+			t.Errorf("observe %s answered %T", m.name, v)
+		}
+	}
+}
