@@ -13,7 +13,7 @@ func (s *Server) analyzeTool() tool {
 		desc:     "Inspect the live page in the developer's tab (the tracked tab unless tab_id).",
 		hints:    additive,
 		selector: newParam[string]("target", ""),
-		scope:    s.sessionTab,
+		scope:    s.tabs.sessionTab,
 		modes: []mode{
 			{"dom", "matching elements", []declared{selectorParam, stylesParam, propsParam, childrenParam, depthParam, queryTabParam},
 				s.analyzeDOM},

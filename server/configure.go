@@ -50,7 +50,7 @@ func (s *Server) configureTool() tool {
 			{"clear", "empty buffers", []declared{bufferParam}, s.configureClear},
 			{"streaming", "push notable events (default off)",
 				[]declared{streamOnParam, streamEventsParam, throttleParam, urlFilterParam}, s.configureStreaming},
-			{"track", "the tab this session reads", []declared{trackTabParam}, s.configureTrack},
+			{"track", "the tab this session reads", []declared{trackTabParam}, s.tabs.configureTrack},
 		},
 		audit: s.auditConfigure, // refused calls and clears
 	}

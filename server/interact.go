@@ -79,7 +79,7 @@ func (s *Server) interactTool() tool {
 		selector: newParam[string]("action", ""),
 		modes:    modes,
 		audit:    s.auditInteract,
-		scope:    s.sessionTab,
+		scope:    s.tabs.sessionTab,
 	}
 }
 
@@ -90,7 +90,7 @@ func (s *Server) interact(ctx context.Context, action string, a args) (any, erro
 	}
 	// close_tab checks ownership itself; new_tab acts on no tab yet.
 	if p.Name != "new_tab" && p.Name != "close_tab" {
-		if err := s.mayAct(ctx, actTabParam.get(a)); err != nil {
+		if err := s.tabs.mayAct(ctx, actTabParam.get(a)); err != nil {
 			return nil, err
 		}
 	}
@@ -108,9 +108,9 @@ func (s *Server) interact(ctx context.Context, action string, a args) (any, erro
 	}
 	switch {
 	case p.Name == "new_tab":
-		return s.newTab(ctx, p)
+		return s.tabs.newTab(ctx, p)
 	case p.Name == "close_tab":
-		return s.closeTab(ctx, actTabParam.get(a), p)
+		return s.tabs.closeTab(ctx, actTabParam.get(a), p)
 	case pilot.IsAct(p.Name):
 		return s.acts.act(ctx, actTabParam.get(a), p)
 	}

@@ -30,7 +30,7 @@ func (s *Server) observeTool() tool {
 		desc:     "What the developer's tabs captured, newest first; a result's cursor as `after` gets only what is new.",
 		hints:    readOnly,
 		selector: newParam[string]("what", ""),
-		scope:    s.sessionTab,
+		scope:    s.tabs.sessionTab,
 		modes:    s.observeModes(),
 	}
 }

@@ -132,7 +132,7 @@ type Server struct {
 	token     string            // required on the human's API
 	approvals *approval.Queue   // pilot actions waiting for the human
 	rules     *approval.Rules   // the human's approval rules (rules.go)
-	tabs      *sessiontabs.Tabs // each AI session's own or chosen tab (tabs.go)
+	tabs      *aiTabs           // each AI session's own or chosen tab (tabs.go)
 	origins   *origins.Trust    // extension origins besides the pinned one
 	maps      *sourcemap.Resolver
 	mapping   mapping        // console entries on their way to the dashboards (mapped.go)
@@ -188,7 +188,7 @@ func New(cfg Config) *Server {
 	s.acts = &actor{store: s.store, queries: s.queries, pilot: s.pilot, locate: s.locateEntry}
 	s.replays = &replayer{act: s.acts, asks: s.pilotMode.Asks, approve: s.approve, audit: s.audit}
 	// The dashboards' header lists each AI's tab: a change shows at once.
-	s.tabs = sessiontabs.New(s.clientsChanged)
+	s.tabs = &aiTabs{Tabs: sessiontabs.New(s.clientsChanged), store: s.store, queries: s.queries, pilot: s.pilot, audit: s.audit}
 	if cfg.DataDir != "" {
 		if err := decisions.Protect(cfg.DataDir); err != nil {
 			fmt.Fprintf(cfg.Log, "gasoline: warning: make %s private to you: %v\n", cfg.DataDir, err)
@@ -281,7 +281,6 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /api/approvals/mode", s.human(s.handleApprovalMode))
 	mux.HandleFunc("POST /api/approvals/rule", s.human(s.handleApprovalRule))
 	mux.HandleFunc("POST /api/approvals/rules/revoke", s.human(s.handleRuleRevoke))
-	mux.HandleFunc("POST /api/tabs/free", s.human(s.handleTabFree))
 	mux.HandleFunc("GET /api/origins", s.handleOrigins)
 	mux.HandleFunc("POST /api/origins/answer", s.human(s.handleOriginAnswer))
 	mux.HandleFunc("POST /api/decisions/recover", s.human(s.handleRecover))
@@ -290,6 +289,10 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /point", s.handlePointElement)
 	mux.HandleFunc("GET /api/reads", s.human(s.handleReads))
 	mux.HandleFunc("POST /api/reads/audit", s.human(s.handleAuditReads))
+	rt := routes{mux: mux, guard: s.human}
+	for _, c := range []interface{ routes(routes) }{s.tabs} {
+		c.routes(rt)
+	}
 	return s.guard(s.noteContact(mux))
 }
 

@@ -37,7 +37,7 @@ func (s *Server) Health() Health {
 		UptimeS:        int64(time.Since(s.started).Seconds()),
 		Extension:      ExtensionHealth{Connected: ok, Dropped: s.ext.dropped.Load(), Sockets: int(s.ext.sockets.Load()), PicksRefused: s.picks.Refused()},
 		Clients:        s.clients.names(),
-		AITabs:         s.aiTabs(),
+		AITabs:         s.tabs.list(),
 		Buffers:        s.store.Stats(),
 		PendingQueries: s.queries.Held(),
 		Pilot:          new(s.PilotStatus()),
