@@ -91,7 +91,7 @@ func (s *Server) configureClear(_ context.Context, a args) (any, error) {
 		buf = "all"
 	}
 	if buf == pointedBuffer {
-		return map[string]any{"cleared": buf, "entries": s.clearPointed()}, nil
+		return map[string]any{"cleared": buf, "entries": s.pointed.clear()}, nil
 	}
 	if buf == "all" || buf == apiShapes {
 		s.an.contracts.Clear()

@@ -18,7 +18,6 @@ type historyState struct {
 	log      *history.Log  // nil: buffers in memory only
 	info     *wire.History // what openHistory restored
 	pageSave sync.Mutex    // orders the tracked tab's writes to history.PageFile
-	point    pointedKeeper // the pointing board's writes (pointing_keep.go)
 }
 
 // historyBuffers are the rings kept on disk: every buffer observe reads
@@ -57,7 +56,7 @@ func (s *Server) openHistory() {
 	s.store.Resume(rest.Seq)
 	s.hist.log = h
 	s.restorePage()
-	s.restorePointed()
+	s.pointed.restore(s.cfg.HistoryDir)
 	s.hist.info = historyView(rest)
 	if rest.Entries > 0 {
 		s.audit(audit.Event{Event: "history_restored", Reason: fmt.Sprintf("%d entries from pid %d", rest.Entries, rest.Prev.PID), Source: "server"})
@@ -75,7 +74,7 @@ func (s *Server) closeHistory() {
 	if s.hist.log == nil {
 		return
 	}
-	s.closePointed()
+	s.pointed.close()
 	if err := s.hist.log.Close(); err != nil {
 		fmt.Fprintf(s.cfg.Log, "gasoline: warning: %v\n", err)
 	}

@@ -91,7 +91,7 @@ func (s *Server) observeModes() []mode {
 				Health
 			}{Health: s.Health()}, nil
 		}},
-		{"pointed", "what the human pointed at, and why", nil, s.observePointed},
+		{"pointed", "what the human pointed at, and why", nil, s.pointed.observe},
 	}
 	for i, m := range modes {
 		modes[i].run = s.riding(m.name, m.run)

@@ -47,7 +47,7 @@ func (s *Server) riding(name string, run func(context.Context, args) (any, error
 		if sess := server.ClientSessionFromContext(ctx); sess != nil {
 			r.Alerts = s.alerts.take(sess.SessionID(), s.control)
 		}
-		r.HumanPointed = s.pointedLines(ctx)
+		r.HumanPointed = s.pointed.unreadLines(ctx)
 		return v, nil
 	}
 }

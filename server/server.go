@@ -30,6 +30,7 @@ import (
 	"github.com/gasoline-dev/gasoline/features/screenshots"
 	"github.com/gasoline-dev/gasoline/features/sessiontabs"
 	"github.com/gasoline-dev/gasoline/features/sourcemap"
+	"github.com/gasoline-dev/gasoline/features/streaming"
 	"github.com/gasoline-dev/gasoline/features/visual"
 	"github.com/gasoline-dev/gasoline/server/wire"
 )
@@ -113,8 +114,7 @@ type Server struct {
 	acts    *actor    // the AI's actions (act.go)
 	replays *replayer // the human's flow replayed (replay.go)
 	an      *analysis
-	pointed *pointing.Board // what the human pointed the AI at (pointing.go)
-	picks   *pointing.Pace  // the extension's picks (POST /point) at a person's pace
+	pointed *board // what the human pointed the AI at (pointing.go)
 	mcp     *server.MCPServer
 	started time.Time
 	port    atomic.Int32
@@ -176,8 +176,6 @@ func New(cfg Config) *Server {
 		rules:     approval.NewRules(cfg.Clock),
 		origins:   origins.New(cfg.Clock),
 		maps:      sourcemap.New(sourcemap.Config{}),
-		pointed:   pointing.New(0, nil),
-		picks:     pointing.NewPace(pointing.PicksPerSecond, pointing.PickBurst),
 		started:   time.Now(),
 		clients:   mcpClients{by: make(map[string]*session)},
 		alerts:    alertState{cursors: make(map[string]uint64), bootSeen: make(map[string]bool)},
@@ -202,6 +200,11 @@ func New(cfg Config) *Server {
 	if cfg.ScreenshotDir != "" {
 		s.shots = screenshots.New(cfg.ScreenshotDir)
 	}
+	s.pointed = &board{Board: pointing.New(0, nil), picks: pointing.NewPace(pointing.PicksPerSecond, pointing.PickBurst),
+		shots: s.shots, store: s.store, events: s.events, streams: &s.streams, audit: s.audit, log: cfg.Log,
+		notify: func(id string, params map[string]any) error {
+			return s.mcp.SendNotificationToSpecificClient(id, streaming.Method, params)
+		}}
 	if cfg.VisualDir != "" {
 		s.visuals = visual.NewDir(cfg.VisualDir)
 	}
@@ -284,13 +287,10 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/origins", s.handleOrigins)
 	mux.HandleFunc("POST /api/origins/answer", s.human(s.handleOriginAnswer))
 	mux.HandleFunc("POST /api/decisions/recover", s.human(s.handleRecover))
-	mux.HandleFunc("POST /api/point", s.human(s.handlePoint))
-	mux.HandleFunc("POST /api/point/clear", s.human(s.handleClearPointed))
-	mux.HandleFunc("POST /point", s.handlePointElement)
 	mux.HandleFunc("GET /api/reads", s.human(s.handleReads))
 	mux.HandleFunc("POST /api/reads/audit", s.human(s.handleAuditReads))
 	rt := routes{mux: mux, guard: s.human}
-	for _, c := range []interface{ routes(routes) }{s.tabs} {
+	for _, c := range []interface{ routes(routes) }{s.tabs, s.pointed} {
 		c.routes(rt)
 	}
 	return s.guard(s.noteContact(mux))

@@ -199,7 +199,7 @@ func (s *Server) handleEventStream(w http.ResponseWriter, r *http.Request) {
 	}
 	s.writePageLoads(write)
 	if _, ok := s.pointed.Newest(); ok { // the header's "sent to AI", as a new dashboard finds it
-		write(wire.EventPointed, s.pointedState())
+		write(wire.EventPointed, s.pointed.state())
 	}
 	if backlog > 0 {
 		fl.Flush() // the backlog's stacks may wait for their maps (at most the resolver's 2 s)

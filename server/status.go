@@ -35,7 +35,7 @@ func (s *Server) Health() Health {
 		Service:        Service,
 		Version:        s.cfg.Version,
 		UptimeS:        int64(time.Since(s.started).Seconds()),
-		Extension:      ExtensionHealth{Connected: ok, Dropped: s.ext.dropped.Load(), Sockets: int(s.ext.sockets.Load()), PicksRefused: s.picks.Refused()},
+		Extension:      ExtensionHealth{Connected: ok, Dropped: s.ext.dropped.Load(), Sockets: int(s.ext.sockets.Load()), PicksRefused: s.pointed.picks.Refused()},
 		Clients:        s.clients.names(),
 		AITabs:         s.tabs.list(),
 		Buffers:        s.store.Stats(),

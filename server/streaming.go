@@ -161,3 +161,16 @@ func streamLine(c streaming.Config) string {
 	}
 	return line
 }
+
+// enabled is the sessions that have streaming on.
+func (ss *streams) enabled() []string {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	var ids []string
+	for id, s := range ss.by {
+		if s.st.Config().Enabled {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
