@@ -191,7 +191,7 @@ func (s *Server) newMCP() *server.MCPServer {
 		server.WithToolCapabilities(false),
 		server.WithInstructions(instructions),
 		server.WithHooks(hooks),
-		server.WithToolHandlerMiddleware(s.recordReads),
+		server.WithToolHandlerMiddleware(s.reads.record),
 	)
 	for _, t := range s.tools() {
 		addTool(m, withReads(t))

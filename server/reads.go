@@ -26,35 +26,46 @@ import (
 // readSelectors are the tools whose calls are reads, by their selector.
 var readSelectors = map[string]string{"observe": "what", "analyze": "target", "generate": "format"}
 
-// readLog is what the server keeps of the AI's reads: the ring, and the
-// declared parameters of the read tools, which say which values a summary
-// may show.
+// readLog is what the server keeps of the AI's reads (features/reads):
+// the ring, the human's audit_reads decision, and the declared parameters
+// of the read tools, which say which values a summary may show.
 type readLog struct {
 	*reads.Log
-	once  sync.Once
-	specs map[string]map[string]spec // tool → parameter → declaration
+	tools  func() []tool // the read tools, declared
+	port   func() int
+	audit  func(audit.Event)
+	events *hub
+	// save keeps the human's decisions; decided answers one, or says
+	// that saving it failed.
+	save    func() error
+	decided func(http.ResponseWriter, any)
+	once    sync.Once
+	specs   map[string]map[string]spec // tool → parameter → declaration
 }
 
-func newReadLog() *readLog { return &readLog{Log: reads.New(0)} }
+func (l *readLog) routes(r routes) {
+	r.human("GET /api/reads", l.handleReads)
+	r.human("POST /api/reads/audit", l.handleAudit)
+}
 
 // declared is the declaration of each read tool's parameters.
-func (s *Server) declared() map[string]map[string]spec {
-	s.reads.once.Do(func() {
-		s.reads.specs = map[string]map[string]spec{}
-		for _, t := range []tool{s.observeTool(), s.analyzeTool(), s.generateTool()} {
+func (l *readLog) declared() map[string]map[string]spec {
+	l.once.Do(func() {
+		l.specs = map[string]map[string]spec{}
+		for _, t := range l.tools() {
 			byName := map[string]spec{}
 			for _, p := range t.specs() {
 				byName[p.name] = p
 			}
-			s.reads.specs[t.name] = byName
+			l.specs[t.name] = byName
 		}
 	})
-	return s.reads.specs
+	return l.specs
 }
 
 // recordReads is the MCP middleware that notes every observe, analyze and
 // generate call as it is answered: what it asked, what it got, for whom.
-func (s *Server) recordReads(next server.ToolHandlerFunc) server.ToolHandlerFunc {
+func (l *readLog) record(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		sel, ok := readSelectors[req.Params.Name]
 		if !ok {
@@ -62,10 +73,10 @@ func (s *Server) recordReads(next server.ToolHandlerFunc) server.ToolHandlerFunc
 		}
 		note := &readNote{}
 		res, err := next(context.WithValue(ctx, readNoteKey{}, note), req)
-		specs := s.declared()[req.Params.Name]
+		specs := l.declared()[req.Params.Name]
 		a := req.GetArguments()
 		r := reads.Read{At: time.Now(), Tool: req.Params.Name, Mode: allowed(specs[sel], a[sel]), Asked: asked(specs, sel, a),
-			Agent: agent(ctx), Session: sessionTag(ctx), Port: s.Port()}
+			Agent: agent(ctx), Session: sessionTag(ctx), Port: l.port()}
 		switch {
 		case err != nil:
 			r.Error = string(problem.Internal)
@@ -78,19 +89,19 @@ func (s *Server) recordReads(next server.ToolHandlerFunc) server.ToolHandlerFunc
 				r.Entries = note.entries
 			}
 		}
-		s.noteRead(r)
+		l.note(r)
 		return res, err
 	}
 }
 
-// noteRead keeps r, writes it to the audit file when the human asked for
+// note keeps r, writes it to the audit file when the human asked for
 // that, and shows it to the dashboard.
-func (s *Server) noteRead(r reads.Read) {
-	r = s.reads.Add(r)
-	if s.reads.Audited() {
-		s.audit(reads.Event(r))
+func (l *readLog) note(r reads.Read) {
+	r = l.Add(r)
+	if l.Audited() {
+		l.audit(reads.Event(r))
 	}
-	s.events.publishHuman(wire.EventRead, r)
+	l.events.publishHuman(wire.EventRead, r)
 }
 
 // allowed is v when the declaration lists it as a value; what the AI
@@ -220,19 +231,19 @@ func entriesOf(v any) *int {
 	return nil
 }
 
-// readsView is GET /api/reads and what the human's stream opens with.
-func (s *Server) readsView() wire.Reads {
-	return wire.Reads{Reads: s.reads.Recent(), Evicted: s.reads.Evicted(), AuditReads: s.reads.Audited()}
+// view is GET /api/reads and what the human's stream opens with.
+func (l *readLog) view() wire.Reads {
+	return wire.Reads{Reads: l.Recent(), Evicted: l.Evicted(), AuditReads: l.Audited()}
 }
 
 // handleReads is GET /api/reads (the human's): every read held.
-func (s *Server) handleReads(w http.ResponseWriter, _ *http.Request) {
-	writeJSON(w, http.StatusOK, s.readsView())
+func (l *readLog) handleReads(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, l.view())
 }
 
-// handleAuditReads is POST /api/reads/audit (the human's): the audit_reads
+// handleAudit is POST /api/reads/audit (the human's): the audit_reads
 // decision, kept with the human's others and audited.
-func (s *Server) handleAuditReads(w http.ResponseWriter, r *http.Request) {
+func (l *readLog) handleAudit(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		AuditReads *bool `json:"audit_reads"`
 	}
@@ -244,24 +255,24 @@ func (s *Server) handleAuditReads(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, problem.New(problem.InvalidParam, `want {"audit_reads": true|false}`))
 		return
 	}
-	s.setAuditReads(*req.AuditReads, "dashboard")
-	s.writeDecided(w, wire.ReadsAudit{AuditReads: s.reads.Audited()})
+	l.setAudit(*req.AuditReads, "dashboard")
+	l.decided(w, wire.ReadsAudit{AuditReads: l.Audited()})
 }
 
-// setAuditReads is the human's audit_reads decision: saved, audited and
+// setAudit is the human's audit_reads decision: saved, audited and
 // shown to the dashboard when it changes.
-func (s *Server) setAuditReads(on bool, by string) {
-	if !s.reads.SetAudited(on) {
+func (l *readLog) setAudit(on bool, by string) {
+	if !l.SetAudited(on) {
 		return
 	}
-	_ = s.saveDecisions()
-	s.audit(audit.Event{Event: "audit_reads", To: on, Reason: by, Source: "human", Agent: "human"})
-	s.events.publishHuman(wire.EventReadsAudit, wire.ReadsAudit{AuditReads: on})
+	_ = l.save()
+	l.audit(audit.Event{Event: "audit_reads", To: on, Reason: by, Source: "human", Agent: "human"})
+	l.events.publishHuman(wire.EventReadsAudit, wire.ReadsAudit{AuditReads: on})
 }
 
-// replayReads opens a human's stream with the decision and the reads held.
-func (s *Server) replayReads(write func(string, any) error) {
-	v := s.readsView()
+// replay opens a human's stream with the decision and the reads held.
+func (l *readLog) replay(write func(string, any) error) {
+	v := l.view()
 	write(wire.EventReadsAudit, wire.ReadsAudit{AuditReads: v.AuditReads})
 	for _, r := range v.Reads {
 		write(wire.EventRead, r)

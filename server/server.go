@@ -27,6 +27,7 @@ import (
 	"github.com/gasoline-dev/gasoline/features/perf"
 	"github.com/gasoline-dev/gasoline/features/pilot"
 	"github.com/gasoline-dev/gasoline/features/pointing"
+	"github.com/gasoline-dev/gasoline/features/reads"
 	"github.com/gasoline-dev/gasoline/features/screenshots"
 	"github.com/gasoline-dev/gasoline/features/sessiontabs"
 	"github.com/gasoline-dev/gasoline/features/sourcemap"
@@ -181,8 +182,9 @@ func New(cfg Config) *Server {
 		alerts:    alertState{cursors: make(map[string]uint64), bootSeen: make(map[string]bool)},
 		limits:    defaultLimits,
 		in:        ingestion{slots: make(chan struct{}, ingestSlots)},
-		reads:     newReadLog(),
 	}
+	s.reads = &readLog{Log: reads.New(0), port: s.Port, audit: s.audit, events: s.events, save: s.saveDecisions, decided: s.writeDecided,
+		tools: func() []tool { return []tool{s.observeTool(), s.analyzeTool(), s.generateTool()} }}
 	s.acts = &actor{store: s.store, queries: s.queries, pilot: s.pilot, locate: s.locateEntry}
 	s.replays = &replayer{act: s.acts, asks: s.pilotMode.Asks, approve: s.approve, audit: s.audit}
 	// The dashboards' header lists each AI's tab: a change shows at once.
@@ -287,10 +289,8 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/origins", s.handleOrigins)
 	mux.HandleFunc("POST /api/origins/answer", s.human(s.handleOriginAnswer))
 	mux.HandleFunc("POST /api/decisions/recover", s.human(s.handleRecover))
-	mux.HandleFunc("GET /api/reads", s.human(s.handleReads))
-	mux.HandleFunc("POST /api/reads/audit", s.human(s.handleAuditReads))
 	rt := routes{mux: mux, guard: s.human}
-	for _, c := range []interface{ routes(routes) }{s.tabs, s.pointed} {
+	for _, c := range []interface{ routes(routes) }{s.tabs, s.pointed, s.reads} {
 		c.routes(rt)
 	}
 	return s.guard(s.noteContact(mux))

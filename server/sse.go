@@ -195,7 +195,7 @@ func (s *Server) handleEventStream(w http.ResponseWriter, r *http.Request) {
 	write(wire.EventStatus, s.Health())
 	write(wire.EventOverrides, s.Overrides())
 	if human {
-		s.replayReads(write)
+		s.reads.replay(write)
 	}
 	s.writePageLoads(write)
 	if _, ok := s.pointed.Newest(); ok { // the header's "sent to AI", as a new dashboard finds it
