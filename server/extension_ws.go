@@ -115,7 +115,7 @@ func (s *Server) handleExtensionSocket(w http.ResponseWriter, r *http.Request) {
 			s.setPage(*m.Page)
 		}
 		if (m.Type == "hello" || m.Type == "sourcemap_origins") && m.SourcemapOrigins != nil {
-			s.setMapOrigins(*m.SourcemapOrigins)
+			s.maps.setOrigins(*m.SourcemapOrigins)
 		}
 		switch {
 		case m.Type == "result":

@@ -30,7 +30,7 @@ func (s *Server) generateSARIF(context.Context, args) (any, error) {
 		doc = sarif.FromAudit(r)
 	}
 	if r, ok := s.an.security.Get(); ok {
-		r = s.mapFindings(r)
+		r = s.maps.mapFindings(r)
 		if doc.Runs == nil {
 			doc = sarif.FromSecurity(r)
 		} else {

@@ -70,8 +70,8 @@ func (s *Server) observeModes() []mode {
 	buffer := []declared{limitParam, afterParam, urlParam, tabParam}
 	http := with(buffer, methodParam, statusMinParam, statusMaxParam)
 	modes := []mode{
-		{"logs", "", with(buffer, levelParam), s.afterHeld(s.readStacks(s.store.Logs, true))},
-		{"errors", "", buffer, s.afterHeld(s.readStacks(s.store.Errors, false))},
+		{"logs", "", with(buffer, levelParam), s.afterHeld(s.maps.readStacks(s.store.Logs, true))},
+		{"errors", "", buffer, s.afterHeld(s.maps.readStacks(s.store.Errors, false))},
 		{"network", "", http, s.afterHeld(read(s.store.Network))},
 		{"network_bodies", "", http, s.afterHeld(read(s.store.Bodies))},
 		{"websocket_events", "", with(buffer, connParam, directionParam), s.afterHeld(read(s.store.WSEvents))},

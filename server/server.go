@@ -129,16 +129,15 @@ type Server struct {
 	dec     decisionState
 	hist    historyState
 
-	pilotMode approval.Mode     // the pilot approval mode
-	token     string            // required on the human's API
-	approvals *approval.Queue   // pilot actions waiting for the human
-	rules     *approval.Rules   // the human's approval rules (rules.go)
-	tabs      *aiTabs           // each AI session's own or chosen tab (tabs.go)
-	origins   *origins.Trust    // extension origins besides the pinned one
-	maps      *sourcemap.Resolver
-	mapping   mapping        // console entries on their way to the dashboards (mapped.go)
-	filtered  filteredCounts // console calls log_level left out (filtered.go)
-	reads     *readLog       // what the AI read (reads.go)
+	pilotMode approval.Mode   // the pilot approval mode
+	token     string          // required on the human's API
+	approvals *approval.Queue // pilot actions waiting for the human
+	rules     *approval.Rules // the human's approval rules (rules.go)
+	tabs      *aiTabs         // each AI session's own or chosen tab (tabs.go)
+	origins   *origins.Trust  // extension origins besides the pinned one
+	maps      *sourceMaps     // stacks and positions at their original sources (sourcemap.go, mapped.go)
+	filtered  filteredCounts  // console calls log_level left out (filtered.go)
+	reads     *readLog        // what the AI read (reads.go)
 }
 
 // ingestion is how capture batches are taken in.
@@ -176,16 +175,16 @@ func New(cfg Config) *Server {
 		approvals: approval.New(nil, nil),
 		rules:     approval.NewRules(cfg.Clock),
 		origins:   origins.New(cfg.Clock),
-		maps:      sourcemap.New(sourcemap.Config{}),
 		started:   time.Now(),
 		clients:   mcpClients{by: make(map[string]*session)},
 		alerts:    alertState{cursors: make(map[string]uint64), bootSeen: make(map[string]bool)},
 		limits:    defaultLimits,
 		in:        ingestion{slots: make(chan struct{}, ingestSlots)},
 	}
+	s.maps = &sourceMaps{Resolver: sourcemap.New(sourcemap.Config{}), events: s.events, audit: s.audit}
 	s.reads = &readLog{Log: reads.New(0), port: s.Port, audit: s.audit, events: s.events, save: s.saveDecisions, decided: s.writeDecided,
 		tools: func() []tool { return []tool{s.observeTool(), s.analyzeTool(), s.generateTool()} }}
-	s.acts = &actor{store: s.store, queries: s.queries, pilot: s.pilot, locate: s.locateEntry}
+	s.acts = &actor{store: s.store, queries: s.queries, pilot: s.pilot, locate: s.maps.locate}
 	s.replays = &replayer{act: s.acts, asks: s.pilotMode.Asks, approve: s.approve, audit: s.audit}
 	// The dashboards' header lists each AI's tab: a change shows at once.
 	s.tabs = &aiTabs{Tabs: sessiontabs.New(s.clientsChanged), store: s.store, queries: s.queries, pilot: s.pilot, audit: s.audit}
@@ -231,10 +230,10 @@ func New(cfg Config) *Server {
 	s.applyApprovalFlag()
 	s.token = newToken()
 	s.writeToken()
-	s.store.Subscribe(s.publishEntry)
-	s.an = newAnalysis(s.store, s.perf.Latest, cfg.Clock, s.locateEntry)
+	s.store.Subscribe(s.maps.publishEntry)
+	s.an = newAnalysis(s.store, s.perf.Latest, cfg.Clock, s.maps.locate)
 	s.store.Subscribe(s.streams.observe)
-	s.store.Subscribe(s.prefetchMaps)
+	s.store.Subscribe(s.maps.prefetch)
 	s.mcp = s.newMCP()
 	s.in.batches = map[string]storeFunc{
 		"/logs":             storeBatch(s, "entries", sequenced(s, "log", s.divertFiltered(s.store.AddLogs))),

@@ -203,7 +203,7 @@ func (s *Server) handleEventStream(w http.ResponseWriter, r *http.Request) {
 	}
 	if backlog > 0 {
 		fl.Flush() // the backlog's stacks may wait for their maps (at most the resolver's 2 s)
-		for _, ev := range s.humanRecent(r.Context(), s.recent(backlog)) {
+		for _, ev := range s.maps.humanRecent(r.Context(), s.recent(backlog)) {
 			write(wire.EventEntry, ev)
 		}
 	}

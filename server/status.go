@@ -18,7 +18,7 @@ type Settings struct {
 
 func (s *Server) handleSettings(w http.ResponseWriter, r *http.Request) {
 	s.notePilot(r)
-	s.noteMapOrigins(r)
+	s.maps.noteOrigins(r, s.fromExtension(r))
 	writeJSON(w, http.StatusOK, Settings{Connected: true, CaptureOverrides: s.control.Values()})
 }
 

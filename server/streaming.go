@@ -142,7 +142,7 @@ func (s *Server) configureStreaming(ctx context.Context, a args) (any, error) {
 // read its notifications loses them (mcp-go drops what its bounded channel
 // cannot take), and never slows ingest or another session.
 func (s *Server) deliver(id, who string, n streaming.Notification) {
-	n = s.mapNotification(context.Background(), n)
+	n = s.maps.mapNotification(context.Background(), n)
 	if err := s.mcp.SendNotificationToSpecificClient(id, streaming.Method, n.Params()); err != nil {
 		fmt.Fprintf(s.cfg.Log, "gasoline: streaming: a notification to %s was not delivered: %v\n", who, err)
 		return
