@@ -47,7 +47,7 @@ func (s *Server) restoreDecisions() {
 	}
 	s.control.Restore(st.Revoked)
 	s.pilot.SetBlocked(st.PilotBlocked)
-	s.pilotMode.Set(st.Approval)
+	s.approvals.mode.Set(st.Approval)
 	s.reads.SetAudited(st.AuditReads)
 	s.origins.Restore(st.Origins)
 	if st.Unreadable == nil {
@@ -124,7 +124,7 @@ func (s *Server) saveDecisions() error {
 		Unreadable:   s.dec.held,
 		AuditReads:   s.reads.Audited(),
 	}
-	if s.pilotMode.Asks() {
+	if s.approvals.mode.Asks() {
 		st.Approval = approval.Ask
 	}
 	err := errStuck
@@ -202,7 +202,7 @@ func (s *Server) handleRecover(w http.ResponseWriter, r *http.Request) {
 		}
 		s.control.Restore(st.Revoked)
 		s.pilot.SetBlocked(st.PilotBlocked)
-		s.pilotMode.Set(st.Approval)
+		s.approvals.mode.Set(st.Approval)
 		s.reads.SetAudited(st.AuditReads)
 		s.origins.Restore(append(s.origins.Decided(), st.Origins...)) // the answers given since win
 		reason = "from the kept file " + path
@@ -217,7 +217,7 @@ func (s *Server) handleRecover(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		s.pilot.SetBlocked(false)
-		s.pilotMode.Set(s.cfg.PilotApproval)
+		s.approvals.mode.Set(s.cfg.PilotApproval)
 		s.reads.SetAudited(false)
 		reason = "from nothing"
 	default:

@@ -97,12 +97,12 @@ func (s *Server) interact(ctx context.Context, action string, a args) (any, erro
 	if p.Name == "replay" {
 		return s.replays.replayFlow(ctx, actTabParam.get(a), replayAfterParam.get(a)) // one approval for every step
 	}
-	if s.pilotMode.Asks() {
+	if s.approvals.mode.Asks() {
 		// Ask only for what could run: the pilot's own refusals come first.
 		if err := s.pilot.Check(s.queries.Reachable()); err != nil {
 			return nil, err
 		}
-		if err := s.approve(ctx, p, actTabParam.get(a)); err != nil {
+		if err := s.approvals.approve(ctx, p, actTabParam.get(a)); err != nil {
 			return nil, err
 		}
 	}

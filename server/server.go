@@ -129,15 +129,13 @@ type Server struct {
 	dec     decisionState
 	hist    historyState
 
-	pilotMode approval.Mode   // the pilot approval mode
-	token     string          // required on the human's API
-	approvals *approval.Queue // pilot actions waiting for the human
-	rules     *approval.Rules // the human's approval rules (rules.go)
-	tabs      *aiTabs         // each AI session's own or chosen tab (tabs.go)
-	origins   *origins.Trust  // extension origins besides the pinned one
-	maps      *sourceMaps     // stacks and positions at their original sources (sourcemap.go, mapped.go)
-	filtered  filteredCounts  // console calls log_level left out (filtered.go)
-	reads     *readLog        // what the AI read (reads.go)
+	token     string         // required on the human's API
+	approvals *humanApproval // the human's say over pilot actions (approval.go, rules.go)
+	tabs      *aiTabs        // each AI session's own or chosen tab (tabs.go)
+	origins   *origins.Trust // extension origins besides the pinned one
+	maps      *sourceMaps    // stacks and positions at their original sources (sourcemap.go, mapped.go)
+	filtered  filteredCounts // console calls log_level left out (filtered.go)
+	reads     *readLog       // what the AI read (reads.go)
 }
 
 // ingestion is how capture batches are taken in.
@@ -164,28 +162,29 @@ func New(cfg Config) *Server {
 		cfg.Log = io.Discard
 	}
 	s := &Server{
-		cfg:       cfg,
-		store:     capture.NewStore(),
-		losses:    capture.NewLosses(),
-		queries:   browser.NewBroker(),
-		audits:    a11y.NewCache(),
-		perf:      perf.NewStore(nil),
-		events:    newHub(),
-		pilot:     pilot.New(cfg.Clock),
-		approvals: approval.New(nil, nil),
-		rules:     approval.NewRules(cfg.Clock),
-		origins:   origins.New(cfg.Clock),
-		started:   time.Now(),
-		clients:   mcpClients{by: make(map[string]*session)},
-		alerts:    alertState{cursors: make(map[string]uint64), bootSeen: make(map[string]bool)},
-		limits:    defaultLimits,
-		in:        ingestion{slots: make(chan struct{}, ingestSlots)},
+		cfg:     cfg,
+		store:   capture.NewStore(),
+		losses:  capture.NewLosses(),
+		queries: browser.NewBroker(),
+		audits:  a11y.NewCache(),
+		perf:    perf.NewStore(nil),
+		events:  newHub(),
+		pilot:   pilot.New(cfg.Clock),
+		origins: origins.New(cfg.Clock),
+		started: time.Now(),
+		clients: mcpClients{by: make(map[string]*session)},
+		alerts:  alertState{cursors: make(map[string]uint64), bootSeen: make(map[string]bool)},
+		limits:  defaultLimits,
+		in:      ingestion{slots: make(chan struct{}, ingestSlots)},
 	}
 	s.maps = &sourceMaps{Resolver: sourcemap.New(sourcemap.Config{}), events: s.events, audit: s.audit}
 	s.reads = &readLog{Log: reads.New(0), port: s.Port, audit: s.audit, events: s.events, save: s.saveDecisions, decided: s.writeDecided,
 		tools: func() []tool { return []tool{s.observeTool(), s.analyzeTool(), s.generateTool()} }}
 	s.acts = &actor{store: s.store, queries: s.queries, pilot: s.pilot, locate: s.maps.locate}
-	s.replays = &replayer{act: s.acts, asks: s.pilotMode.Asks, approve: s.approve, audit: s.audit}
+	s.approvals = &humanApproval{Queue: approval.New(nil, nil), rules: approval.NewRules(cfg.Clock), store: s.store, acts: s.acts,
+		events: s.events, audit: s.audit, timeout: cfg.ApprovalTimeout, save: s.saveDecisions, decided: s.writeDecided}
+	s.replays = &replayer{act: s.acts, asks: s.approvals.mode.Asks, approve: s.approvals.approve, audit: s.audit}
+	s.approvals.stopReplays = s.replays.stopReplays
 	// The dashboards' header lists each AI's tab: a change shows at once.
 	s.tabs = &aiTabs{Tabs: sessiontabs.New(s.clientsChanged), store: s.store, queries: s.queries, pilot: s.pilot, audit: s.audit}
 	if cfg.DataDir != "" {
@@ -219,9 +218,9 @@ func New(cfg Config) *Server {
 	s.control.OnChange(func(map[string]any) { s.events.publish("overrides", s.Overrides()) })
 	s.control.OnChange(func(map[string]any) { _ = s.saveDecisions() })
 	s.approvals.OnChange(func(p []approval.Request) {
-		s.events.publish(wire.EventApprovals, wire.Approvals{Mode: s.approvalMode(), Pending: p, Rules: s.rules.List()})
+		s.events.publish(wire.EventApprovals, wire.Approvals{Mode: s.approvals.mode.String(), Pending: p, Rules: s.approvals.rules.List()})
 	})
-	s.watchRules()
+	s.approvals.watchRules()
 	s.origins.OnChange(func(v origins.View) {
 		s.events.publish(wire.EventOrigins, v)
 	})
@@ -280,16 +279,11 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /api/pilot/block", s.human(s.handlePilotBlock))
 	mux.HandleFunc("POST /api/overrides/revoke", s.human(s.handleRevoke))
 	mux.HandleFunc("POST /api/overrides/allow", s.human(s.handleAllow))
-	mux.HandleFunc("GET /api/approvals", s.handleApprovals)
-	mux.HandleFunc("POST /api/approvals/answer", s.human(s.handleApprovalAnswer))
-	mux.HandleFunc("POST /api/approvals/mode", s.human(s.handleApprovalMode))
-	mux.HandleFunc("POST /api/approvals/rule", s.human(s.handleApprovalRule))
-	mux.HandleFunc("POST /api/approvals/rules/revoke", s.human(s.handleRuleRevoke))
 	mux.HandleFunc("GET /api/origins", s.handleOrigins)
 	mux.HandleFunc("POST /api/origins/answer", s.human(s.handleOriginAnswer))
 	mux.HandleFunc("POST /api/decisions/recover", s.human(s.handleRecover))
 	rt := routes{mux: mux, guard: s.human}
-	for _, c := range []interface{ routes(routes) }{s.tabs, s.pointed, s.reads} {
+	for _, c := range []interface{ routes(routes) }{s.tabs, s.pointed, s.reads, s.approvals} {
 		c.routes(rt)
 	}
 	return s.guard(s.noteContact(mux))
@@ -342,7 +336,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	// Overrides are session-scoped: they end with the server, on the record.
 	s.control.EndSession()
 	// Rules die with the server: each says so before the log closes.
-	s.rules.Stop()
+	s.approvals.rules.Stop()
 	s.audit(audit.Event{Event: "server_stop", Source: "server"})
 	if s.auditor != nil {
 		s.auditor.Close()

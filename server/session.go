@@ -133,7 +133,7 @@ func (s *Server) ServeSession(ctx context.Context, conn msgConn) error {
 		if serving.Err() != nil {
 			why = approval.EndServerStopped
 		}
-		s.rules.EndSession(sess.id, why)
+		s.approvals.rules.EndSession(sess.id, why)
 		s.tabs.End(sess.id) // its tabs are free
 	}()
 
