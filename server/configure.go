@@ -52,7 +52,7 @@ func (s *Server) configureTool() tool {
 				[]declared{streamOnParam, streamEventsParam, throttleParam, urlFilterParam}, s.configureStreaming},
 			{"track", "the tab this session reads", []declared{trackTabParam}, s.tabs.configureTrack},
 		},
-		audit: s.auditConfigure, // refused calls and clears
+		audit: s.trail.configure, // refused calls and clears
 	}
 }
 

@@ -54,7 +54,7 @@ func (s *Server) restoreDecisions() {
 		s.dec.restored = st.Summary()
 	}
 	if s.dec.restored != "" {
-		s.audit(audit.Event{Event: "decisions_restored", Reason: s.dec.restored, Source: "server"})
+		s.trail.write(audit.Event{Event: "decisions_restored", Reason: s.dec.restored, Source: "server"})
 	}
 	if len(st.AIOverrides) > 0 {
 		names := slices.Sorted(maps.Keys(st.AIOverrides))
@@ -67,7 +67,7 @@ func (s *Server) restoreDecisions() {
 				strings.Join(parts, ", ") + ") were dropped and are back to the user's defaults. " +
 				"Set them again if you still need them.",
 			Timestamp: time.Now().UTC().Format("2006-01-02T15:04:05.000Z")}
-		s.audit(audit.Event{Event: "capture_reset", Reason: "takeover", Setting: strings.Join(names, ","), Source: "server"})
+		s.trail.write(audit.Event{Event: "capture_reset", Reason: "takeover", Setting: strings.Join(names, ","), Source: "server"})
 	}
 	// The file changes only when this start changed what it must hold: the
 	// dropped AI overrides are forgotten, an unreadable file becomes the
@@ -92,7 +92,7 @@ func (s *Server) keepUnreadable(loadErr error) decisions.State {
 	u.Kept = kept
 	fmt.Fprintf(s.cfg.Log, "gasoline: warning: %s; kept as %s. Until you recover in the dashboard, the AI's capture changes are refused, "+
 		"the Web Pilot is blocked and pilot approval is ask\n", u.Reason, keptName(u, s.cfg.StateFile))
-	s.audit(audit.Event{Event: "decisions_unreadable", Reason: u.Reason, Source: "server"})
+	s.trail.write(audit.Event{Event: "decisions_unreadable", Reason: u.Reason, Source: "server"})
 	return decisions.State{Unreadable: u}
 }
 
@@ -229,7 +229,7 @@ func (s *Server) handleRecover(w http.ResponseWriter, r *http.Request) {
 	s.dec.mu.Unlock()
 	s.control.RefuseAI(nil)
 	_ = s.saveDecisions()
-	s.audit(audit.Event{Event: "decisions_recovered", Reason: reason, Source: "human", Agent: "human"})
+	s.trail.write(audit.Event{Event: "decisions_recovered", Reason: reason, Source: "human", Agent: "human"})
 	s.events.publish(wire.EventPilot, s.PilotStatus())
 	s.events.publish(wire.EventApprovals, s.Approvals())
 	s.writeDecided(w, s.Health())

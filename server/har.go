@@ -29,7 +29,7 @@ func (s *Server) generateHAR(ctx context.Context, a args) (any, error) {
 	}
 	r := harResult{Entries: len(log.Log.Entries), Pages: len(log.Log.Pages), Bytes: len(b)}
 	if r.Entries == 0 {
-		s.auditMode(ctx, "generate", "har", "no requests", nil)
+		s.trail.mode(ctx, "generate", "har", "no requests", nil)
 		return nil, problem.New(problem.NotFound, "no captured requests%s", filterNote(filterParam.get(a)))
 	}
 	path, inline, err := har.Place(s.cfg.HARDir, b, time.Now())
@@ -40,7 +40,7 @@ func (s *Server) generateHAR(ctx context.Context, a args) (any, error) {
 	if inline {
 		r.HAR = b
 	}
-	s.auditMode(ctx, "generate", "har", fmt.Sprintf("%d entries, %d bytes %s", r.Entries, r.Bytes, r.Path), nil)
+	s.trail.mode(ctx, "generate", "har", fmt.Sprintf("%d entries, %d bytes %s", r.Entries, r.Bytes, r.Path), nil)
 	return r, nil
 }
 

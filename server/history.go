@@ -59,7 +59,7 @@ func (s *Server) openHistory() {
 	s.pointed.restore(s.cfg.HistoryDir)
 	s.hist.info = historyView(rest)
 	if rest.Entries > 0 {
-		s.audit(audit.Event{Event: "history_restored", Reason: fmt.Sprintf("%d entries from pid %d", rest.Entries, rest.Prev.PID), Source: "server"})
+		s.trail.write(audit.Event{Event: "history_restored", Reason: fmt.Sprintf("%d entries from pid %d", rest.Entries, rest.Prev.PID), Source: "server"})
 	}
 	s.store.Subscribe(func(e capture.Event) {
 		for _, b := range e.Buffers() {

@@ -78,7 +78,7 @@ func (s *Server) interactTool() tool {
 		},
 		selector: newParam[string]("action", ""),
 		modes:    modes,
-		audit:    s.auditInteract,
+		audit:    s.trail.interact,
 		scope:    s.tabs.sessionTab,
 	}
 }

@@ -19,7 +19,7 @@ func (s *Server) extensionOrigin(r *http.Request, origin string) (ok bool, refus
 	}
 	v, added := s.origins.Check(origin, r.UserAgent())
 	if added {
-		s.audit(audit.Event{Event: "origin_pending", Reason: origin, Agent: origins.Browser(r.UserAgent()), Source: "extension"})
+		s.trail.write(audit.Event{Event: "origin_pending", Reason: origin, Agent: origins.Browser(r.UserAgent()), Source: "extension"})
 	}
 	switch v {
 	case origins.Accepted:
@@ -74,6 +74,6 @@ func (s *Server) handleOriginAnswer(w http.ResponseWriter, r *http.Request) {
 	if browser != "" {
 		reason += " (" + browser + ")"
 	}
-	s.audit(audit.Event{Event: ev, Reason: reason, Source: "human", Agent: "human"})
+	s.trail.write(audit.Event{Event: ev, Reason: reason, Source: "human", Agent: "human"})
 	s.writeDecided(w, s.origins.View())
 }

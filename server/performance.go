@@ -42,7 +42,7 @@ func (s *Server) addPerformance(samples []perf.Sample) (int, []capture.Rejection
 
 func (s *Server) observePerformance(ctx context.Context, a args) (any, error) {
 	pages := s.perf.Snapshots(urlParam.get(a), min(limitParam.get(a), perf.MaxPages))
-	s.auditMode(ctx, "observe", "performance", fmt.Sprintf("%d pages", len(pages)), nil)
+	s.trail.mode(ctx, "observe", "performance", fmt.Sprintf("%d pages", len(pages)), nil)
 	return &struct {
 		riders
 		Count int             `json:"count"`
@@ -52,6 +52,6 @@ func (s *Server) observePerformance(ctx context.Context, a args) (any, error) {
 
 func (s *Server) analyzePerformance(ctx context.Context, a args) (any, error) {
 	c := s.perf.Check(filterParam.get(a))
-	s.auditMode(ctx, "analyze", "performance", fmt.Sprintf("%s, %d pages", c.Verdict, len(c.Pages)), nil)
+	s.trail.mode(ctx, "analyze", "performance", fmt.Sprintf("%s, %d pages", c.Verdict, len(c.Pages)), nil)
 	return c, nil
 }

@@ -34,7 +34,7 @@ func (s *Server) handlePilotBlock(w http.ResponseWriter, r *http.Request) {
 	if *req.Blocked {
 		ev = "pilot_blocked"
 	}
-	s.audit(audit.Event{Event: ev, Source: "human", Agent: "human"})
+	s.trail.write(audit.Event{Event: ev, Source: "human", Agent: "human"})
 	st := s.PilotStatus()
 	s.events.publish(wire.EventPilot, st)
 	s.writeDecided(w, st)
@@ -70,11 +70,5 @@ func (s *Server) reportPilot(on bool) {
 	if on {
 		ev = "pilot_switched_on"
 	}
-	s.audit(audit.Event{Event: ev, Source: "extension", Agent: "extension"})
-}
-
-func (s *Server) audit(e audit.Event) {
-	if s.auditor != nil {
-		_ = s.auditor.Write(e)
-	}
+	s.trail.write(audit.Event{Event: ev, Source: "extension", Agent: "extension"})
 }

@@ -106,7 +106,7 @@ type Server struct {
 	audits  *a11y.Cache
 	perf    *perf.Store
 	control *capturectl.Controller
-	auditor *audit.Log
+	trail   *auditTrail
 	shots   *screenshots.Dir
 	visuals *visual.Dir
 	events  *hub
@@ -169,6 +169,7 @@ func New(cfg Config) *Server {
 		audits:  a11y.NewCache(),
 		perf:    perf.NewStore(nil),
 		events:  newHub(),
+		trail:   &auditTrail{},
 		pilot:   pilot.New(cfg.Clock),
 		origins: origins.New(cfg.Clock),
 		started: time.Now(),
@@ -177,38 +178,38 @@ func New(cfg Config) *Server {
 		limits:  defaultLimits,
 		in:      ingestion{slots: make(chan struct{}, ingestSlots)},
 	}
-	s.maps = &sourceMaps{Resolver: sourcemap.New(sourcemap.Config{}), events: s.events, audit: s.audit}
-	s.reads = &readLog{Log: reads.New(0), port: s.Port, audit: s.audit, events: s.events, save: s.saveDecisions, decided: s.writeDecided,
+	s.maps = &sourceMaps{Resolver: sourcemap.New(sourcemap.Config{}), events: s.events, audit: s.trail.write}
+	s.reads = &readLog{Log: reads.New(0), port: s.Port, audit: s.trail.write, events: s.events, save: s.saveDecisions, decided: s.writeDecided,
 		tools: func() []tool { return []tool{s.observeTool(), s.analyzeTool(), s.generateTool()} }}
 	s.acts = &actor{store: s.store, queries: s.queries, pilot: s.pilot, locate: s.maps.locate}
 	s.approvals = &humanApproval{Queue: approval.New(nil, nil), rules: approval.NewRules(cfg.Clock), store: s.store, acts: s.acts,
-		events: s.events, audit: s.audit, timeout: cfg.ApprovalTimeout, save: s.saveDecisions, decided: s.writeDecided}
-	s.replays = &replayer{act: s.acts, asks: s.approvals.mode.Asks, approve: s.approvals.approve, audit: s.audit}
+		events: s.events, audit: s.trail.write, timeout: cfg.ApprovalTimeout, save: s.saveDecisions, decided: s.writeDecided}
+	s.replays = &replayer{act: s.acts, asks: s.approvals.mode.Asks, approve: s.approvals.approve, audit: s.trail.write}
 	s.approvals.stopReplays = s.replays.stopReplays
 	// The dashboards' header lists each AI's tab: a change shows at once.
-	s.tabs = &aiTabs{Tabs: sessiontabs.New(s.clientsChanged), store: s.store, queries: s.queries, pilot: s.pilot, audit: s.audit}
+	s.tabs = &aiTabs{Tabs: sessiontabs.New(s.clientsChanged), store: s.store, queries: s.queries, pilot: s.pilot, audit: s.trail.write}
 	if cfg.DataDir != "" {
 		if err := decisions.Protect(cfg.DataDir); err != nil {
 			fmt.Fprintf(cfg.Log, "gasoline: warning: make %s private to you: %v\n", cfg.DataDir, err)
 		}
 	}
 	if cfg.AuditLog != "" {
-		s.auditor = audit.Open(cfg.AuditLog, cfg.Log)
-		s.auditor.SetPort(cfg.Port)
-		s.audit(audit.Event{Event: "server_start", Reason: cfg.Version, Source: "server"})
+		s.trail.log = audit.Open(cfg.AuditLog, cfg.Log)
+		s.trail.log.SetPort(cfg.Port)
+		s.trail.write(audit.Event{Event: "server_start", Reason: cfg.Version, Source: "server"})
 	}
 	if cfg.ScreenshotDir != "" {
 		s.shots = screenshots.New(cfg.ScreenshotDir)
 	}
 	s.pointed = &board{Board: pointing.New(0, nil), picks: pointing.NewPace(pointing.PicksPerSecond, pointing.PickBurst),
-		shots: s.shots, store: s.store, events: s.events, streams: &s.streams, audit: s.audit, log: cfg.Log,
+		shots: s.shots, store: s.store, events: s.events, streams: &s.streams, audit: s.trail.write, log: cfg.Log,
 		notify: func(id string, params map[string]any) error {
 			return s.mcp.SendNotificationToSpecificClient(id, streaming.Method, params)
 		}}
 	if cfg.VisualDir != "" {
 		s.visuals = visual.NewDir(cfg.VisualDir)
 	}
-	s.control = capturectl.New(s.auditor, cfg.Clock)
+	s.control = capturectl.New(s.trail.log, cfg.Clock)
 	// Beat the 5 s poll: a change reaches the extension over its socket now.
 	s.control.OnChange(func(v map[string]any) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
@@ -293,8 +294,8 @@ func (s *Server) Handler() http.Handler {
 // gracefully. Every goroutine it starts ends before it returns.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	s.port.Store(int32(ln.Addr().(*net.TCPAddr).Port))
-	if s.auditor != nil && s.cfg.Port == 0 {
-		s.auditor.SetPort(s.Port())
+	if s.trail.log != nil && s.cfg.Port == 0 {
+		s.trail.log.SetPort(s.Port())
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -337,9 +338,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	s.control.EndSession()
 	// Rules die with the server: each says so before the log closes.
 	s.approvals.rules.Stop()
-	s.audit(audit.Event{Event: "server_stop", Source: "server"})
-	if s.auditor != nil {
-		s.auditor.Close()
+	s.trail.write(audit.Event{Event: "server_stop", Source: "server"})
+	if s.trail.log != nil {
+		s.trail.log.Close()
 	}
 	return err
 }

@@ -33,7 +33,7 @@ func (s *Server) analyzeScreenshot(ctx context.Context, a args) (v any, err erro
 		if err == nil {
 			line = shot.Line()
 		}
-		s.auditMode(ctx, "analyze", "screenshot", line, err)
+		s.trail.mode(ctx, "analyze", "screenshot", line, err)
 	}()
 	p := browser.ShotParams{
 		Selector: selectorParam.get(a),

@@ -61,8 +61,8 @@ func (s *Server) Health() Health {
 	if p, ok := s.store.Page(); ok {
 		h.Page = &p
 	}
-	if s.auditor != nil {
-		h.AuditLog = s.auditor.Path()
+	if s.trail.log != nil {
+		h.AuditLog = s.trail.log.Path()
 	}
 	if st := s.maps.Stats(); st.Maps > 0 || len(st.Failures) > 0 {
 		h.SourceMaps = &st

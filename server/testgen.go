@@ -44,13 +44,13 @@ func (s *Server) generateTest(ctx context.Context, a args) (any, error) {
 	sess.DOM = s.pageDOM(ctx)
 	r, err := testgen.Generate(sess, o)
 	if errors.Is(err, testgen.ErrNoActions) {
-		s.auditMode(ctx, "generate", "test", "no actions", nil)
+		s.trail.mode(ctx, "generate", "test", "no actions", nil)
 		return nil, problem.New(problem.NotFound, "%v", err)
 	}
 	if err != nil {
 		return nil, err
 	}
-	s.auditMode(ctx, "generate", "test", fmt.Sprintf("%s: %d steps, %d assertions", r.Filename, r.Steps, r.Assertions), nil)
+	s.trail.mode(ctx, "generate", "test", fmt.Sprintf("%s: %d steps, %d assertions", r.Filename, r.Steps, r.Assertions), nil)
 	return r, nil
 }
 

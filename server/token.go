@@ -56,7 +56,7 @@ func (s *Server) human(h http.HandlerFunc) http.HandlerFunc {
 			if got != "" {
 				reason = "wrong token"
 			}
-			s.audit(audit.Event{Event: "human_api_refused", Action: r.Method + " " + r.URL.Path, Reason: reason,
+			s.trail.write(audit.Event{Event: "human_api_refused", Action: r.Method + " " + r.URL.Path, Reason: reason,
 				Error: string(problem.TokenRequired), Source: "unknown", Agent: r.Header.Get("User-Agent")})
 			writeProblem(w, problem.New(problem.TokenRequired, "This call is the human's: it needs the %s header with the token in %s.",
 				TokenHeader, s.tokenFileName()))
