@@ -16,13 +16,13 @@ func (s *Server) analyzeTool() tool {
 		scope:    s.tabs.sessionTab,
 		modes: []mode{
 			{"dom", "matching elements", []declared{selectorParam, stylesParam, propsParam, childrenParam, depthParam, queryTabParam},
-				s.analyzeDOM},
-			{"page_info", "page summary", []declared{queryTabParam}, s.analyzePageInfo},
+				s.page.dom},
+			{"page_info", "page summary", []declared{queryTabParam}, s.page.pageInfo},
 			{"interactive", "actionable elements, refs", []declared{listAfterParam, queryTabParam}, s.acts.analyzeInteractive},
 			{"screenshot", "viewport or element", []declared{selectorParam, fullPageParam, formatParam, maxWidthParam, queryTabParam},
-				s.analyzeScreenshot},
+				s.page.screenshot},
 			{"accessibility", "axe-core", []declared{scopeParam, tagsParam, passesParam, refreshParam, queryTabParam},
-				s.analyzeAccessibility},
+				s.page.accessibility},
 			{"security", "secrets, PII, auth, plain HTTP", []declared{checksParam, filterParam, severityParam},
 				s.trail.audited("security", s.afterHeld(s.analyzeSecurity))},
 			{"api", "response shape changes", []declared{actionParam, filterParam, ignoreParam},
@@ -31,7 +31,7 @@ func (s *Server) analyzeTool() tool {
 				s.trail.audited("verify", s.afterHeld(s.analyzeVerify))},
 			{"diff", "capture, compare, list, delete", []declared{actionParam, nameParam, compareBParam, filterParam},
 				s.trail.audited("diff", s.afterHeld(s.analyzeDiff))},
-			{"performance", "loads vs baseline", []declared{filterParam}, s.analyzePerformance},
+			{"performance", "loads vs baseline", []declared{filterParam}, s.perf.analyze},
 		},
 	}
 }

@@ -26,7 +26,7 @@ func (s *Server) generateTool() tool {
 // per analyser.
 func (s *Server) generateSARIF(context.Context, args) (any, error) {
 	var doc sarif.Log
-	if r, ok := s.audits.Latest(); ok {
+	if r, ok := s.page.audits.Latest(); ok {
 		doc = sarif.FromAudit(r)
 	}
 	if r, ok := s.an.security.Get(); ok {

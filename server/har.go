@@ -22,7 +22,7 @@ type harResult struct {
 
 func (s *Server) generateHAR(ctx context.Context, a args) (any, error) {
 	sess := s.session(filterParam.get(a))
-	log := har.Build(sess.Network, sess.Bodies, har.Options{URLFilter: filterParam.get(a), Version: s.cfg.Version, Loads: s.harLoads()})
+	log := har.Build(sess.Network, sess.Bodies, har.Options{URLFilter: filterParam.get(a), Version: s.cfg.Version, Loads: s.perf.harLoads()})
 	b, err := json.Marshal(log)
 	if err != nil {
 		return nil, fmt.Errorf("encode har: %w", err)
@@ -46,8 +46,8 @@ func (s *Server) generateHAR(ctx context.Context, a args) (any, error) {
 
 // harLoads are the page loads the pages measured, for the archive's page
 // timings.
-func (s *Server) harLoads() []har.Load {
-	ts := s.perf.Timings()
+func (p *pageLoads) harLoads() []har.Load {
+	ts := p.Timings()
 	out := make([]har.Load, len(ts))
 	for i, t := range ts {
 		out[i] = har.Load{Tab: t.Tab, URL: t.URL, Start: t.Start, OnContentLoad: t.DOMContentLoaded, OnLoad: t.Load}

@@ -78,7 +78,7 @@ func (s *Server) observeModes() []mode {
 		{"websocket_status", "", []declared{urlParam, tabParam, connParam}, s.afterHeld(s.observeWSStatus)},
 		{"actions", "", buffer, s.afterHeld(read(s.store.Actions))},
 		{"page", "", nil, s.observePage},
-		{"performance", "", []declared{limitParam, urlParam}, s.afterHeld(s.observePerformance)},
+		{"performance", "", []declared{limitParam, urlParam}, s.afterHeld(s.perf.observe)},
 		{"pilot", "", nil, func(context.Context, args) (any, error) {
 			return &struct {
 				riders

@@ -103,12 +103,11 @@ type Server struct {
 	cfg     Config
 	store   *capture.Store
 	queries *browser.Broker
-	audits  *a11y.Cache
-	perf    *perf.Store
+	page    *livePage // analyze's reads of the live page (dom.go, a11y.go, shot.go, visual.go)
+	perf    *pageLoads
 	control *capturectl.Controller
 	trail   *auditTrail
 	shots   *screenshots.Dir
-	visuals *visual.Dir
 	events  *hub
 	streams streams
 	pilot   *pilot.Switch
@@ -166,8 +165,6 @@ func New(cfg Config) *Server {
 		store:   capture.NewStore(),
 		losses:  capture.NewLosses(),
 		queries: browser.NewBroker(),
-		audits:  a11y.NewCache(),
-		perf:    perf.NewStore(nil),
 		events:  newHub(),
 		trail:   &auditTrail{},
 		pilot:   pilot.New(cfg.Clock),
@@ -178,6 +175,7 @@ func New(cfg Config) *Server {
 		limits:  defaultLimits,
 		in:      ingestion{slots: make(chan struct{}, ingestSlots)},
 	}
+	s.perf = &pageLoads{Store: perf.NewStore(nil), losses: s.losses, events: s.events, trail: s.trail, started: s.started}
 	s.maps = &sourceMaps{Resolver: sourcemap.New(sourcemap.Config{}), events: s.events, audit: s.trail.write}
 	s.reads = &readLog{Log: reads.New(0), port: s.Port, audit: s.trail.write, events: s.events, save: s.saveDecisions, decided: s.writeDecided,
 		tools: func() []tool { return []tool{s.observeTool(), s.analyzeTool(), s.generateTool()} }}
@@ -206,8 +204,9 @@ func New(cfg Config) *Server {
 		notify: func(id string, params map[string]any) error {
 			return s.mcp.SendNotificationToSpecificClient(id, streaming.Method, params)
 		}}
+	s.page = &livePage{queries: s.queries, store: s.store, audits: a11y.NewCache(), trail: s.trail}
 	if cfg.VisualDir != "" {
-		s.visuals = visual.NewDir(cfg.VisualDir)
+		s.page.visuals = visual.NewDir(cfg.VisualDir)
 	}
 	s.control = capturectl.New(s.trail.log, cfg.Clock)
 	// Beat the 5 s poll: a change reaches the extension over its socket now.
@@ -241,7 +240,7 @@ func New(cfg Config) *Server {
 		"/network-bodies":   storeBatch(s, "bodies", sequenced(s, "", s.store.AddBodies)),
 		"/websocket-events": storeBatch(s, "events", sequenced(s, "ws", s.store.AddWSEvents)),
 		"/actions":          storeBatch(s, "actions", sequenced(s, "action", s.acts.markAILoads(s.store.AddActions))),
-		"/performance":      storeBatch(s, "entries", s.addPerformance),
+		"/performance":      storeBatch(s, "entries", s.perf.add),
 	}
 	return s
 }

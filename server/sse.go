@@ -197,7 +197,7 @@ func (s *Server) handleEventStream(w http.ResponseWriter, r *http.Request) {
 	if human {
 		s.reads.replay(write)
 	}
-	s.writePageLoads(write)
+	s.perf.replay(write)
 	if _, ok := s.pointed.Newest(); ok { // the header's "sent to AI", as a new dashboard finds it
 		write(wire.EventPointed, s.pointed.state())
 	}

@@ -19,5 +19,5 @@ func (s *Server) analyzeVerify(ctx context.Context, a args) (any, error) {
 	if err != nil {
 		return v, err
 	}
-	return s.visualCheck(ctx, v), nil
+	return s.page.visualCheck(ctx, v), nil
 }

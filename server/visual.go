@@ -57,33 +57,33 @@ var visualShot = browser.ShotParams{Format: "png", MaxWidth: browser.DefaultShot
 
 // visualCheck adds the visual check to a verify start or compare: a
 // screenshot at start, another at compare and their difference.
-func (s *Server) visualCheck(ctx context.Context, v any) any {
-	if s.visuals == nil {
+func (lp *livePage) visualCheck(ctx context.Context, v any) any {
+	if lp.visuals == nil {
 		return v
 	}
 	switch r := v.(type) {
 	case *verify.StartResult:
 		out := &visualResult{}
-		if img, err := s.visualTake(ctx); err != nil {
+		if img, err := lp.visualTake(ctx); err != nil {
 			out.Error = err.Error()
-		} else if out.Start, err = s.visuals.Write(r.SessionID, "start", img); err != nil {
+		} else if out.Start, err = lp.visuals.Write(r.SessionID, "start", img); err != nil {
 			out.Error = string(problem.Internal) + ": " + err.Error()
 		}
 		return verifyStarted{r, out}
 	case *verify.CompareResult:
-		return verifyCompared{r, s.visualCompare(ctx, r.SessionID)}
+		return verifyCompared{r, lp.visualCompare(ctx, r.SessionID)}
 	}
 	return v
 }
 
-func (s *Server) visualCompare(ctx context.Context, session string) *visualResult {
+func (lp *livePage) visualCompare(ctx context.Context, session string) *visualResult {
 	out := &visualResult{}
-	before, err := s.visuals.Read(session, "start")
+	before, err := lp.visuals.Read(session, "start")
 	if err != nil {
 		out.Error = string(problem.NotFound) + ": no screenshot was taken at start"
 		return out
 	}
-	data, err := s.visualTake(ctx)
+	data, err := lp.visualTake(ctx)
 	if err != nil {
 		out.Error = err.Error()
 		return out
@@ -95,9 +95,9 @@ func (s *Server) visualCompare(ctx context.Context, session string) *visualResul
 	}
 	res, diff := visual.Compare(before, after)
 	out.Result = &res
-	out.Start = s.visuals.Path(session, "start")
-	if out.Compare, err = s.visuals.Write(session, "compare", data); err == nil {
-		out.Diff, err = s.visuals.WriteImage(session, "diff", diff)
+	out.Start = lp.visuals.Path(session, "start")
+	if out.Compare, err = lp.visuals.Write(session, "compare", data); err == nil {
+		out.Diff, err = lp.visuals.WriteImage(session, "diff", diff)
 	}
 	if err != nil {
 		out.Error = string(problem.Internal) + ": " + err.Error()
@@ -106,8 +106,8 @@ func (s *Server) visualCompare(ctx context.Context, session string) *visualResul
 }
 
 // visualTake is one screenshot's PNG, or the failure as "code: message".
-func (s *Server) visualTake(ctx context.Context) ([]byte, error) {
-	shot, _, err := s.takeShot(ctx, visualShot, 0)
+func (lp *livePage) visualTake(ctx context.Context) ([]byte, error) {
+	shot, _, err := lp.takeShot(ctx, visualShot, 0)
 	if err != nil {
 		return nil, problem.From(err)
 	}
