@@ -114,7 +114,8 @@ type Server struct {
 	acts    *actor    // the AI's actions (act.go)
 	replays *replayer // the human's flow replayed (replay.go)
 	an      *analysis
-	pointed *board // what the human pointed the AI at (pointing.go)
+	gen     *generator // generate's artifacts (generate.go, testgen.go, har.go)
+	pointed *board     // what the human pointed the AI at (pointing.go)
 	mcp     *server.MCPServer
 	started time.Time
 	port    atomic.Int32
@@ -230,7 +231,8 @@ func New(cfg Config) *Server {
 	s.token = newToken()
 	s.writeToken()
 	s.store.Subscribe(s.maps.publishEntry)
-	s.an = newAnalysis(s.store, s.perf.Latest, cfg.Clock, s.maps.locate)
+	s.an = newAnalysis(s.store, s.page, s.perf.Latest, cfg.Clock, s.maps.locate)
+	s.gen = &generator{store: s.store, perf: s.perf, page: s.page, an: s.an, maps: s.maps, trail: s.trail, version: cfg.Version, harDir: cfg.HARDir}
 	s.store.Subscribe(s.streams.observe)
 	s.store.Subscribe(s.maps.prefetch)
 	s.mcp = s.newMCP()

@@ -29,28 +29,28 @@ const (
 )
 
 // session collects what an artifact is generated from.
-func (s *Server) session(urlFilter string) testgen.Session {
+func (g *generator) session(urlFilter string) testgen.Session {
 	return testgen.Session{
-		Actions: s.store.Actions(capture.Query{Limit: genActions, URL: urlFilter}).Entries,
-		Network: s.store.Network(capture.Query{Limit: genNetwork, URL: urlFilter}).Entries,
-		Bodies:  s.store.Bodies(capture.Query{Limit: genBodies, URL: urlFilter}).Entries,
+		Actions: g.store.Actions(capture.Query{Limit: genActions, URL: urlFilter}).Entries,
+		Network: g.store.Network(capture.Query{Limit: genNetwork, URL: urlFilter}).Entries,
+		Bodies:  g.store.Bodies(capture.Query{Limit: genBodies, URL: urlFilter}).Entries,
 	}
 }
 
-func (s *Server) generateTest(ctx context.Context, a args) (any, error) {
+func (g *generator) test(ctx context.Context, a args) (any, error) {
 	o := testgen.Options{Name: testNameParam.get(a), BaseURL: baseURLParam.get(a), MockAPI: mockParam.get(a),
 		Screenshots: shotsParam.get(a), URLFilter: filterParam.get(a), IncludeAI: includeAI.get(a)}
-	sess := s.session("")
-	sess.DOM = s.page.pageDOM(ctx)
+	sess := g.session("")
+	sess.DOM = g.page.pageDOM(ctx)
 	r, err := testgen.Generate(sess, o)
 	if errors.Is(err, testgen.ErrNoActions) {
-		s.trail.mode(ctx, "generate", "test", "no actions", nil)
+		g.trail.mode(ctx, "generate", "test", "no actions", nil)
 		return nil, problem.New(problem.NotFound, "%v", err)
 	}
 	if err != nil {
 		return nil, err
 	}
-	s.trail.mode(ctx, "generate", "test", fmt.Sprintf("%s: %d steps, %d assertions", r.Filename, r.Steps, r.Assertions), nil)
+	g.trail.mode(ctx, "generate", "test", fmt.Sprintf("%s: %d steps, %d assertions", r.Filename, r.Steps, r.Assertions), nil)
 	return r, nil
 }
 

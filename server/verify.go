@@ -9,8 +9,8 @@ import (
 // sessionIDParam names the verification session of the verify target.
 var sessionIDParam = newParam[string]("session_id", "")
 
-func (s *Server) analyzeVerify(ctx context.Context, a args) (any, error) {
-	v, err := s.an.verify.Do(verify.Request{
+func (an *analysis) analyzeVerify(ctx context.Context, a args) (any, error) {
+	v, err := an.verify.Do(verify.Request{
 		Action:    actionParam.get(a),
 		SessionID: sessionIDParam.get(a),
 		Label:     nameParam.get(a),
@@ -19,5 +19,5 @@ func (s *Server) analyzeVerify(ctx context.Context, a args) (any, error) {
 	if err != nil {
 		return v, err
 	}
-	return s.page.visualCheck(ctx, v), nil
+	return an.page.visualCheck(ctx, v), nil
 }
