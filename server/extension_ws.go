@@ -112,7 +112,7 @@ func (s *Server) handleExtensionSocket(w http.ResponseWriter, r *http.Request) {
 			s.ext.version.Store(&m.Version)
 		}
 		if m.Type == "hello" && m.Page != nil && m.Page.URL != "" {
-			s.setPage(*m.Page)
+			s.tracked.set(*m.Page)
 		}
 		if (m.Type == "hello" || m.Type == "sourcemap_origins") && m.SourcemapOrigins != nil {
 			s.maps.setOrigins(*m.SourcemapOrigins)
@@ -125,7 +125,7 @@ func (s *Server) handleExtensionSocket(w http.ResponseWriter, r *http.Request) {
 		case m.Type == "page_left":
 			var p PageLeft
 			if json.Unmarshal(b, &p) == nil {
-				_, _ = s.pageLeft(p)
+				_, _ = s.tracked.left(p)
 			}
 		case (m.Type == "hello" || m.Type == "pilot") && m.Pilot != nil:
 			s.reportPilot(*m.Pilot)

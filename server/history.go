@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/gasoline-dev/gasoline/features/audit"
@@ -15,9 +14,8 @@ import (
 // historyState is the capture history kept on disk for the port's next
 // owner (history.go, pages.go).
 type historyState struct {
-	log      *history.Log  // nil: buffers in memory only
-	info     *wire.History // what openHistory restored
-	pageSave sync.Mutex    // orders the tracked tab's writes to history.PageFile
+	log  *history.Log  // nil: buffers in memory only
+	info *wire.History // what openHistory restored
 }
 
 // historyBuffers are the rings kept on disk: every buffer observe reads
@@ -55,7 +53,7 @@ func (s *Server) openHistory() {
 	}
 	s.store.Resume(rest.Seq)
 	s.hist.log = h
-	s.restorePage()
+	s.tracked.restore()
 	s.pointed.restore(s.cfg.HistoryDir)
 	s.hist.info = historyView(rest)
 	if rest.Entries > 0 {

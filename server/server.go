@@ -114,8 +114,9 @@ type Server struct {
 	acts    *actor    // the AI's actions (act.go)
 	replays *replayer // the human's flow replayed (replay.go)
 	an      *analysis
-	gen     *generator // generate's artifacts (generate.go, testgen.go, har.go)
-	pointed *board     // what the human pointed the AI at (pointing.go)
+	tracked *trackedPage // the human's tracked tab (pages.go)
+	gen     *generator   // generate's artifacts (generate.go, testgen.go, har.go)
+	pointed *board       // what the human pointed the AI at (pointing.go)
 	mcp     *server.MCPServer
 	started time.Time
 	port    atomic.Int32
@@ -176,6 +177,7 @@ func New(cfg Config) *Server {
 		limits:  defaultLimits,
 		in:      ingestion{slots: make(chan struct{}, ingestSlots)},
 	}
+	s.tracked = &trackedPage{store: s.store, events: s.events, hist: &s.hist, dir: cfg.HistoryDir, log: cfg.Log}
 	s.perf = &pageLoads{Store: perf.NewStore(nil), losses: s.losses, events: s.events, trail: s.trail, started: s.started}
 	s.maps = &sourceMaps{Resolver: sourcemap.New(sourcemap.Config{}), events: s.events, audit: s.trail.write}
 	s.reads = &readLog{Log: reads.New(0), port: s.Port, audit: s.trail.write, events: s.events, save: s.saveDecisions, decided: s.writeDecided,
@@ -262,8 +264,6 @@ func (s *Server) Handler() http.Handler {
 	for route, store := range s.in.batches {
 		mux.HandleFunc("POST "+route, s.ingest(store))
 	}
-	mux.HandleFunc("POST /page", s.handlePage)
-	mux.HandleFunc("POST /page-left", s.handlePageLeft)
 	// The extension polls with POST, the only method on which Chrome sends
 	// its Origin; GET stays for reading the settings.
 	mux.HandleFunc("GET /settings", s.handleSettings)
@@ -285,7 +285,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /api/origins/answer", s.human(s.handleOriginAnswer))
 	mux.HandleFunc("POST /api/decisions/recover", s.human(s.handleRecover))
 	rt := routes{mux: mux, guard: s.human}
-	for _, c := range []interface{ routes(routes) }{s.tabs, s.pointed, s.reads, s.approvals} {
+	for _, c := range []interface{ routes(routes) }{s.tracked, s.tabs, s.pointed, s.reads, s.approvals} {
 		c.routes(rt)
 	}
 	return s.guard(s.noteContact(mux))
