@@ -95,7 +95,7 @@ func (s *Server) handleExtensionSocket(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return
 		}
-		if !s.fromExtension(r) {
+		if !s.origins.trusted(r) {
 			return // the human took back an accepted origin
 		}
 		s.ext.lastContact.Store(time.Now().UnixNano())
@@ -128,7 +128,7 @@ func (s *Server) handleExtensionSocket(w http.ResponseWriter, r *http.Request) {
 				_, _ = s.tracked.left(p)
 			}
 		case (m.Type == "hello" || m.Type == "pilot") && m.Pilot != nil:
-			s.reportPilot(*m.Pilot)
+			s.pilot.report(*m.Pilot)
 			s.events.publish("pilot", s.PilotStatus())
 		default:
 			s.pilot.Touch()
@@ -203,7 +203,7 @@ func (s *Server) ingestFrame(ctx context.Context, link *extLink, b []byte, busy 
 
 // handlePendingQueries is the polling fallback for a worker without a socket.
 func (s *Server) handlePendingQueries(w http.ResponseWriter, r *http.Request) {
-	s.notePilot(r)
+	s.pilot.note(r, s.origins.trusted(r))
 	writeJSON(w, http.StatusOK, map[string]any{"queries": nonNil(s.queries.Poll())})
 }
 

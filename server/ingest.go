@@ -205,4 +205,3 @@ func perEntry[T any](body []byte, key string) (items []T, idx []int, rejected []
 	}
 	return items, idx, rejected, raw.Dropped, nil
 }
-

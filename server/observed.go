@@ -45,7 +45,7 @@ func (s *Server) riding(name string, run func(context.Context, args) (any, error
 		}
 		r := o.ride()
 		if sess := server.ClientSessionFromContext(ctx); sess != nil {
-			r.Alerts = s.alerts.take(sess.SessionID(), s.control)
+			r.Alerts = s.alerts.take(sess.SessionID(), s.control.Controller)
 		}
 		r.HumanPointed = s.pointed.unreadLines(ctx)
 		return v, nil

@@ -105,14 +105,14 @@ type Server struct {
 	queries *browser.Broker
 	page    *livePage // analyze's reads of the live page (dom.go, a11y.go, shot.go, visual.go)
 	perf    *pageLoads
-	control *capturectl.Controller
+	control *overrides // the AI's capture overrides and the human's veto (overrides.go)
 	trail   *auditTrail
 	shots   *screenshots.Dir
 	events  *hub
 	streams streams
-	pilot   *pilot.Switch
-	acts    *actor    // the AI's actions (act.go)
-	replays *replayer // the human's flow replayed (replay.go)
+	pilot   *pilotGate // the switch, the human's block (pilot.go)
+	acts    *actor     // the AI's actions (act.go)
+	replays *replayer  // the human's flow replayed (replay.go)
 	an      *analysis
 	tracked *trackedPage // the human's tracked tab (pages.go)
 	gen     *generator   // generate's artifacts (generate.go, testgen.go, har.go)
@@ -133,7 +133,7 @@ type Server struct {
 	token     string         // required on the human's API
 	approvals *humanApproval // the human's say over pilot actions (approval.go, rules.go)
 	tabs      *aiTabs        // each AI session's own or chosen tab (tabs.go)
-	origins   *origins.Trust // extension origins besides the pinned one
+	origins   *extOrigins    // extension origins besides the pinned one (origins.go)
 	maps      *sourceMaps    // stacks and positions at their original sources (sourcemap.go, mapped.go)
 	filtered  filteredCounts // console calls log_level left out (filtered.go)
 	reads     *readLog       // what the AI read (reads.go)
@@ -169,26 +169,26 @@ func New(cfg Config) *Server {
 		queries: browser.NewBroker(),
 		events:  newHub(),
 		trail:   &auditTrail{},
-		pilot:   pilot.New(cfg.Clock),
-		origins: origins.New(cfg.Clock),
 		started: time.Now(),
 		clients: mcpClients{by: make(map[string]*session)},
 		alerts:  alertState{cursors: make(map[string]uint64), bootSeen: make(map[string]bool)},
 		limits:  defaultLimits,
 		in:      ingestion{slots: make(chan struct{}, ingestSlots)},
 	}
+	s.pilot = &pilotGate{Switch: pilot.New(cfg.Clock), queries: s.queries, events: s.events, trail: s.trail, save: s.saveDecisions, decided: s.writeDecided}
+	s.origins = &extOrigins{Trust: origins.New(cfg.Clock), trail: s.trail, save: s.saveDecisions, decided: s.writeDecided}
 	s.tracked = &trackedPage{store: s.store, events: s.events, hist: &s.hist, dir: cfg.HistoryDir, log: cfg.Log}
 	s.perf = &pageLoads{Store: perf.NewStore(nil), losses: s.losses, events: s.events, trail: s.trail, started: s.started}
 	s.maps = &sourceMaps{Resolver: sourcemap.New(sourcemap.Config{}), events: s.events, audit: s.trail.write}
 	s.reads = &readLog{Log: reads.New(0), port: s.Port, audit: s.trail.write, events: s.events, save: s.saveDecisions, decided: s.writeDecided,
 		tools: func() []tool { return []tool{s.observeTool(), s.analyzeTool(), s.generateTool()} }}
-	s.acts = &actor{store: s.store, queries: s.queries, pilot: s.pilot, locate: s.maps.locate}
+	s.acts = &actor{store: s.store, queries: s.queries, pilot: s.pilot.Switch, locate: s.maps.locate}
 	s.approvals = &humanApproval{Queue: approval.New(nil, nil), rules: approval.NewRules(cfg.Clock), store: s.store, acts: s.acts,
 		events: s.events, audit: s.trail.write, timeout: cfg.ApprovalTimeout, save: s.saveDecisions, decided: s.writeDecided}
 	s.replays = &replayer{act: s.acts, asks: s.approvals.mode.Asks, approve: s.approvals.approve, audit: s.trail.write}
 	s.approvals.stopReplays = s.replays.stopReplays
 	// The dashboards' header lists each AI's tab: a change shows at once.
-	s.tabs = &aiTabs{Tabs: sessiontabs.New(s.clientsChanged), store: s.store, queries: s.queries, pilot: s.pilot, audit: s.trail.write}
+	s.tabs = &aiTabs{Tabs: sessiontabs.New(s.clientsChanged), store: s.store, queries: s.queries, pilot: s.pilot.Switch, audit: s.trail.write}
 	if cfg.DataDir != "" {
 		if err := decisions.Protect(cfg.DataDir); err != nil {
 			fmt.Fprintf(cfg.Log, "gasoline: warning: make %s private to you: %v\n", cfg.DataDir, err)
@@ -211,7 +211,7 @@ func New(cfg Config) *Server {
 	if cfg.VisualDir != "" {
 		s.page.visuals = visual.NewDir(cfg.VisualDir)
 	}
-	s.control = capturectl.New(s.trail.log, cfg.Clock)
+	s.control = &overrides{Controller: capturectl.New(s.trail.log, cfg.Clock), decided: s.writeDecided}
 	// Beat the 5 s poll: a change reaches the extension over its socket now.
 	s.control.OnChange(func(v map[string]any) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
@@ -250,7 +250,7 @@ func New(cfg Config) *Server {
 }
 
 // Control exposes capture control (the dashboard's veto, tests).
-func (s *Server) Control() *capturectl.Controller { return s.control }
+func (s *Server) Control() *capturectl.Controller { return s.control.Controller }
 
 // Store exposes the capture state (tests and in-process wiring).
 func (s *Server) Store() *capture.Store { return s.store }
@@ -275,17 +275,10 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /pending-queries", s.handlePendingQueries)
 	mux.HandleFunc("POST /query-results", s.handleQueryResults)
 	mux.HandleFunc("POST /screenshots", s.handleScreenshot)
-	mux.HandleFunc("GET /api/overrides", s.handleOverrides)
 	mux.HandleFunc("GET /events/stream", s.handleEventStream)
-	mux.HandleFunc("GET /pilot-status", s.handlePilotStatus)
-	mux.HandleFunc("POST /api/pilot/block", s.human(s.handlePilotBlock))
-	mux.HandleFunc("POST /api/overrides/revoke", s.human(s.handleRevoke))
-	mux.HandleFunc("POST /api/overrides/allow", s.human(s.handleAllow))
-	mux.HandleFunc("GET /api/origins", s.handleOrigins)
-	mux.HandleFunc("POST /api/origins/answer", s.human(s.handleOriginAnswer))
 	mux.HandleFunc("POST /api/decisions/recover", s.human(s.handleRecover))
 	rt := routes{mux: mux, guard: s.human}
-	for _, c := range []interface{ routes(routes) }{s.tracked, s.tabs, s.pointed, s.reads, s.approvals} {
+	for _, c := range []interface{ routes(routes) }{s.pilot, s.origins, s.control, s.tracked, s.tabs, s.pointed, s.reads, s.approvals} {
 		c.routes(rt)
 	}
 	return s.guard(s.noteContact(mux))

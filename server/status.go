@@ -17,8 +17,8 @@ type Settings struct {
 }
 
 func (s *Server) handleSettings(w http.ResponseWriter, r *http.Request) {
-	s.notePilot(r)
-	s.maps.noteOrigins(r, s.fromExtension(r))
+	s.pilot.note(r, s.origins.trusted(r))
+	s.maps.noteOrigins(r, s.origins.trusted(r))
 	writeJSON(w, http.StatusOK, Settings{Connected: true, CaptureOverrides: s.control.Values()})
 }
 
