@@ -130,7 +130,7 @@ type Server struct {
 	dec     decisionState
 	hist    historyState
 
-	token     string         // required on the human's API
+	token     *humanToken    // required on the human's API (token.go)
 	approvals *humanApproval // the human's say over pilot actions (approval.go, rules.go)
 	tabs      *aiTabs        // each AI session's own or chosen tab (tabs.go)
 	origins   *extOrigins    // extension origins besides the pinned one (origins.go)
@@ -230,8 +230,8 @@ func New(cfg Config) *Server {
 	s.restoreDecisions()
 	s.openHistory()
 	s.applyApprovalFlag()
-	s.token = newToken()
-	s.writeToken()
+	s.token = &humanToken{value: newToken(), file: cfg.TokenFile, log: cfg.Log, trail: s.trail}
+	s.token.write()
 	s.store.Subscribe(s.maps.publishEntry)
 	s.an = newAnalysis(s.store, s.page, s.perf.Latest, cfg.Clock, s.maps.locate)
 	s.gen = &generator{store: s.store, perf: s.perf, page: s.page, an: s.an, maps: s.maps, trail: s.trail, version: cfg.Version, harDir: cfg.HARDir}
@@ -274,11 +274,10 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /pending-queries", s.handlePendingQueries)
 	mux.HandleFunc("POST /pending-queries", s.handlePendingQueries)
 	mux.HandleFunc("POST /query-results", s.handleQueryResults)
-	mux.HandleFunc("POST /screenshots", s.handleScreenshot)
 	mux.HandleFunc("GET /events/stream", s.handleEventStream)
-	mux.HandleFunc("POST /api/decisions/recover", s.human(s.handleRecover))
-	rt := routes{mux: mux, guard: s.human}
-	for _, c := range []interface{ routes(routes) }{s.pilot, s.origins, s.control, s.tracked, s.tabs, s.pointed, s.reads, s.approvals} {
+	mux.HandleFunc("POST /api/decisions/recover", s.token.human(s.handleRecover))
+	rt := routes{mux: mux, guard: s.token.human}
+	for _, c := range []interface{ routes(routes) }{&errorShots{dir: s.shots, store: s.store}, s.pilot, s.origins, s.control, s.tracked, s.tabs, s.pointed, s.reads, s.approvals} {
 		c.routes(rt)
 	}
 	return s.guard(s.noteContact(mux))

@@ -161,7 +161,7 @@ func (s *Server) handleEventStream(w http.ResponseWriter, r *http.Request) {
 		}
 		backlog = n
 	}
-	human := s.holdsToken(r)
+	human := s.token.holds(r)
 	sub, unsubscribe, ok := s.events.subscribe(human)
 	if !ok {
 		n := maxSubscribers
