@@ -34,13 +34,13 @@ func sequenced[T any, P interface {
 const recentLosses = 5
 
 // lostHealth is health's account of what was lost, nil when nothing was.
-func (s *Server) lostHealth() *wire.Lost {
-	total := s.losses.Total()
+func lostHealth(losses *capture.Losses) *wire.Lost {
+	total := losses.Total()
 	if total == 0 {
 		return nil
 	}
-	l := &wire.Lost{Total: total, ByTab: s.losses.Totals()}
-	for _, g := range s.losses.Recent(recentLosses) {
+	l := &wire.Lost{Total: total, ByTab: losses.Totals()}
+	for _, g := range losses.Recent(recentLosses) {
 		l.Recent = append(l.Recent, g.String())
 	}
 	return l
@@ -59,12 +59,12 @@ var lossKinds = map[string]string{
 // lostWithin is the gaps of an observe mode's kind within the time range
 // of the entries it answered, as ["12 console entries lost on tab 5
 // between …"]; nil while nothing was lost.
-func (s *Server) lostWithin(mode string, p *page) []string {
+func lostWithin(losses *capture.Losses, mode string, p *page) []string {
 	kind, ok := lossKinds[mode]
-	if !ok || s.losses.Total() == 0 || p.from.IsZero() {
+	if !ok || losses.Total() == 0 || p.from.IsZero() {
 		return nil
 	}
-	gaps := s.losses.Within(kind, p.from, p.to)
+	gaps := losses.Within(kind, p.from, p.to)
 	if len(gaps) == 0 {
 		return nil
 	}

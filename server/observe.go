@@ -75,7 +75,7 @@ func (s *Server) observeModes() []mode {
 		{"network", "", http, s.afterHeld(read(s.store.Network))},
 		{"network_bodies", "", http, s.afterHeld(read(s.store.Bodies))},
 		{"websocket_events", "", with(buffer, connParam, directionParam), s.afterHeld(read(s.store.WSEvents))},
-		{"websocket_status", "", []declared{urlParam, tabParam, connParam}, s.afterHeld(s.observeWSStatus)},
+		{"websocket_status", "", []declared{urlParam, tabParam, connParam}, s.afterHeld(readWSStatus(s.store))},
 		{"actions", "", buffer, s.afterHeld(read(s.store.Actions))},
 		{"page", "", nil, s.observePage},
 		{"performance", "", []declared{limitParam, urlParam}, s.afterHeld(s.perf.observe)},
@@ -99,17 +99,20 @@ func (s *Server) observeModes() []mode {
 	return modes
 }
 
-func (s *Server) observeWSStatus(_ context.Context, a args) (any, error) {
-	q, err := captureQuery(a)
-	if err != nil {
-		return nil, err
+// readWSStatus adapts the store's WebSocket connections to a mode handler.
+func readWSStatus(store *capture.Store) func(context.Context, args) (any, error) {
+	return func(_ context.Context, a args) (any, error) {
+		q, err := captureQuery(a)
+		if err != nil {
+			return nil, err
+		}
+		conns := store.WSConnections(q)
+		return &struct {
+			riders
+			Count       int                    `json:"count"`
+			Connections []capture.WSConnection `json:"connections,omitempty"`
+		}{Count: len(conns), Connections: conns}, nil
 	}
-	conns := s.store.WSConnections(q)
-	return &struct {
-		riders
-		Count       int                    `json:"count"`
-		Connections []capture.WSConnection `json:"connections,omitempty"`
-	}{Count: len(conns), Connections: conns}, nil
 }
 
 func (s *Server) observePage(context.Context, args) (any, error) {

@@ -38,7 +38,7 @@ func (s *Server) riding(name string, run func(context.Context, args) (any, error
 			return nil, problem.New(problem.Internal, "observe %s answered %T, not an observe answer", name, v)
 		}
 		if p, ok := v.(*page); ok {
-			p.Lost = s.lostWithin(name, p)
+			p.Lost = lostWithin(s.losses, name, p)
 			if name == "logs" {
 				p.Filtered = s.filtered.view()
 			}

@@ -239,7 +239,7 @@ func New(cfg Config) *Server {
 	s.store.Subscribe(s.maps.prefetch)
 	s.mcp = s.newMCP()
 	s.in.batches = map[string]storeFunc{
-		"/logs":             storeBatch(s, "entries", sequenced(s, "log", s.divertFiltered(s.store.AddLogs))),
+		"/logs":             storeBatch(s, "entries", sequenced(s, "log", s.filtered.divert(s.store.AddLogs))),
 		"/network":          storeBatch(s, "entries", sequenced(s, "network", s.store.AddNetwork)),
 		"/network-bodies":   storeBatch(s, "bodies", sequenced(s, "", s.store.AddBodies)),
 		"/websocket-events": storeBatch(s, "events", sequenced(s, "ws", s.store.AddWSEvents)),

@@ -48,7 +48,7 @@ func (s *Server) Health() Health {
 		History:        s.hist.info,
 		Decisions:      s.decisionsHealth(),
 	}
-	h.Lost = s.lostHealth()
+	h.Lost = lostHealth(s.losses)
 	if v := s.origins.View(); len(v.Pending) > 0 {
 		h.Origins = &origins.View{Pending: v.Pending, Evicted: v.Evicted} // the answers are the dashboard's business only
 	}
