@@ -57,6 +57,10 @@ type workerMessage struct {
 	// maps from besides development ones, on "hello" and on
 	// "sourcemap_origins" (sent when the human changes it).
 	SourcemapOrigins *[]string `json:"sourcemap_origins"`
+	// Reason and TS are a "page_left"'s (PageLeft), whose tab is the
+	// Response's.
+	Reason string       `json:"reason"`
+	TS     capture.Time `json:"ts"`
 	browser.Response
 }
 
@@ -123,10 +127,7 @@ func (s *Server) handleExtensionSocket(w http.ResponseWriter, r *http.Request) {
 		case m.Type == "holding":
 			s.queries.MarkHolding(link)
 		case m.Type == "page_left":
-			var p PageLeft
-			if json.Unmarshal(b, &p) == nil {
-				_, _ = s.tracked.left(p)
-			}
+			_, _ = s.tracked.left(PageLeft{TabID: m.Tab, Reason: m.Reason, TS: m.TS})
 		case (m.Type == "hello" || m.Type == "pilot") && m.Pilot != nil:
 			s.pilot.report(*m.Pilot)
 			s.events.publish("pilot", s.PilotStatus())

@@ -2,13 +2,11 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/gasoline-dev/gasoline/features/browser"
 	"github.com/gasoline-dev/gasoline/features/pilot"
-	"github.com/gasoline-dev/gasoline/features/problem"
 )
 
 // The parameters of the pilot's actions.
@@ -122,13 +120,10 @@ func (s *Server) runPilot(ctx context.Context, tab int, p pilot.Action) (any, er
 		return nil, err
 	}
 	timeout := p.Timeout()
-	resp, err := s.queries.Ask(ctx, browser.KindPilot, tab, p, timeout)
+	var out map[string]any
+	resp, err := askPage(ctx, s.queries, browser.KindPilot, tab, p, timeout, &out)
 	if err != nil {
 		return nil, err
-	}
-	var out map[string]any
-	if err := json.Unmarshal(resp.Result, &out); err != nil {
-		return nil, problem.New(problem.Internal, "the extension's answer could not be read: %v", err)
 	}
 	if resp.Tab != 0 {
 		out["tab"] = resp.Tab

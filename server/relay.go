@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -56,7 +55,8 @@ type relay struct {
 type pending struct {
 	n     int
 	msg   []byte
-	sends int // servers it was sent to
+	env   envelope // msg, as peek read it
+	sends int      // servers it was sent to
 }
 
 // maxSends bounds how many servers one request is sent to: a request that
@@ -69,10 +69,25 @@ type backend struct {
 	close func()
 }
 
-// envelope is the part of a JSON-RPC message a relay looks at.
+// envelope is what the relay and an MCP session read of a JSON-RPC message
+// they pass on, decoded once by peek. MCP's params, arguments and results
+// are objects.
 type envelope struct {
 	ID     json.RawMessage `json:"id"`
 	Method string          `json:"method"`
+	Params struct {
+		Name      string         `json:"name"`
+		Arguments map[string]any `json:"arguments"`
+	} `json:"params"`
+	Result *struct {
+		IsError bool `json:"isError"`
+	} `json:"result"`
+}
+
+// peek reads m's envelope; false when m is not a JSON-RPC object.
+func peek(m []byte) (envelope, bool) {
+	var e envelope
+	return e, json.Unmarshal(m, &e) == nil
 }
 
 func (r *relay) run(ctx context.Context) error {
@@ -288,8 +303,8 @@ func (r *relay) pending() int {
 
 // noteOut remembers what a new server would need replayed.
 func (r *relay) noteOut(m []byte) {
-	var e envelope
-	if json.Unmarshal(m, &e) != nil {
+	e, ok := peek(m)
+	if !ok {
 		return
 	}
 	r.mu.Lock()
@@ -302,15 +317,15 @@ func (r *relay) noteOut(m []byte) {
 	}
 	if len(e.ID) > 0 && e.Method != "" {
 		r.next++
-		r.inflight[string(e.ID)] = pending{r.next, m, 1}
+		r.inflight[string(e.ID)] = pending{r.next, m, e, 1}
 	}
 }
 
 // noteIn settles an answered request; false means the message is the
 // relay's own and must not reach the client.
 func (r *relay) noteIn(m []byte) bool {
-	var e envelope
-	if json.Unmarshal(m, &e) != nil || e.Method != "" || len(e.ID) == 0 {
+	e, ok := peek(m)
+	if !ok || e.Method != "" || len(e.ID) == 0 {
 		return true
 	}
 	if string(e.ID) == reinitID || string(e.ID) == restreamID {
@@ -318,7 +333,7 @@ func (r *relay) noteIn(m []byte) bool {
 	}
 	r.mu.Lock()
 	if p, ok := r.inflight[string(e.ID)]; ok {
-		r.noteStreaming(p.msg, m)
+		r.noteStreaming(p.env, e)
 	}
 	delete(r.inflight, string(e.ID))
 	r.mu.Unlock()
@@ -327,23 +342,9 @@ func (r *relay) noteIn(m []byte) bool {
 
 // noteStreaming keeps what a successful configure{action:"streaming"} set;
 // the caller holds mu.
-func (r *relay) noteStreaming(req, resp []byte) {
-	if !bytes.Contains(req, []byte(`"streaming"`)) {
-		return
-	}
-	var call struct {
-		Params struct {
-			Name      string         `json:"name"`
-			Arguments map[string]any `json:"arguments"`
-		} `json:"params"`
-	}
-	var answer struct {
-		Result *struct {
-			IsError bool `json:"isError"`
-		} `json:"result"`
-	}
-	if json.Unmarshal(req, &call) != nil || call.Params.Name != "configure" || call.Params.Arguments["action"] != "streaming" ||
-		json.Unmarshal(resp, &answer) != nil || answer.Result == nil || answer.Result.IsError {
+func (r *relay) noteStreaming(call, answer envelope) {
+	if call.Params.Name != "configure" || call.Params.Arguments["action"] != "streaming" ||
+		answer.Result == nil || answer.Result.IsError {
 		return
 	}
 	if r.streaming == nil {
@@ -375,9 +376,7 @@ func (r *relay) replay(ctx context.Context, be backend) error {
 	}
 	r.mu.Unlock()
 	for _, p := range lost {
-		var e envelope
-		_ = json.Unmarshal(p.msg, &e)
-		_ = r.client.WriteMsg(ctx, rpcError(e.ID, codeServerLost, "the Gasoline server went away twice while running this request; it was not sent again"))
+		_ = r.client.WriteMsg(ctx, rpcError(p.env.ID, codeServerLost, "the Gasoline server went away twice while running this request; it was not sent again"))
 	}
 	slices.SortFunc(todo, func(a, b pending) int { return a.n - b.n })
 

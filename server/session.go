@@ -256,13 +256,8 @@ func waitsOnOthers(raw []byte) bool {
 	if !bytes.Contains(raw, []byte(`"interact"`)) && !bytes.Contains(raw, []byte(`"analyze"`)) {
 		return false
 	}
-	var m struct {
-		Method string `json:"method"`
-		Params struct {
-			Name string `json:"name"`
-		} `json:"params"`
-	}
-	return json.Unmarshal(raw, &m) == nil && m.Method == "tools/call" && (m.Params.Name == "interact" || m.Params.Name == "analyze")
+	m, ok := peek(raw)
+	return ok && m.Method == "tools/call" && (m.Params.Name == "interact" || m.Params.Name == "analyze")
 }
 
 // cutPeer ends a session whose peer does not read: cancelling its context
@@ -349,8 +344,6 @@ func isInitialize(raw []byte) bool {
 	if !bytes.Contains(raw, []byte(`"initialize"`)) {
 		return false
 	}
-	var e struct {
-		Method string `json:"method"`
-	}
-	return json.Unmarshal(raw, &e) == nil && e.Method == "initialize"
+	e, ok := peek(raw)
+	return ok && e.Method == "initialize"
 }
