@@ -5,11 +5,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"reflect"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -40,7 +38,7 @@ type readLog struct {
 	save    func() error
 	decided func(http.ResponseWriter, any)
 	once    sync.Once
-	specs   map[string]map[string]spec // tool → parameter → declaration
+	specs   map[string]reads.Declared // by tool
 }
 
 func (l *readLog) routes(r routes) {
@@ -49,15 +47,15 @@ func (l *readLog) routes(r routes) {
 }
 
 // declared is the declaration of each read tool's parameters.
-func (l *readLog) declared() map[string]map[string]spec {
+func (l *readLog) declared() map[string]reads.Declared {
 	l.once.Do(func() {
-		l.specs = map[string]map[string]spec{}
+		l.specs = map[string]reads.Declared{}
 		for _, t := range l.tools() {
-			byName := map[string]spec{}
+			d := reads.Declared{}
 			for _, p := range t.specs() {
-				byName[p.name] = p
+				d[p.name] = p.enum
 			}
-			l.specs[t.name] = byName
+			l.specs[t.name] = d
 		}
 	})
 	return l.specs
@@ -75,7 +73,7 @@ func (l *readLog) record(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 		res, err := next(context.WithValue(ctx, readNoteKey{}, note), req)
 		specs := l.declared()[req.Params.Name]
 		a := req.GetArguments()
-		r := reads.Read{At: time.Now(), Tool: req.Params.Name, Mode: allowed(specs[sel], a[sel]), Asked: asked(specs, sel, a),
+		r := reads.Read{At: time.Now(), Tool: req.Params.Name, Mode: specs.Value(sel, a[sel]), Asked: specs.Asked(sel, a),
 			Agent: agent(ctx), Session: sessionTag(ctx), Port: l.port()}
 		switch {
 		case err != nil:
@@ -102,45 +100,6 @@ func (l *readLog) note(r reads.Read) {
 		l.audit(reads.Event(r))
 	}
 	l.events.publishHuman(wire.EventRead, r)
-}
-
-// allowed is v when the declaration lists it as a value; what the AI
-// wrote anywhere else stays out of the record.
-func allowed(p spec, v any) string {
-	str, _ := v.(string)
-	if slices.Contains(p.enum, str) {
-		return str
-	}
-	if str == "" {
-		return ""
-	}
-	return "?"
-}
-
-// asked sums up a call's parameters but its selector: each declared name,
-// with its value when that is a number, a boolean or one of the declared
-// values; a free-text value (a URL filter, a selector) is never shown.
-func asked(specs map[string]spec, selector string, a map[string]any) string {
-	var names []string
-	for k := range a {
-		if _, ok := specs[k]; ok && k != selector {
-			names = append(names, k)
-		}
-	}
-	sort.Strings(names)
-	parts := make([]string, len(names))
-	for i, k := range names {
-		parts[i] = k
-		switch v := a[k].(type) {
-		case float64, bool:
-			parts[i] += "=" + fmt.Sprint(v)
-		case string:
-			if slices.Contains(specs[k].enum, v) {
-				parts[i] += "=" + v
-			}
-		}
-	}
-	return strings.Join(parts, " ")
 }
 
 // sessionTag tells one MCP session from another without showing its id,

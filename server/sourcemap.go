@@ -74,51 +74,20 @@ func (m *sourceMaps) readStacks(get func(capture.Query) capture.Result[capture.L
 }
 
 func (m *sourceMaps) stackEntries(ctx context.Context, es []capture.LogEntry, level bool) []stackEntry {
-	// Each entry contributes its stack, then its source as a one-frame stack.
-	stacks := make([]sourcemap.Stack, 0, 2*len(es))
-	for _, e := range es {
-		stacks = append(stacks, sourcemap.Stack{Page: e.Page, Frames: sourcemap.Parse(e.Stack)})
-		var src []sourcemap.Frame
-		if e.Source != "" {
-			src = []sourcemap.Frame{sourcemap.Parse("at " + e.Source)[0]}
-		}
-		stacks = append(stacks, sourcemap.Stack{Page: e.Page, Frames: src})
+	thrown := make([]sourcemap.Thrown, len(es))
+	for i, e := range es {
+		thrown[i] = sourcemap.Thrown{Page: e.Page, Stack: e.Stack, Source: e.Source}
 	}
-	resolved := m.Resolve(ctx, stacks)
+	placed := m.Place(ctx, thrown)
 	out := make([]stackEntry, len(es))
 	for i, e := range es {
-		o := stackEntry{TS: e.TS, Kind: e.Kind, Message: e.Message, Args: e.Args, TabID: e.TabID, Page: e.Page, Screenshot: e.Screenshot}
+		out[i] = stackEntry{TS: e.TS, Kind: e.Kind, Message: e.Message, Args: e.Args, TabID: e.TabID, Page: e.Page, Screenshot: e.Screenshot,
+			Stack: placed[i].Stack, Code: placed[i].Code, Source: placed[i].Source}
 		if level {
-			o.Level = e.Level
+			out[i].Level = e.Level
 		}
-		origin := sourcemap.OriginOf(e.Page)
-		st := sourcemap.Render(resolved[2*i], origin)
-		o.Stack, o.Code = st.Stack, st.Code
-		if src := resolved[2*i+1]; len(src) == 1 {
-			if top := stacks[2*i].Frames; len(top) == 0 || !sameFrame(top, src[0].Frame) {
-				so := sourcemap.Render(src, origin)
-				o.Source = so.Top
-				if so.Top == "" {
-					o.Source = e.Source
-				}
-				if o.Code == "" {
-					o.Code = so.Code
-				}
-			}
-		}
-		out[i] = o
 	}
 	return out
-}
-
-// sameFrame says whether an exception's source is its stack's first frame.
-func sameFrame(stack []sourcemap.Frame, src sourcemap.Frame) bool {
-	for _, f := range stack {
-		if f.IsFrame() {
-			return f.URL == src.URL && f.Line == src.Line && f.Col == src.Col
-		}
-	}
-	return false
 }
 
 // noteOrigins records the human's source map allow list as the
