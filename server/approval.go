@@ -103,17 +103,7 @@ func (h *humanApproval) approve(ctx context.Context, p pilot.Action, tab int, st
 	if d.Outcome == approval.TimedOut {
 		h.audit(audit.Event{Event: "approval_decided", Action: p.Name, Result: d.Outcome, LatencyMS: d.Latency.Milliseconds(), Source: "server", Agent: req.Agent})
 	}
-	switch d.Outcome {
-	case approval.Denied:
-		msg := "The human denied this pilot action in the Gasoline dashboard"
-		if d.Reason != "" {
-			msg += ": " + d.Reason
-		}
-		return problem.New(problem.DeniedByUser, "%s. Do not retry it unchanged.", msg)
-	case approval.TimedOut:
-		return problem.New(problem.ApprovalTimeout, "Nobody approved this pilot action within %v (approval mode is ask). Ask the human to watch the Gasoline dashboard, then retry.", timeout)
-	}
-	return nil
+	return d.Refusal(timeout)
 }
 
 func (h *humanApproval) handleList(w http.ResponseWriter, r *http.Request) {
