@@ -16,7 +16,6 @@ import (
 	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/pointing"
 	"github.com/gasoline-dev/gasoline/features/problem"
-	"github.com/gasoline-dev/gasoline/features/redact"
 	"github.com/gasoline-dev/gasoline/features/screenshots"
 	"github.com/gasoline-dev/gasoline/server/wire"
 )
@@ -87,21 +86,10 @@ func (b *board) handlePick(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	el := req.Element
-	if el.Selector == "" {
-		writeProblem(w, problem.New(problem.InvalidParam, `want {"element": {"selector": …, "box": …}}`))
+	if err := el.Bound(); err != nil {
+		writeProblem(w, err)
 		return
 	}
-	el.Selector = capture.Truncate(el.Selector, capture.MaxText*5)
-	el.Text = capture.Truncate(redact.Message(capture.Truncate(el.Text, capture.MaxText*2)), capture.MaxText)
-	el.Page = capture.Truncate(redact.URL(el.Page), capture.MaxURL)
-	if len(el.Styles) > maxStyles {
-		writeProblem(w, problem.New(problem.TooLarge, "styles: %d properties, at most %d", len(el.Styles), maxStyles))
-		return
-	}
-	for k, v := range el.Styles {
-		el.Styles[k] = capture.Truncate(v, 200)
-	}
-	el.ScreenshotSkipped = capture.Truncate(el.ScreenshotSkipped, capture.MaxText)
 	if el.Screenshot != "" {
 		el.Screenshot, el.ScreenshotSkipped = b.saveShot(el.Tab, el.Screenshot)
 	}
@@ -112,9 +100,6 @@ func (b *board) handlePick(w http.ResponseWriter, r *http.Request) {
 	}
 	b.point(w, pointing.KindElement, raw, el.Selector, req.Note, "extension")
 }
-
-// maxStyles bounds the computed styles an element carries.
-const maxStyles = 64
 
 // saveShot keeps the picked element's cropped screenshot in the
 // screenshots folder and returns its file name, or why it was not kept.
