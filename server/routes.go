@@ -9,6 +9,9 @@ type routes struct {
 	guard func(http.HandlerFunc) http.HandlerFunc // the human's token check
 }
 
+// routed is a capability with HTTP routes; Handler lists each.
+type routed interface{ routes(routes) }
+
 func (r routes) handle(pattern string, h http.HandlerFunc) { r.mux.HandleFunc(pattern, h) }
 
 func (r routes) human(pattern string, h http.HandlerFunc) { r.mux.HandleFunc(pattern, r.guard(h)) }

@@ -276,8 +276,12 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /query-results", s.handleQueryResults)
 	mux.HandleFunc("GET /events/stream", s.handleEventStream)
 	mux.HandleFunc("POST /api/decisions/recover", s.token.human(s.handleRecover))
+	// Each capability registers its own routes.
 	rt := routes{mux: mux, guard: s.token.human}
-	for _, c := range []interface{ routes(routes) }{&errorShots{dir: s.shots, store: s.store}, s.pilot, s.origins, s.control, s.tracked, s.tabs, s.pointed, s.reads, s.approvals} {
+	for _, c := range []routed{
+		s.tracked, s.pilot, s.origins, s.control, s.tabs, s.pointed, s.reads, s.approvals,
+		&errorShots{dir: s.shots, store: s.store},
+	} {
 		c.routes(rt)
 	}
 	return s.guard(s.noteContact(mux))
