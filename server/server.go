@@ -9,7 +9,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -127,7 +126,7 @@ type Server struct {
 	losses  *capture.Losses // what was lost between a page and the server (loss.go)
 	clients mcpClients
 	alerts  alertState
-	dec     decisionState
+	dec     *humanDecisions // the human's decisions kept on disk (decisions.go)
 	hist    historyState
 
 	token     *humanToken    // required on the human's API (token.go)
@@ -143,18 +142,6 @@ type Server struct {
 type ingestion struct {
 	slots   chan struct{}        // batches being decoded
 	batches map[string]storeFunc // capture route → what stores its batches
-}
-
-// decisionState is the keeping of the human's decisions (decisions.go).
-type decisionState struct {
-	mu       sync.Mutex // serialises writes of the state file
-	restored string     // what restoreDecisions brought back
-	// Under mu: the decisions file could not be read and the human has
-	// not recovered; it could not be moved aside (never write over it);
-	// why the last save failed.
-	held    *decisions.Unreadable
-	stuck   bool
-	saveErr error
 }
 
 // New returns a server with empty buffers.
@@ -175,16 +162,18 @@ func New(cfg Config) *Server {
 		limits:  defaultLimits,
 		in:      ingestion{slots: make(chan struct{}, ingestSlots)},
 	}
-	s.pilot = &pilotGate{Switch: pilot.New(cfg.Clock), queries: s.queries, events: s.events, trail: s.trail, save: s.saveDecisions, decided: s.writeDecided}
-	s.origins = &extOrigins{Trust: origins.New(cfg.Clock), trail: s.trail, save: s.saveDecisions, decided: s.writeDecided}
+	s.dec = &humanDecisions{file: cfg.StateFile, flag: cfg.PilotApproval, log: cfg.Log, trail: s.trail, events: s.events,
+		alerts: &s.alerts, health: s.Health}
+	s.pilot = &pilotGate{Switch: pilot.New(cfg.Clock), queries: s.queries, events: s.events, trail: s.trail, save: s.dec.save, decided: s.dec.decided}
+	s.origins = &extOrigins{Trust: origins.New(cfg.Clock), trail: s.trail, save: s.dec.save, decided: s.dec.decided}
 	s.tracked = &trackedPage{store: s.store, events: s.events, hist: &s.hist, dir: cfg.HistoryDir, log: cfg.Log}
 	s.perf = &pageLoads{Store: perf.NewStore(nil), losses: s.losses, events: s.events, trail: s.trail, started: s.started}
 	s.maps = &sourceMaps{Resolver: sourcemap.New(sourcemap.Config{}), events: s.events, audit: s.trail.write}
-	s.reads = &readLog{Log: reads.New(0), port: s.Port, audit: s.trail.write, events: s.events, save: s.saveDecisions, decided: s.writeDecided,
+	s.reads = &readLog{Log: reads.New(0), port: s.Port, audit: s.trail.write, events: s.events, save: s.dec.save, decided: s.dec.decided,
 		tools: func() []tool { return []tool{s.observeTool(), s.analyzeTool(), s.generateTool()} }}
 	s.acts = &actor{store: s.store, queries: s.queries, pilot: s.pilot.Switch, locate: s.maps.locate}
 	s.approvals = &humanApproval{Queue: approval.New(nil, nil), rules: approval.NewRules(cfg.Clock), store: s.store, acts: s.acts,
-		events: s.events, audit: s.trail.write, timeout: cfg.ApprovalTimeout, save: s.saveDecisions, decided: s.writeDecided}
+		events: s.events, audit: s.trail.write, timeout: cfg.ApprovalTimeout, save: s.dec.save, decided: s.dec.decided}
 	s.replays = &replayer{act: s.acts, asks: s.approvals.mode.Asks, approve: s.approvals.approve, audit: s.trail.write}
 	s.approvals.stopReplays = s.replays.stopReplays
 	// The dashboards' header lists each AI's tab: a change shows at once.
@@ -211,7 +200,7 @@ func New(cfg Config) *Server {
 	if cfg.VisualDir != "" {
 		s.page.visuals = visual.NewDir(cfg.VisualDir)
 	}
-	s.control = &overrides{Controller: capturectl.New(s.trail.log, cfg.Clock), decided: s.writeDecided}
+	s.control = &overrides{Controller: capturectl.New(s.trail.log, cfg.Clock), decided: s.dec.decided}
 	// Beat the 5 s poll: a change reaches the extension over its socket now.
 	s.control.OnChange(func(v map[string]any) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
@@ -219,7 +208,7 @@ func New(cfg Config) *Server {
 		s.queries.Notify(ctx, Settings{Type: "settings", Connected: true, CaptureOverrides: v})
 	})
 	s.control.OnChange(func(map[string]any) { s.events.publish("overrides", s.Overrides()) })
-	s.control.OnChange(func(map[string]any) { _ = s.saveDecisions() })
+	s.control.OnChange(func(map[string]any) { _ = s.dec.save() })
 	s.approvals.OnChange(func(p []approval.Request) {
 		s.events.publish(wire.EventApprovals, wire.Approvals{Mode: s.approvals.mode.String(), Pending: p, Rules: s.approvals.rules.List()})
 	})
@@ -227,7 +216,8 @@ func New(cfg Config) *Server {
 	s.origins.OnChange(func(v origins.View) {
 		s.events.publish(wire.EventOrigins, v)
 	})
-	s.restoreDecisions()
+	s.dec.control, s.dec.pilot, s.dec.approvals, s.dec.origins, s.dec.reads = s.control, s.pilot, s.approvals, s.origins, s.reads
+	s.dec.restore()
 	s.openHistory()
 	s.applyApprovalFlag()
 	s.token = &humanToken{value: newToken(), file: cfg.TokenFile, log: cfg.Log, trail: s.trail}
@@ -275,11 +265,10 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /pending-queries", s.handlePendingQueries)
 	mux.HandleFunc("POST /query-results", s.handleQueryResults)
 	mux.HandleFunc("GET /events/stream", s.handleEventStream)
-	mux.HandleFunc("POST /api/decisions/recover", s.token.human(s.handleRecover))
 	// Each capability registers its own routes.
 	rt := routes{mux: mux, guard: s.token.human}
 	for _, c := range []routed{
-		s.tracked, s.pilot, s.origins, s.control, s.tabs, s.pointed, s.reads, s.approvals,
+		s.tracked, s.pilot, s.origins, s.control, s.dec, s.tabs, s.pointed, s.reads, s.approvals,
 		&errorShots{dir: s.shots, store: s.store},
 	} {
 		c.routes(rt)

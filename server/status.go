@@ -46,7 +46,7 @@ func (s *Server) Health() Health {
 		Restored:       s.dec.restored,
 		Approvals:      new(s.Approvals()),
 		History:        s.hist.info,
-		Decisions:      s.decisionsHealth(),
+		Decisions:      s.dec.view(),
 	}
 	h.Lost = lostHealth(s.losses)
 	if v := s.origins.View(); len(v.Pending) > 0 {
