@@ -37,7 +37,7 @@ func (s *Server) generateTool() tool {
 	}
 }
 
-// generateSARIF puts the latest audit of each kind in one document, a run
+// sarif puts the latest audit of each kind in one document, a run
 // per analyser.
 func (g *generator) sarif(context.Context, args) (any, error) {
 	var doc sarif.Log

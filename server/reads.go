@@ -61,7 +61,7 @@ func (l *readLog) declared() map[string]reads.Declared {
 	return l.specs
 }
 
-// recordReads is the MCP middleware that notes every observe, analyze and
+// record is the MCP middleware that notes every observe, analyze and
 // generate call as it is answered: what it asked, what it got, for whom.
 func (l *readLog) record(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -145,14 +145,14 @@ func errorCode(text string) string {
 	return string(p.Code)
 }
 
-// readNote carries, from a read tool's mode to recordReads, how many
+// readNote carries, from a read tool's mode to record, how many
 // entries the mode answered: counted on its value, before it is encoded.
 type readNote struct{ entries *int }
 
 type readNoteKey struct{}
 
 // withReads has each mode of a read tool note its answer's entries for
-// recordReads; other tools are returned as they are.
+// record; other tools are returned as they are.
 func withReads(t tool) tool {
 	if _, ok := readSelectors[t.name]; !ok {
 		return t
