@@ -4,10 +4,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"net/http"
 	"reflect"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -82,7 +80,10 @@ func (l *readLog) record(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 			text := resultText(res)
 			r.Bytes = len(text) + imageBytes(res)
 			if res.IsError {
-				r.Error = errorCode(text)
+				r.Error = string(problem.Internal)
+				if note.code != "" {
+					r.Error = string(note.code)
+				}
 			} else {
 				r.Entries = note.entries
 			}
@@ -136,40 +137,26 @@ func imageBytes(res *mcp.CallToolResult) int {
 	return n
 }
 
-// errorCode is the stable code of a failed call's answer.
-func errorCode(text string) string {
-	var p problem.Error
-	if json.Unmarshal([]byte(text), &p) != nil || p.Code == "" {
-		return string(problem.Internal)
-	}
-	return string(p.Code)
+// readNote carries, from a read tool's call to record, how many entries
+// it answered, counted on its value before it is encoded, or the code it
+// failed with.
+type readNote struct {
+	entries *int
+	code    problem.Code
 }
-
-// readNote carries, from a read tool's mode to record, how many
-// entries the mode answered: counted on its value, before it is encoded.
-type readNote struct{ entries *int }
 
 type readNoteKey struct{}
 
-// withReads has each mode of a read tool note its answer's entries for
-// record; other tools are returned as they are.
-func withReads(t tool) tool {
-	if _, ok := readSelectors[t.name]; !ok {
-		return t
+// noteAnswer tells record, when ctx is a read's, what the call answered.
+func noteAnswer(ctx context.Context, v any, err error) {
+	note, ok := ctx.Value(readNoteKey{}).(*readNote)
+	switch {
+	case !ok:
+	case err != nil:
+		note.code = problem.From(err).Code
+	default:
+		note.entries = entriesOf(v)
 	}
-	modes := slices.Clone(t.modes)
-	for i, md := range modes {
-		run := md.run
-		modes[i].run = func(ctx context.Context, a args) (any, error) {
-			v, err := run(ctx, a)
-			if note, ok := ctx.Value(readNoteKey{}).(*readNote); ok && err == nil {
-				note.entries = entriesOf(v)
-			}
-			return v, err
-		}
-	}
-	t.modes = modes
-	return t
 }
 
 // entriesOf is how many entries an answer holds: its Count, or the length
