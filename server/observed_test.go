@@ -6,8 +6,9 @@ import (
 )
 
 // Every observe mode answers a type that carries the riders (alerts, what
-// the human pointed at): one that did not would be refused at its first
-// call, not quietly lose them.
+// the human pointed at): one that did not would leave them for the next
+// observe, and a new mode must embed them (a pointer to a struct with
+// riders, see observed.go).
 func TestEveryObserveModeCarriesRiders(t *testing.T) {
 	s := New(Config{})
 	ctx, cancel := context.WithCancel(context.Background())
