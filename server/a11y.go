@@ -16,15 +16,15 @@ var (
 	refreshParam = newParam[bool]("force_refresh", "")
 )
 
-func (s *Server) analyzeAccessibility(ctx context.Context, a args) (any, error) {
+func (lp *livePage) accessibility(ctx context.Context, a args) (any, error) {
 	o := a11y.Options{Scope: scopeParam.get(a), Tags: tagsParam.get(a), IncludePasses: passesParam.get(a)}
 	force, tab := refreshParam.get(a), queryTabParam.get(a)
-	if p, ok := s.store.Page(); ok && !force && (tab == 0 || tab == p.TabID) {
-		if r, ok := s.audits.Get(p.URL, o); ok {
+	if p, ok := lp.store.Page(); ok && !force && (tab == 0 || tab == p.TabID) {
+		if r, ok := lp.audits.Get(p.URL, o); ok {
 			return r, nil
 		}
 	}
-	if !s.queries.Reachable() {
+	if !lp.queries.Reachable() {
 		return nil, browser.ErrNotConnected
 	}
 	// An audit takes seconds on a big page: tell a client that asked how it goes.
@@ -45,7 +45,7 @@ func (s *Server) analyzeAccessibility(ctx context.Context, a args) (any, error) 
 		}
 	}()
 	var r a11y.Result
-	resp, err := s.ask(ctx, browser.KindA11y, tab, o, a11y.Timeout, &r)
+	resp, err := lp.ask(ctx, browser.KindA11y, tab, o, a11y.Timeout, &r)
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +53,7 @@ func (s *Server) analyzeAccessibility(ctx context.Context, a args) (any, error) 
 	if r.URL == "" {
 		r.URL = resp.URL
 	}
-	s.audits.Put(o, r)
+	lp.audits.Put(o, r)
 	progress(ctx, 1, 1, "audit done")
 	return r, nil
 }

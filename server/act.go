@@ -12,7 +12,6 @@ import (
 	"github.com/gasoline-dev/gasoline/features/browser"
 	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/pilot"
-	"github.com/gasoline-dev/gasoline/features/problem"
 	"github.com/gasoline-dev/gasoline/features/redact"
 )
 
@@ -124,13 +123,10 @@ func (ac *actor) act(ctx context.Context, tab int, p pilot.Action) (any, error) 
 	}
 	end := ac.held.Open(on, time.Now())
 	defer func() { end(time.Now()) }()
-	resp, err := ac.queries.Ask(ctx, browser.KindPilot, tab, p, p.Timeout())
+	var r extActResult
+	resp, err := askPage(ctx, ac.queries, browser.KindPilot, tab, p, p.Timeout(), &r)
 	if err != nil {
 		return nil, err
-	}
-	var r extActResult
-	if err := json.Unmarshal(resp.Result, &r); err != nil {
-		return nil, problem.New(problem.Internal, "the extension's answer could not be read: %v", err)
 	}
 	out := actAnswer{actReport: r.actReport, Tab: resp.Tab}
 	out.Action, out.URL = p.Name, redact.URL(r.URL)

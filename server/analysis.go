@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"time"
 
 	"github.com/gasoline-dev/gasoline/features/apicontract"
@@ -25,18 +26,22 @@ var (
 // contract tracker, fed as bodies arrive; verification sessions; named
 // snapshots; the latest security audit, for generate sarif.
 type analysis struct {
+	store     *capture.Store
+	page      *livePage // verify's visual check
 	contracts *apicontract.Tracker
 	verify    *verify.Manager
 	diffs     *sessiondiff.Store
 	security  security.Latest
+	// replay is watch with replay: the human's flow, replayed as interact does.
+	replay func(ctx context.Context) (any, error)
 }
 
 // newAnalysis wires the analyses to store and to the page loads perf
 // reports; now is their clock (nil: time.Now).
-func newAnalysis(store *capture.Store, perf perf.LatestFunc, now func() time.Time, locate func(capture.LogEntry) string) *analysis {
+func newAnalysis(store *capture.Store, page *livePage, perf perf.LatestFunc, now func() time.Time, locate func(capture.LogEntry) string) *analysis {
 	r := snapshot.NewReader(store, perf, now)
 	r.SetLocate(locate)
-	a := &analysis{contracts: apicontract.New(), verify: verify.New(r), diffs: sessiondiff.New(r)}
+	a := &analysis{store: store, page: page, contracts: apicontract.New(), verify: verify.New(r), diffs: sessiondiff.New(r)}
 	// Shapes are learned on ingest: the bodies buffer keeps only the newest
 	// 100, and a contract spans the whole session.
 	store.Subscribe(func(ev capture.Event) {

@@ -45,7 +45,7 @@ func BenchmarkAnalyzeSecurityFullBuffers(b *testing.B) {
 	s := New(Config{Version: "bench"})
 	fullStore(s.store)
 	for b.Loop() {
-		if _, err := s.analyzeSecurity(context.Background(), args{}); err != nil {
+		if _, err := s.an.analyzeSecurity(context.Background(), args{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -57,7 +57,7 @@ func BenchmarkAnalyzeAPI(b *testing.B) {
 	s := New(Config{Version: "bench"})
 	fullStore(s.store)
 	for b.Loop() {
-		if _, err := s.analyzeAPI(context.Background(), args{}); err != nil {
+		if _, err := s.an.analyzeAPI(context.Background(), args{}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -11,13 +11,13 @@ var ignoreParam = newParam[[]string]("ignore_endpoints", "")
 
 // analyzeAPI reports contract violations, or with action report the shapes
 // learned. Clearing them is configure's (analyze changes nothing).
-func (s *Server) analyzeAPI(_ context.Context, a args) (any, error) {
+func (an *analysis) analyzeAPI(_ context.Context, a args) (any, error) {
 	o := apicontract.Options{URLFilter: filterParam.get(a), Ignore: ignoreParam.get(a)}
 	switch act := actionParam.get(a); act {
 	case "", "analyze":
-		return s.an.contracts.Analyze(o), nil
+		return an.contracts.Analyze(o), nil
 	case "report":
-		return s.an.contracts.Report(o), nil
+		return an.contracts.Report(o), nil
 	default:
 		return nil, invalid(`api: action %q is not one of analyze, report (to forget the shapes: configure{action:"clear",buffer:"api_shapes"})`, act)
 	}

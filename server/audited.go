@@ -14,11 +14,21 @@ import (
 	"github.com/gasoline-dev/gasoline/features/streaming"
 )
 
-// auditConfigure writes the lines capture control does not: every
+// auditTrail writes every capability's lines to the audit file
+// (features/audit); with none configured it writes nothing.
+type auditTrail struct{ log *audit.Log }
+
+func (t *auditTrail) write(e audit.Event) {
+	if t.log != nil {
+		_ = t.log.Write(e)
+	}
+}
+
+// configure writes the lines capture control does not: every
 // streaming call and every refused configure call, whatever refused them,
 // and every clear. Accepted capture changes and resets are capture
 // control's own lines.
-func (s *Server) auditConfigure(ctx context.Context, a args, v any, err error) {
+func (t *auditTrail) configure(ctx context.Context, a args, v any, err error) {
 	action, _ := a["action"].(string)
 	ev := audit.Event{Action: action, Source: "ai", Agent: agent(ctx)}
 	switch {
@@ -47,12 +57,12 @@ func (s *Server) auditConfigure(ctx context.Context, a args, v any, err error) {
 	default:
 		return
 	}
-	s.audit(ev)
+	t.write(ev)
 }
 
-// auditInteract writes one line per interact call, run or refused: the
+// interact writes one line per interact call, run or refused: the
 // action, its target, a script's digest, and how it ended.
-func (s *Server) auditInteract(ctx context.Context, a args, _ any, err error) {
+func (t *auditTrail) interact(ctx context.Context, a args, _ any, err error) {
 	action, _ := a["action"].(string)
 	sel, _ := a[highlightParam.name].(string)
 	if pilot.IsAct(action) {
@@ -67,13 +77,13 @@ func (s *Server) auditInteract(ctx context.Context, a args, _ any, err error) {
 	if err != nil {
 		ev.Result, ev.Error = "error", string(problem.From(err).Code)
 	}
-	s.audit(ev)
+	t.write(ev)
 }
 
 // audited writes each call of an analysis mode to the audit log, so the
 // dashboard shows what the AI looked at: the mode, its action, and the
 // result in one line (or the error's code).
-func (s *Server) audited(target string, run func(context.Context, args) (any, error)) func(context.Context, args) (any, error) {
+func (t *auditTrail) audited(target string, run func(context.Context, args) (any, error)) func(context.Context, args) (any, error) {
 	return func(ctx context.Context, a args) (any, error) {
 		v, err := run(ctx, a)
 		action := target
@@ -89,17 +99,17 @@ func (s *Server) audited(target string, run func(context.Context, args) (any, er
 		case apicontract.Report:
 			line = fmt.Sprintf("%d endpoints tracked", len(r.Endpoints))
 		}
-		s.auditMode(ctx, "analyze", action, line, err)
+		t.mode(ctx, "analyze", action, line, err)
 		return v, err
 	}
 }
 
-// auditMode writes the audit line of one AI call of a mode: the tool, the
+// mode writes the audit line of one AI call of a mode: the tool, the
 // mode (and its action), what it found in one line, or the error's code.
-func (s *Server) auditMode(ctx context.Context, tool, mode, result string, err error) {
+func (t *auditTrail) mode(ctx context.Context, tool, mode, result string, err error) {
 	ev := audit.Event{Event: tool, Action: mode, Result: result, Source: "ai", Agent: agent(ctx)}
 	if err != nil {
 		ev.Result, ev.Error = "error", string(problem.From(err).Code)
 	}
-	s.audit(ev)
+	t.write(ev)
 }

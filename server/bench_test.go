@@ -180,6 +180,6 @@ func BenchmarkNew(b *testing.B) {
 	}
 	for b.Loop() {
 		s := New(cfg)
-		s.auditor.Close()
+		s.trail.log.Close()
 	}
 }

@@ -50,9 +50,9 @@ func (s *Server) configureTool() tool {
 			{"clear", "empty buffers", []declared{bufferParam}, s.configureClear},
 			{"streaming", "push notable events (default off)",
 				[]declared{streamOnParam, streamEventsParam, throttleParam, urlFilterParam}, s.configureStreaming},
-			{"track", "the tab this session reads", []declared{trackTabParam}, s.configureTrack},
+			{"track", "the tab this session reads", []declared{trackTabParam}, s.tabs.configureTrack},
 		},
-		audit: s.auditConfigure, // refused calls and clears
+		audit: s.trail.configure, // refused calls and clears
 	}
 }
 
@@ -91,7 +91,7 @@ func (s *Server) configureClear(_ context.Context, a args) (any, error) {
 		buf = "all"
 	}
 	if buf == pointedBuffer {
-		return map[string]any{"cleared": buf, "entries": s.clearPointed()}, nil
+		return map[string]any{"cleared": buf, "entries": s.pointed.clear()}, nil
 	}
 	if buf == "all" || buf == apiShapes {
 		s.an.contracts.Clear()

@@ -3,11 +3,13 @@ package server
 import (
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"net/http"
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gasoline-dev/gasoline/features/approval"
@@ -25,36 +27,70 @@ var unreadableRefusal = problem.New(problem.DecisionsUnreadable,
 		"from disk, so capture changes are refused until the human looks. Ask the human to open the Gasoline dashboard "+
 		"(run gasoline in a terminal) and recover them; do not retry until they have.")
 
-// restoreDecisions brings back what the human decided under a previous
+// humanDecisions keeps the human's decisions (features/decisions) across
+// restarts and takeovers: the revoked capture settings, the pilot block, the
+// approval mode, the accepted extension origins and audit_reads, each held
+// by its own capability, saved together in one file; and the human's
+// recovery when that file cannot be read.
+type humanDecisions struct {
+	file   string // the state file; "": in memory only
+	flag   string // --pilot-approval, the mode a recovery from nothing keeps
+	log    io.Writer
+	trail  *auditTrail
+	events *hub
+	alerts *alertState // the AI hears of overrides dropped on the way
+	// The capabilities whose decisions these are, set once they are built.
+	control   *overrides
+	pilot     *pilotGate
+	approvals *humanApproval
+	origins   *extOrigins
+	reads     *readLog
+	health    func() Health // what a recovery answers
+
+	mu       sync.Mutex // serialises writes of the state file
+	restored string     // what restore brought back
+	// Under mu: the decisions file could not be read and the human has
+	// not recovered; it could not be moved aside (never write over it);
+	// why the last save failed.
+	held    *decisions.Unreadable
+	stuck   bool
+	saveErr error
+}
+
+func (d *humanDecisions) routes(r routes) {
+	r.human("POST /api/decisions/recover", d.handleRecover)
+}
+
+// restore brings back what the human decided under a previous
 // server on this port (a restart, or a takeover after the owner quit), says
 // so in the audit and the header, and prepares an alert for the AI when the
 // previous server's AI overrides were dropped on the way.
-func (s *Server) restoreDecisions() {
-	if s.cfg.StateFile == "" {
+func (d *humanDecisions) restore() {
+	if d.file == "" {
 		return
 	}
-	st, err := decisions.Load(s.cfg.StateFile)
+	st, err := decisions.Load(d.file)
 	if err != nil {
-		st = s.keepUnreadable(err)
+		st = d.keepUnreadable(err)
 	}
 	if st.Unreadable != nil {
 		// Fail towards the human until they look: whatever the file held
 		// may have revoked or blocked more than we know.
 		st.PilotBlocked, st.Approval = true, decisions.ApprovalAsk
 		st.AuditReads = true
-		s.dec.held = st.Unreadable
-		s.control.RefuseAI(unreadableRefusal)
+		d.held = st.Unreadable
+		d.control.RefuseAI(unreadableRefusal)
 	}
-	s.control.Restore(st.Revoked)
-	s.pilot.SetBlocked(st.PilotBlocked)
-	s.pilotMode.Set(st.Approval)
-	s.reads.SetAudited(st.AuditReads)
-	s.origins.Restore(st.Origins)
+	d.control.Restore(st.Revoked)
+	d.pilot.SetBlocked(st.PilotBlocked)
+	d.approvals.mode.Set(st.Approval)
+	d.reads.SetAudited(st.AuditReads)
+	d.origins.Restore(st.Origins)
 	if st.Unreadable == nil {
-		s.dec.restored = st.Summary()
+		d.restored = st.Summary()
 	}
-	if s.dec.restored != "" {
-		s.audit(audit.Event{Event: "decisions_restored", Reason: s.dec.restored, Source: "server"})
+	if d.restored != "" {
+		d.trail.write(audit.Event{Event: "decisions_restored", Reason: d.restored, Source: "server"})
 	}
 	if len(st.AIOverrides) > 0 {
 		names := slices.Sorted(maps.Keys(st.AIOverrides))
@@ -62,37 +98,37 @@ func (s *Server) restoreDecisions() {
 		for _, n := range names {
 			parts = append(parts, fmt.Sprintf("%s → %v", n, st.AIOverrides[n]))
 		}
-		s.alerts.boot = &capturectl.Alert{Level: "warning", Type: "capture_dropped",
+		d.alerts.boot = &capturectl.Alert{Level: "warning", Type: "capture_dropped",
 			Message: "Gasoline's server changed hands (restart or takeover): the AI capture overrides it held (" +
 				strings.Join(parts, ", ") + ") were dropped and are back to the user's defaults. " +
 				"Set them again if you still need them.",
 			Timestamp: time.Now().UTC().Format("2006-01-02T15:04:05.000Z")}
-		s.audit(audit.Event{Event: "capture_reset", Reason: "takeover", Setting: strings.Join(names, ","), Source: "server"})
+		d.trail.write(audit.Event{Event: "capture_reset", Reason: "takeover", Setting: strings.Join(names, ","), Source: "server"})
 	}
 	// The file changes only when this start changed what it must hold: the
 	// dropped AI overrides are forgotten, an unreadable file becomes the
 	// held state beside the kept one. Otherwise it holds what was just
 	// read, and rewriting it would only make every start wait on an fsync.
 	if err != nil || len(st.AIOverrides) > 0 {
-		_ = s.saveDecisions()
+		_ = d.save()
 	}
 }
 
 // keepUnreadable moves an unreadable decisions file aside, so that no
 // save replaces it, and returns the held state that stands in for it.
-func (s *Server) keepUnreadable(loadErr error) decisions.State {
+func (d *humanDecisions) keepUnreadable(loadErr error) decisions.State {
 	now := time.Now()
 	u := &decisions.Unreadable{Reason: loadErr.Error(), At: now.UTC()}
-	kept, err := decisions.KeepAside(s.cfg.StateFile, now)
+	kept, err := decisions.KeepAside(d.file, now)
 	if err != nil {
 		// It stays where it is, and nothing is written over it.
-		s.dec.stuck = true
+		d.stuck = true
 		u.Reason += "; " + err.Error()
 	}
 	u.Kept = kept
-	fmt.Fprintf(s.cfg.Log, "gasoline: warning: %s; kept as %s. Until you recover in the dashboard, the AI's capture changes are refused, "+
-		"the Web Pilot is blocked and pilot approval is ask\n", u.Reason, keptName(u, s.cfg.StateFile))
-	s.audit(audit.Event{Event: "decisions_unreadable", Reason: u.Reason, Source: "server"})
+	fmt.Fprintf(d.log, "gasoline: warning: %s; kept as %s. Until you recover in the dashboard, the AI's capture changes are refused, "+
+		"the Web Pilot is blocked and pilot approval is ask\n", u.Reason, keptName(u, d.file))
+	d.trail.write(audit.Event{Event: "decisions_unreadable", Reason: u.Reason, Source: "server"})
 	return decisions.State{Unreadable: u}
 }
 
@@ -107,43 +143,43 @@ func keptName(u *decisions.Unreadable, path string) string {
 // moved aside: writing would destroy it.
 var errStuck = errors.New("the unreadable decisions file could not be moved aside, so it is not written over")
 
-// saveDecisions writes the human's decisions, and the AI overrides held
+// save writes the human's decisions, and the AI overrides held
 // now, to the state file. A failure is kept for the dashboard's header and
 // returned, so the human's call that caused it can say so.
-func (s *Server) saveDecisions() error {
-	if s.cfg.StateFile == "" {
+func (d *humanDecisions) save() error {
+	if d.file == "" {
 		return nil
 	}
-	s.dec.mu.Lock()
-	defer s.dec.mu.Unlock()
+	d.mu.Lock()
+	defer d.mu.Unlock()
 	st := decisions.State{
-		Revoked:      s.control.State().Revoked,
-		PilotBlocked: s.pilot.Status(false).BlockedByUser,
-		AIOverrides:  s.control.Values(),
-		Origins:      s.origins.Decided(),
-		Unreadable:   s.dec.held,
-		AuditReads:   s.reads.Audited(),
+		Revoked:      d.control.State().Revoked,
+		PilotBlocked: d.pilot.Status(false).BlockedByUser,
+		AIOverrides:  d.control.Values(),
+		Origins:      d.origins.Decided(),
+		Unreadable:   d.held,
+		AuditReads:   d.reads.Audited(),
 	}
-	if s.pilotMode.Asks() {
+	if d.approvals.mode.Asks() {
 		st.Approval = approval.Ask
 	}
 	err := errStuck
-	if !s.dec.stuck {
-		err = decisions.Save(s.cfg.StateFile, st)
+	if !d.stuck {
+		err = decisions.Save(d.file, st)
 	}
-	s.dec.saveErr = err
+	d.saveErr = err
 	if err != nil {
-		fmt.Fprintf(s.cfg.Log, "gasoline: warning: %v\n", err)
+		fmt.Fprintf(d.log, "gasoline: warning: %v\n", err)
 	}
 	return err
 }
 
-// writeDecided answers a human call that changed a decision: v, or a 5xx
+// decided answers a human call that changed a decision: v, or a 5xx
 // when the change could not be saved, since it holds for this server only.
-func (s *Server) writeDecided(w http.ResponseWriter, v any) {
-	s.dec.mu.Lock()
-	err := s.dec.saveErr
-	s.dec.mu.Unlock()
+func (d *humanDecisions) decided(w http.ResponseWriter, v any) {
+	d.mu.Lock()
+	err := d.saveErr
+	d.mu.Unlock()
 	if err != nil {
 		writeProblem(w, problem.New(problem.NotSaved, "The change holds for this server, but saving it failed (%v): "+
 			"a restart would lose it. Fix the file or its folder, then make the change again.", err))
@@ -152,36 +188,36 @@ func (s *Server) writeDecided(w http.ResponseWriter, v any) {
 	writeJSON(w, http.StatusOK, v)
 }
 
-// decisionsHealth is what the header shows of the decisions file; nil
+// view is what the header shows of the decisions file; nil
 // when all is well.
-func (s *Server) decisionsHealth() *wire.Decisions {
-	s.dec.mu.Lock()
-	defer s.dec.mu.Unlock()
-	if s.dec.held == nil && s.dec.saveErr == nil {
+func (d *humanDecisions) view() *wire.Decisions {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.held == nil && d.saveErr == nil {
 		return nil
 	}
-	d := &wire.Decisions{}
-	if u := s.dec.held; u != nil {
-		d.Unreadable, d.Kept = u.Reason, keptName(u, s.cfg.StateFile)
+	v := &wire.Decisions{}
+	if u := d.held; u != nil {
+		v.Unreadable, v.Kept = u.Reason, keptName(u, d.file)
 	}
-	if s.dec.saveErr != nil {
-		d.SaveError = s.dec.saveErr.Error()
+	if d.saveErr != nil {
+		v.SaveError = d.saveErr.Error()
 	}
-	return d
+	return v
 }
 
 // handleRecover is the human's answer to an unreadable decisions file:
 // start from the kept file (once it reads: the human may have fixed it)
 // or from nothing. Either lifts the hold on the AI.
-func (s *Server) handleRecover(w http.ResponseWriter, r *http.Request) {
+func (d *humanDecisions) handleRecover(w http.ResponseWriter, r *http.Request) {
 	var req wire.Recover
 	if err := decodeBody(r, &req); err != nil {
 		writeProblem(w, err)
 		return
 	}
-	s.dec.mu.Lock()
-	held := s.dec.held
-	s.dec.mu.Unlock()
+	d.mu.Lock()
+	held := d.held
+	d.mu.Unlock()
 	if held == nil {
 		writeProblem(w, problem.New(problem.NotFound, "the decisions file was read; there is nothing to recover"))
 		return
@@ -189,7 +225,7 @@ func (s *Server) handleRecover(w http.ResponseWriter, r *http.Request) {
 	var reason string
 	switch req.From {
 	case "kept":
-		path := keptName(held, s.cfg.StateFile)
+		path := keptName(held, d.file)
 		if _, err := os.Lstat(path); err != nil {
 			// Load would read a missing file as no decisions at all.
 			writeProblem(w, problem.New(problem.DecisionsUnreadable, "the kept file is gone (%v): start from nothing", err))
@@ -200,39 +236,39 @@ func (s *Server) handleRecover(w http.ResponseWriter, r *http.Request) {
 			writeProblem(w, problem.New(problem.DecisionsUnreadable, "the kept file still cannot be read (%v): fix it, or start from nothing", err))
 			return
 		}
-		s.control.Restore(st.Revoked)
-		s.pilot.SetBlocked(st.PilotBlocked)
-		s.pilotMode.Set(st.Approval)
-		s.reads.SetAudited(st.AuditReads)
-		s.origins.Restore(append(s.origins.Decided(), st.Origins...)) // the answers given since win
+		d.control.Restore(st.Revoked)
+		d.pilot.SetBlocked(st.PilotBlocked)
+		d.approvals.mode.Set(st.Approval)
+		d.reads.SetAudited(st.AuditReads)
+		d.origins.Restore(append(d.origins.Decided(), st.Origins...)) // the answers given since win
 		reason = "from the kept file " + path
 		if sum := st.Summary(); sum != "" {
 			reason += ": " + sum
 		}
 	case "nothing":
-		if s.dec.stuck {
-			if _, err := decisions.KeepAside(s.cfg.StateFile, time.Now()); err != nil {
+		if d.stuck {
+			if _, err := decisions.KeepAside(d.file, time.Now()); err != nil {
 				writeProblem(w, problem.New(problem.NotSaved, "the unreadable file still cannot be moved aside (%v); move it yourself", err))
 				return
 			}
 		}
-		s.pilot.SetBlocked(false)
-		s.pilotMode.Set(s.cfg.PilotApproval)
-		s.reads.SetAudited(false)
+		d.pilot.SetBlocked(false)
+		d.approvals.mode.Set(d.flag)
+		d.reads.SetAudited(false)
 		reason = "from nothing"
 	default:
 		writeProblem(w, problem.New(problem.InvalidParam, `want {"from": "kept"|"nothing"}`))
 		return
 	}
-	s.dec.mu.Lock()
-	s.dec.held, s.dec.stuck = nil, false
-	s.dec.mu.Unlock()
-	s.control.RefuseAI(nil)
-	_ = s.saveDecisions()
-	s.audit(audit.Event{Event: "decisions_recovered", Reason: reason, Source: "human", Agent: "human"})
-	s.events.publish(wire.EventPilot, s.PilotStatus())
-	s.events.publish(wire.EventApprovals, s.Approvals())
-	s.writeDecided(w, s.Health())
+	d.mu.Lock()
+	d.held, d.stuck = nil, false
+	d.mu.Unlock()
+	d.control.RefuseAI(nil)
+	_ = d.save()
+	d.trail.write(audit.Event{Event: "decisions_recovered", Reason: reason, Source: "human", Agent: "human"})
+	d.events.publish(wire.EventPilot, d.pilot.status())
+	d.events.publish(wire.EventApprovals, d.approvals.view())
+	d.decided(w, d.health())
 }
 
 // Restored says what the server restored of the human's decisions at

@@ -5,9 +5,23 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/gasoline-dev/gasoline/features/a11y"
 	"github.com/gasoline-dev/gasoline/features/browser"
+	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/problem"
+	"github.com/gasoline-dev/gasoline/features/visual"
 )
+
+// livePage is analyze's reads of the live page through the extension
+// (features/browser): its elements, summary, screenshots, accessibility
+// audit, and verify's visual check (visual.go).
+type livePage struct {
+	queries *browser.Broker
+	store   *capture.Store
+	audits  *a11y.Cache // the latest audit per page, for generate sarif
+	visuals *visual.Dir // verify's screenshots; nil: no visual check
+	trail   *auditTrail
+}
 
 // domTimeout bounds DOM and page-info queries (the spec's 10 s).
 const domTimeout = 10 * time.Second
@@ -22,8 +36,8 @@ var (
 )
 
 // ask sends one query to the page and decodes its answer into v.
-func (s *Server) ask(ctx context.Context, kind string, tab int, params any, timeout time.Duration, v any) (browser.Response, error) {
-	return askPage(ctx, s.queries, kind, tab, params, timeout, v)
+func (lp *livePage) ask(ctx context.Context, kind string, tab int, params any, timeout time.Duration, v any) (browser.Response, error) {
+	return askPage(ctx, lp.queries, kind, tab, params, timeout, v)
 }
 
 // askPage sends one query to the page through b and decodes its answer.
@@ -38,7 +52,7 @@ func askPage(ctx context.Context, b *browser.Broker, kind string, tab int, param
 	return resp, nil
 }
 
-func (s *Server) analyzeDOM(ctx context.Context, a args) (any, error) {
+func (lp *livePage) dom(ctx context.Context, a args) (any, error) {
 	p := browser.DOMParams{
 		Selector:        selectorParam.get(a),
 		IncludeStyles:   stylesParam.get(a),
@@ -54,7 +68,7 @@ func (s *Server) analyzeDOM(ctx context.Context, a args) (any, error) {
 		return nil, err
 	}
 	var r browser.DOMResult
-	resp, err := s.ask(ctx, browser.KindDOM, tab, p, domTimeout, &r)
+	resp, err := lp.ask(ctx, browser.KindDOM, tab, p, domTimeout, &r)
 	if err != nil {
 		return nil, err
 	}
@@ -68,9 +82,9 @@ func (s *Server) analyzeDOM(ctx context.Context, a args) (any, error) {
 	}{resp.Tab, r}, nil
 }
 
-func (s *Server) analyzePageInfo(ctx context.Context, a args) (any, error) {
+func (lp *livePage) pageInfo(ctx context.Context, a args) (any, error) {
 	var p browser.PageInfo
-	resp, err := s.ask(ctx, browser.KindPageInfo, queryTabParam.get(a), struct{}{}, domTimeout, &p)
+	resp, err := lp.ask(ctx, browser.KindPageInfo, queryTabParam.get(a), struct{}{}, domTimeout, &p)
 	if err != nil {
 		return nil, err
 	}

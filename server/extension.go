@@ -23,7 +23,7 @@ const ConnectedWithin = 12 * time.Second
 // noteContact marks the extension connected whenever it calls us.
 func (s *Server) noteContact(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if s.fromExtension(r) {
+		if s.origins.trusted(r) {
 			s.ext.lastContact.Store(time.Now().UnixNano())
 		}
 		next.ServeHTTP(w, r)

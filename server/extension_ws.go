@@ -57,6 +57,10 @@ type workerMessage struct {
 	// maps from besides development ones, on "hello" and on
 	// "sourcemap_origins" (sent when the human changes it).
 	SourcemapOrigins *[]string `json:"sourcemap_origins"`
+	// Reason and TS are a "page_left"'s (PageLeft), whose tab is the
+	// Response's.
+	Reason string       `json:"reason"`
+	TS     capture.Time `json:"ts"`
 	browser.Response
 }
 
@@ -95,7 +99,7 @@ func (s *Server) handleExtensionSocket(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return
 		}
-		if !s.fromExtension(r) {
+		if !s.origins.trusted(r) {
 			return // the human took back an accepted origin
 		}
 		s.ext.lastContact.Store(time.Now().UnixNano())
@@ -112,10 +116,10 @@ func (s *Server) handleExtensionSocket(w http.ResponseWriter, r *http.Request) {
 			s.ext.version.Store(&m.Version)
 		}
 		if m.Type == "hello" && m.Page != nil && m.Page.URL != "" {
-			s.setPage(*m.Page)
+			s.tracked.set(*m.Page)
 		}
 		if (m.Type == "hello" || m.Type == "sourcemap_origins") && m.SourcemapOrigins != nil {
-			s.setMapOrigins(*m.SourcemapOrigins)
+			s.maps.setOrigins(*m.SourcemapOrigins)
 		}
 		switch {
 		case m.Type == "result":
@@ -123,12 +127,9 @@ func (s *Server) handleExtensionSocket(w http.ResponseWriter, r *http.Request) {
 		case m.Type == "holding":
 			s.queries.MarkHolding(link)
 		case m.Type == "page_left":
-			var p PageLeft
-			if json.Unmarshal(b, &p) == nil {
-				_, _ = s.pageLeft(p)
-			}
+			_, _ = s.tracked.left(PageLeft{TabID: m.Tab, Reason: m.Reason, TS: m.TS})
 		case (m.Type == "hello" || m.Type == "pilot") && m.Pilot != nil:
-			s.reportPilot(*m.Pilot)
+			s.pilot.report(*m.Pilot)
 			s.events.publish("pilot", s.PilotStatus())
 		default:
 			s.pilot.Touch()
@@ -203,7 +204,7 @@ func (s *Server) ingestFrame(ctx context.Context, link *extLink, b []byte, busy 
 
 // handlePendingQueries is the polling fallback for a worker without a socket.
 func (s *Server) handlePendingQueries(w http.ResponseWriter, r *http.Request) {
-	s.notePilot(r)
+	s.pilot.note(r, s.origins.trusted(r))
 	writeJSON(w, http.StatusOK, map[string]any{"queries": nonNil(s.queries.Poll())})
 }
 

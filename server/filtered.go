@@ -1,7 +1,6 @@
 package server
 
 import (
-	"encoding/json"
 	"slices"
 	"sync"
 
@@ -68,9 +67,9 @@ func (f *filteredCounts) view() map[string]any {
 	return out
 }
 
-// divertFiltered counts the reports among a /logs batch and passes the
+// divert counts the reports among a /logs batch and passes the
 // rest on to add (the store): a report is never a console entry.
-func (s *Server) divertFiltered(add func([]capture.LogEntry) (int, []capture.Rejection)) func([]capture.LogEntry) (int, []capture.Rejection) {
+func (f *filteredCounts) divert(add func([]capture.LogEntry) (int, []capture.Rejection)) func([]capture.LogEntry) (int, []capture.Rejection) {
 	return func(items []capture.LogEntry) (int, []capture.Rejection) {
 		if !slices.ContainsFunc(items, func(e capture.LogEntry) bool { return e.Kind == filteredKind }) {
 			return add(items)
@@ -79,7 +78,7 @@ func (s *Server) divertFiltered(add func([]capture.LogEntry) (int, []capture.Rej
 		n := 0
 		for _, e := range items {
 			if e.Kind == filteredKind {
-				s.filtered.add(e)
+				f.add(e)
 				n++
 				continue
 			}
@@ -88,19 +87,4 @@ func (s *Server) divertFiltered(add func([]capture.LogEntry) (int, []capture.Rej
 		stored, rej := add(kept)
 		return stored + n, rej
 	}
-}
-
-// withFiltered adds "filtered" to an observe logs result when console
-// calls were left out by log_level.
-func (s *Server) withFiltered(v any) (any, error) {
-	f := s.filtered.view()
-	if f == nil {
-		return v, nil
-	}
-	obj, err := fields(v)
-	if err != nil {
-		return nil, err
-	}
-	obj["filtered"], _ = json.Marshal(f)
-	return obj, nil
 }

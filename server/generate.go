@@ -3,9 +3,24 @@ package server
 import (
 	"context"
 
+	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/problem"
 	"github.com/gasoline-dev/gasoline/features/sarif"
 )
+
+// generator writes the artifacts of what was captured: a SARIF log of the
+// latest audits, a Playwright test of the human's actions (testgen.go), a
+// HAR archive (har.go).
+type generator struct {
+	store   *capture.Store
+	perf    *pageLoads
+	page    *livePage
+	an      *analysis
+	maps    *sourceMaps
+	trail   *auditTrail
+	version string
+	harDir  string // where archives go; "": small ones inline only
+}
 
 func (s *Server) generateTool() tool {
 	return tool{
@@ -14,23 +29,23 @@ func (s *Server) generateTool() tool {
 		hints:    additive,
 		selector: newParam[string]("format", ""),
 		modes: []mode{
-			{"sarif", "latest a11y and security audits", nil, s.generateSARIF},
+			{"sarif", "latest a11y and security audits", nil, s.gen.sarif},
 			{"test", "Playwright test of the human's actions", []declared{testNameParam, baseURLParam, mockParam, shotsParam, filterParam, includeAI},
-				s.afterHeld(s.generateTest)},
-			{"har", "HAR 1.2 file", []declared{filterParam}, s.afterHeld(s.generateHAR)},
+				s.afterHeld(s.gen.test)},
+			{"har", "HAR 1.2 file", []declared{filterParam}, s.afterHeld(s.gen.har)},
 		},
 	}
 }
 
-// generateSARIF puts the latest audit of each kind in one document, a run
+// sarif puts the latest audit of each kind in one document, a run
 // per analyser.
-func (s *Server) generateSARIF(context.Context, args) (any, error) {
+func (g *generator) sarif(context.Context, args) (any, error) {
 	var doc sarif.Log
-	if r, ok := s.audits.Latest(); ok {
+	if r, ok := g.page.audits.Latest(); ok {
 		doc = sarif.FromAudit(r)
 	}
-	if r, ok := s.an.security.Get(); ok {
-		r = s.mapFindings(r)
+	if r, ok := g.an.security.Get(); ok {
+		r = g.maps.mapFindings(r)
 		if doc.Runs == nil {
 			doc = sarif.FromSecurity(r)
 		} else {

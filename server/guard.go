@@ -39,7 +39,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 				return
 			}
 			var refused *problem.Error
-			if fromExtension, refused = s.extensionOrigin(r, o[0]); refused != nil {
+			if fromExtension, refused = s.origins.check(r, o[0]); refused != nil {
 				writeProblem(w, refused)
 				return
 			}

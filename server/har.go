@@ -20,19 +20,19 @@ type harResult struct {
 	HAR     json.RawMessage `json:"har,omitempty"`
 }
 
-func (s *Server) generateHAR(ctx context.Context, a args) (any, error) {
-	sess := s.session(filterParam.get(a))
-	log := har.Build(sess.Network, sess.Bodies, har.Options{URLFilter: filterParam.get(a), Version: s.cfg.Version, Loads: s.harLoads()})
+func (g *generator) har(ctx context.Context, a args) (any, error) {
+	sess := g.session(filterParam.get(a))
+	log := har.Build(sess.Network, sess.Bodies, har.Options{URLFilter: filterParam.get(a), Version: g.version, Loads: g.perf.harLoads()})
 	b, err := json.Marshal(log)
 	if err != nil {
 		return nil, fmt.Errorf("encode har: %w", err)
 	}
 	r := harResult{Entries: len(log.Log.Entries), Pages: len(log.Log.Pages), Bytes: len(b)}
 	if r.Entries == 0 {
-		s.auditMode(ctx, "generate", "har", "no requests", nil)
+		g.trail.mode(ctx, "generate", "har", "no requests", nil)
 		return nil, problem.New(problem.NotFound, "no captured requests%s", filterNote(filterParam.get(a)))
 	}
-	path, inline, err := har.Place(s.cfg.HARDir, b, time.Now())
+	path, inline, err := har.Place(g.harDir, b, time.Now())
 	if err != nil {
 		return nil, err
 	}
@@ -40,14 +40,14 @@ func (s *Server) generateHAR(ctx context.Context, a args) (any, error) {
 	if inline {
 		r.HAR = b
 	}
-	s.auditMode(ctx, "generate", "har", fmt.Sprintf("%d entries, %d bytes %s", r.Entries, r.Bytes, r.Path), nil)
+	g.trail.mode(ctx, "generate", "har", fmt.Sprintf("%d entries, %d bytes %s", r.Entries, r.Bytes, r.Path), nil)
 	return r, nil
 }
 
 // harLoads are the page loads the pages measured, for the archive's page
 // timings.
-func (s *Server) harLoads() []har.Load {
-	ts := s.perf.Timings()
+func (p *pageLoads) harLoads() []har.Load {
+	ts := p.Timings()
 	out := make([]har.Load, len(ts))
 	for i, t := range ts {
 		out[i] = har.Load{Tab: t.Tab, URL: t.URL, Start: t.Start, OnContentLoad: t.DOMContentLoaded, OnLoad: t.Load}

@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/gasoline-dev/gasoline/features/audit"
@@ -15,10 +14,8 @@ import (
 // historyState is the capture history kept on disk for the port's next
 // owner (history.go, pages.go).
 type historyState struct {
-	log      *history.Log  // nil: buffers in memory only
-	info     *wire.History // what openHistory restored
-	pageSave sync.Mutex    // orders the tracked tab's writes to history.PageFile
-	point    pointedKeeper // the pointing board's writes (pointing_keep.go)
+	log  *history.Log  // nil: buffers in memory only
+	info *wire.History // what openHistory restored
 }
 
 // historyBuffers are the rings kept on disk: every buffer observe reads
@@ -56,11 +53,11 @@ func (s *Server) openHistory() {
 	}
 	s.store.Resume(rest.Seq)
 	s.hist.log = h
-	s.restorePage()
-	s.restorePointed()
+	s.tracked.restore()
+	s.pointed.restore(s.cfg.HistoryDir)
 	s.hist.info = historyView(rest)
 	if rest.Entries > 0 {
-		s.audit(audit.Event{Event: "history_restored", Reason: fmt.Sprintf("%d entries from pid %d", rest.Entries, rest.Prev.PID), Source: "server"})
+		s.trail.write(audit.Event{Event: "history_restored", Reason: fmt.Sprintf("%d entries from pid %d", rest.Entries, rest.Prev.PID), Source: "server"})
 	}
 	s.store.Subscribe(func(e capture.Event) {
 		for _, b := range e.Buffers() {
@@ -75,7 +72,7 @@ func (s *Server) closeHistory() {
 	if s.hist.log == nil {
 		return
 	}
-	s.closePointed()
+	s.pointed.close()
 	if err := s.hist.log.Close(); err != nil {
 		fmt.Fprintf(s.cfg.Log, "gasoline: warning: %v\n", err)
 	}

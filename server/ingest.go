@@ -205,17 +205,3 @@ func perEntry[T any](body []byte, key string) (items []T, idx []int, rejected []
 	}
 	return items, idx, rejected, raw.Dropped, nil
 }
-
-func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
-	var p capture.Page
-	if err := decodeBody(r, &p); err != nil {
-		writeProblem(w, err)
-		return
-	}
-	if p.URL == "" {
-		writeProblem(w, problem.New(problem.InvalidParam, "url is required"))
-		return
-	}
-	s.setPage(p)
-	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
-}

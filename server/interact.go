@@ -2,13 +2,11 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/gasoline-dev/gasoline/features/browser"
 	"github.com/gasoline-dev/gasoline/features/pilot"
-	"github.com/gasoline-dev/gasoline/features/problem"
 )
 
 // The parameters of the pilot's actions.
@@ -78,8 +76,8 @@ func (s *Server) interactTool() tool {
 		},
 		selector: newParam[string]("action", ""),
 		modes:    modes,
-		audit:    s.auditInteract,
-		scope:    s.sessionTab,
+		audit:    s.trail.interact,
+		scope:    s.tabs.sessionTab,
 	}
 }
 
@@ -90,27 +88,27 @@ func (s *Server) interact(ctx context.Context, action string, a args) (any, erro
 	}
 	// close_tab checks ownership itself; new_tab acts on no tab yet.
 	if p.Name != "new_tab" && p.Name != "close_tab" {
-		if err := s.mayAct(ctx, actTabParam.get(a)); err != nil {
+		if err := s.tabs.mayAct(ctx, actTabParam.get(a)); err != nil {
 			return nil, err
 		}
 	}
 	if p.Name == "replay" {
 		return s.replays.replayFlow(ctx, actTabParam.get(a), replayAfterParam.get(a)) // one approval for every step
 	}
-	if s.pilotMode.Asks() {
+	if s.approvals.mode.Asks() {
 		// Ask only for what could run: the pilot's own refusals come first.
 		if err := s.pilot.Check(s.queries.Reachable()); err != nil {
 			return nil, err
 		}
-		if err := s.approve(ctx, p, actTabParam.get(a)); err != nil {
+		if err := s.approvals.approve(ctx, p, actTabParam.get(a)); err != nil {
 			return nil, err
 		}
 	}
 	switch {
 	case p.Name == "new_tab":
-		return s.newTab(ctx, p)
+		return s.tabs.newTab(ctx, p)
 	case p.Name == "close_tab":
-		return s.closeTab(ctx, actTabParam.get(a), p)
+		return s.tabs.closeTab(ctx, actTabParam.get(a), p)
 	case pilot.IsAct(p.Name):
 		return s.acts.act(ctx, actTabParam.get(a), p)
 	}
@@ -122,13 +120,10 @@ func (s *Server) runPilot(ctx context.Context, tab int, p pilot.Action) (any, er
 		return nil, err
 	}
 	timeout := p.Timeout()
-	resp, err := s.queries.Ask(ctx, browser.KindPilot, tab, p, timeout)
+	var out map[string]any
+	resp, err := askPage(ctx, s.queries, browser.KindPilot, tab, p, timeout, &out)
 	if err != nil {
 		return nil, err
-	}
-	var out map[string]any
-	if err := json.Unmarshal(resp.Result, &out); err != nil {
-		return nil, problem.New(problem.Internal, "the extension's answer could not be read: %v", err)
 	}
 	if resp.Tab != 0 {
 		out["tab"] = resp.Tab

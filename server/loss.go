@@ -1,7 +1,6 @@
 package server
 
 import (
-	"encoding/json"
 	"time"
 
 	"github.com/gasoline-dev/gasoline/features/capture"
@@ -35,13 +34,13 @@ func sequenced[T any, P interface {
 const recentLosses = 5
 
 // lostHealth is health's account of what was lost, nil when nothing was.
-func (s *Server) lostHealth() *wire.Lost {
-	total := s.losses.Total()
+func lostHealth(losses *capture.Losses) *wire.Lost {
+	total := losses.Total()
 	if total == 0 {
 		return nil
 	}
-	l := &wire.Lost{Total: total, ByTab: s.losses.Totals()}
-	for _, g := range s.losses.Recent(recentLosses) {
+	l := &wire.Lost{Total: total, ByTab: losses.Totals()}
+	for _, g := range losses.Recent(recentLosses) {
 		l.Recent = append(l.Recent, g.String())
 	}
 	return l
@@ -57,66 +56,21 @@ var lossKinds = map[string]string{
 	"actions":          "action",
 }
 
-// withLoss adds to an observe result over a range of entries the gaps of
-// its kind within that range, as "lost": ["12 console entries lost on tab
-// 5 between …"]. Nothing is added (nor re-encoded) while nothing was lost.
-func (s *Server) withLoss(mode string, v any) (any, error) {
+// lostWithin is the gaps of an observe mode's kind within the time range
+// of the entries it answered, as ["12 console entries lost on tab 5
+// between …"]; nil while nothing was lost.
+func lostWithin(losses *capture.Losses, mode string, p *page) []string {
 	kind, ok := lossKinds[mode]
-	if !ok || s.losses.Total() == 0 {
-		return v, nil
+	if !ok || losses.Total() == 0 || p.from.IsZero() {
+		return nil
 	}
-	obj, err := fields(v)
-	if err != nil {
-		return v, nil
-	}
-	from, to, ok := entriesRange(obj)
-	if !ok {
-		return v, nil
-	}
-	gaps := s.losses.Within(kind, from, to)
+	gaps := losses.Within(kind, p.from, p.to)
 	if len(gaps) == 0 {
-		return v, nil
+		return nil
 	}
 	lines := make([]string, len(gaps))
 	for i, g := range gaps {
 		lines[i] = g.String()
 	}
-	obj["lost"], _ = json.Marshal(lines)
-	return obj, nil
-}
-
-// fields is a result's top-level fields, for a field added after the
-// result was built (lost, alerts).
-func fields(v any) (map[string]json.RawMessage, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(b, &obj); err != nil {
-		return nil, err
-	}
-	return obj, nil
-}
-
-// entriesRange is the time range of a result's entries.
-func entriesRange(obj map[string]json.RawMessage) (from, to time.Time, ok bool) {
-	var es []struct {
-		TS capture.Time `json:"ts"`
-	}
-	_ = json.Unmarshal(obj["entries"], &es)
-	for _, e := range es {
-		t := e.TS.Time
-		if t.IsZero() {
-			continue
-		}
-		if !ok || t.Before(from) {
-			from = t
-		}
-		if !ok || t.After(to) {
-			to = t
-		}
-		ok = true
-	}
-	return from, to, ok
+	return lines
 }

@@ -35,36 +35,36 @@ type mapping struct {
 }
 
 // publishEntry is the store subscription that feeds the event stream.
-func (s *Server) publishEntry(ev capture.Event) {
+func (m *sourceMaps) publishEntry(ev capture.Event) {
 	e, ok := ev.Entry.(capture.LogEntry)
-	if ev.Kind != capture.KindLogs || !ok || !s.events.active() {
-		s.events.publish(wire.EventEntry, ev)
+	if ev.Kind != capture.KindLogs || !ok || !m.events.active() {
+		m.events.publish(wire.EventEntry, ev)
 		return
 	}
-	p := &s.mapping
+	p := &m.mapping
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !p.running && e.Stack == "" && e.Source == "" {
-		s.events.publish(wire.EventEntry, ev) // publish never blocks
+		m.events.publish(wire.EventEntry, ev) // publish never blocks
 		return
 	}
 	n := e.TextBytes()
 	if p.bytes+n > maxMapping {
-		s.events.dropped.Add(1)
+		m.events.dropped.Add(1)
 		return
 	}
 	p.q = append(p.q, ev)
 	p.bytes += n
 	if !p.running {
 		p.running = true
-		go s.drainMapping()
+		go m.drainMapping()
 	}
 }
 
 // drainMapping resolves and publishes what waits, a batch at a time (one
 // Resolve per batch, so each script's map is read once), until nothing does.
-func (s *Server) drainMapping() {
-	p := &s.mapping
+func (m *sourceMaps) drainMapping() {
+	p := &m.mapping
 	for {
 		p.mu.Lock()
 		batch := p.q
@@ -79,10 +79,10 @@ func (s *Server) drainMapping() {
 		for i, ev := range batch {
 			es[i] = ev.Entry.(capture.LogEntry)
 		}
-		es = s.humanLogs(context.Background(), es)
+		es = m.humanLogs(context.Background(), es)
 		for i, ev := range batch {
 			ev.Entry = es[i]
-			s.events.publish(wire.EventEntry, ev)
+			m.events.publish(wire.EventEntry, ev)
 		}
 	}
 }
@@ -91,12 +91,12 @@ func (s *Server) drainMapping() {
 // original sources where the scripts have maps, written as observe writes
 // them (sourcemap.Render); an entry none of whose frames is mapped stays
 // as the browser gave it.
-func (s *Server) humanLogs(ctx context.Context, es []capture.LogEntry) []capture.LogEntry {
+func (m *sourceMaps) humanLogs(ctx context.Context, es []capture.LogEntry) []capture.LogEntry {
 	stacks := make([]sourcemap.Stack, 0, 2*len(es))
 	for _, e := range es {
 		stacks = append(stacks, sourcemap.Stack{Page: e.Page, Frames: sourcemap.Parse(e.Stack)}, sourceStack(e.Page, e.Source))
 	}
-	resolved := s.maps.Resolve(ctx, stacks)
+	resolved := m.Resolve(ctx, stacks)
 	out := slices.Clone(es)
 	for i := range out {
 		origin := sourcemap.OriginOf(out[i].Page)
@@ -128,7 +128,7 @@ func anyMapped(rs []sourcemap.Resolved) bool {
 // their original positions, as observe errors shows them. It runs on the
 // session's delivery goroutine, which may wait for a map (bounded by the
 // resolver): notifications are batched seconds apart anyway.
-func (s *Server) mapNotification(ctx context.Context, n streaming.Notification) streaming.Notification {
+func (m *sourceMaps) mapNotification(ctx context.Context, n streaming.Notification) streaming.Notification {
 	var ctxs []*streaming.Context
 	if n.Context != nil && n.Context.Source != "" {
 		c := *n.Context
@@ -152,7 +152,7 @@ func (s *Server) mapNotification(ctx context.Context, n streaming.Notification) 
 	for i, c := range ctxs {
 		stacks[i] = sourceStack(c.Page, c.Source)
 	}
-	for i, rs := range s.maps.Resolve(ctx, stacks) {
+	for i, rs := range m.Resolve(ctx, stacks) {
 		if anyMapped(rs) {
 			ctxs[i].Source = sourcemap.Render(rs, sourcemap.OriginOf(ctxs[i].Page)).Top
 		}
@@ -162,7 +162,7 @@ func (s *Server) mapNotification(ctx context.Context, n streaming.Notification) 
 
 // humanRecent is recent's backlog with the console entries' stacks at
 // their original sources, for a dashboard that opens its stream.
-func (s *Server) humanRecent(ctx context.Context, evs []capture.Event) []capture.Event {
+func (m *sourceMaps) humanRecent(ctx context.Context, evs []capture.Event) []capture.Event {
 	var at []int
 	var es []capture.LogEntry
 	for i, ev := range evs {
@@ -174,7 +174,7 @@ func (s *Server) humanRecent(ctx context.Context, evs []capture.Event) []capture
 	if len(es) == 0 {
 		return evs
 	}
-	for j, e := range s.humanLogs(ctx, es) {
+	for j, e := range m.humanLogs(ctx, es) {
 		evs[at[j]].Entry = e
 	}
 	return evs

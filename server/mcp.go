@@ -191,10 +191,10 @@ func (s *Server) newMCP() *server.MCPServer {
 		server.WithToolCapabilities(false),
 		server.WithInstructions(instructions),
 		server.WithHooks(hooks),
-		server.WithToolHandlerMiddleware(s.recordReads),
+		server.WithToolHandlerMiddleware(s.reads.record),
 	)
 	for _, t := range s.tools() {
-		addTool(m, withReads(t))
+		addTool(m, t)
 	}
 	return m
 }
@@ -213,6 +213,7 @@ func addTool(m *server.MCPServer, t tool) {
 		}
 		a := args(req.GetArguments())
 		v, err := t.call(ctx, specs, byName, a)
+		noteAnswer(ctx, v, err)
 		if t.audit != nil {
 			t.audit(ctx, a, v, err)
 		}

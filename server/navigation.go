@@ -6,13 +6,13 @@ import (
 	"github.com/gasoline-dev/gasoline/server/wire"
 )
 
-// publishPageLeft tells the dashboards that a tab's document went away,
+// publishLeft tells the dashboards that a tab's document went away,
 // for the line their Console and Network panes draw where the page
 // navigated or reloaded.
-func (s *Server) publishPageLeft(p PageLeft) {
+func (tp *trackedPage) publishLeft(p PageLeft) {
 	ts := p.TS
 	if ts.IsZero() {
 		ts.Time = time.Now()
 	}
-	s.events.publish(wire.EventPageLeft, wire.PageLeft{Tab: p.TabID, Reason: p.Reason, TS: ts})
+	tp.events.publish(wire.EventPageLeft, wire.PageLeft{Tab: p.TabID, Reason: p.Reason, TS: ts})
 }

@@ -2,13 +2,11 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"slices"
 	"time"
 
-	"github.com/mark3labs/mcp-go/server"
-
 	"github.com/gasoline-dev/gasoline/features/capture"
+	"github.com/gasoline-dev/gasoline/features/pilot"
 	"github.com/gasoline-dev/gasoline/features/problem"
 )
 
@@ -32,7 +30,7 @@ func (s *Server) observeTool() tool {
 		desc:     "What the developer's tabs captured, newest first; a cursor as `after` gets only what is new.",
 		hints:    readOnly,
 		selector: newParam[string]("what", ""),
-		scope:    s.sessionTab,
+		scope:    s.tabs.sessionTab,
 		modes:    s.observeModes(),
 	}
 }
@@ -58,11 +56,7 @@ func captureQuery(a args) (capture.Query, error) {
 }
 
 // read adapts a buffer read to a mode handler.
-func read[T any, P interface {
-	*T
-	Where() (*int, *string)
-	TextBytes() int
-}](get func(capture.Query) capture.Result[T]) func(context.Context, args) (any, error) {
+func read[T any, P entry[T]](get func(capture.Query) capture.Result[T]) func(context.Context, args) (any, error) {
 	return func(_ context.Context, a args) (any, error) {
 		q, err := captureQuery(a)
 		if err != nil {
@@ -76,73 +70,50 @@ func (s *Server) observeModes() []mode {
 	buffer := []declared{limitParam, afterParam, urlParam, tabParam}
 	http := with(buffer, methodParam, statusMinParam, statusMaxParam)
 	modes := []mode{
-		{"logs", "", with(buffer, levelParam), s.afterHeld(s.readStacks(s.store.Logs, true))},
-		{"errors", "", buffer, s.afterHeld(s.readStacks(s.store.Errors, false))},
+		{"logs", "", with(buffer, levelParam), s.afterHeld(s.maps.readStacks(s.store.Logs, true))},
+		{"errors", "", buffer, s.afterHeld(s.maps.readStacks(s.store.Errors, false))},
 		{"network", "", http, s.afterHeld(read(s.store.Network))},
 		{"network_bodies", "", http, s.afterHeld(read(s.store.Bodies))},
 		{"websocket_events", "", with(buffer, connParam, directionParam), s.afterHeld(read(s.store.WSEvents))},
-		{"websocket_status", "", []declared{urlParam, tabParam, connParam}, s.afterHeld(s.observeWSStatus)},
+		{"websocket_status", "", []declared{urlParam, tabParam, connParam}, s.afterHeld(readWSStatus(s.store))},
 		{"actions", "", buffer, s.afterHeld(read(s.store.Actions))},
 		{"page", "", nil, s.observePage},
-		{"performance", "", []declared{limitParam, urlParam}, s.afterHeld(s.observePerformance)},
-		{"pilot", "", nil, func(context.Context, args) (any, error) { return s.PilotStatus(), nil }},
-		{"health", "", nil, func(context.Context, args) (any, error) { return s.Health(), nil }},
-		{"pointed", "what the human pointed at, and why", nil, s.observePointed},
+		{"performance", "", []declared{limitParam, urlParam}, s.afterHeld(s.perf.observe)},
+		{"pilot", "", nil, func(context.Context, args) (any, error) {
+			return &struct {
+				riders
+				pilot.Status
+			}{Status: s.PilotStatus()}, nil
+		}},
+		{"health", "", nil, func(context.Context, args) (any, error) {
+			return &struct {
+				riders
+				Health
+			}{Health: s.Health()}, nil
+		}},
+		{"pointed", "what the human pointed at, and why", nil, s.pointed.observe},
 		{"storage", "", []declared{includeValuesParam, tabParam}, storageReader{s.queries}.observe},
 	}
-	// Alerts about capture changes ride along with whatever the AI observes next; a range of
-	// entries with a loss in it says so (loss.go).
 	for i, m := range modes {
-		run, name := m.run, m.name
-		modes[i].run = func(ctx context.Context, a args) (any, error) {
-			v, err := run(ctx, a)
-			if err == nil {
-				v, err = s.withLoss(name, v)
-			}
-			if err == nil && name == "logs" {
-				v, err = s.withFiltered(v)
-			}
-			if err != nil {
-				return nil, err
-			}
-			if v, err = s.withAlerts(ctx, v); err != nil {
-				return nil, err
-			}
-			return s.withPointed(ctx, v)
-		}
+		modes[i].run = s.riding(m.name, m.run)
 	}
 	return modes
 }
 
-// withAlerts adds the capture alerts this MCP session has not seen to an
-// observe result: each alert reaches every session exactly once.
-func (s *Server) withAlerts(ctx context.Context, v any) (any, error) {
-	sess := server.ClientSessionFromContext(ctx)
-	if sess == nil {
-		return v, nil
+// readWSStatus adapts the store's WebSocket connections to a mode handler.
+func readWSStatus(store *capture.Store) func(context.Context, args) (any, error) {
+	return func(_ context.Context, a args) (any, error) {
+		q, err := captureQuery(a)
+		if err != nil {
+			return nil, err
+		}
+		conns := store.WSConnections(q)
+		return &struct {
+			riders
+			Count       int                    `json:"count"`
+			Connections []capture.WSConnection `json:"connections,omitempty"`
+		}{Count: len(conns), Connections: conns}, nil
 	}
-	alerts := s.alerts.take(sess.SessionID(), s.control)
-	if len(alerts) == 0 {
-		return v, nil
-	}
-	obj, err := fields(v)
-	if err != nil {
-		return nil, err
-	}
-	obj["alerts"], _ = json.Marshal(alerts)
-	return obj, nil
-}
-
-func (s *Server) observeWSStatus(_ context.Context, a args) (any, error) {
-	q, err := captureQuery(a)
-	if err != nil {
-		return nil, err
-	}
-	conns := s.store.WSConnections(q)
-	return struct {
-		Count       int                    `json:"count"`
-		Connections []capture.WSConnection `json:"connections,omitempty"`
-	}{len(conns), conns}, nil
 }
 
 func (s *Server) observePage(context.Context, args) (any, error) {
@@ -159,20 +130,22 @@ func (s *Server) observePage(context.Context, args) (any, error) {
 	}
 	slices.Sort(revoked)
 	if !ok {
-		return struct {
+		return &struct {
+			riders
 			Tracked   bool                    `json:"tracked"`
 			Connected bool                    `json:"extension_connected"`
 			Hint      string                  `json:"hint"`
 			Overrides map[string]pageOverride `json:"capture_overrides,omitempty"`
 			Revoked   []string                `json:"revoked_by_user,omitempty"`
-		}{false, connected, "No tab reported yet: the human should install the Gasoline extension and open the page.", overrides, revoked}, nil
+		}{riders{}, false, connected, "No tab reported yet: the human should install the Gasoline extension and open the page.", overrides, revoked}, nil
 	}
-	return struct {
+	return &struct {
+		riders
 		capture.Page
 		Connected bool                    `json:"extension_connected"`
 		Overrides map[string]pageOverride `json:"capture_overrides,omitempty"`
 		Revoked   []string                `json:"revoked_by_user,omitempty"`
-	}{p, connected, overrides, revoked}, nil
+	}{riders{}, p, connected, overrides, revoked}, nil
 }
 
 // pageOverride is one active AI override as observe{what:"page"} shows it.

@@ -8,14 +8,27 @@ import (
 	"github.com/gasoline-dev/gasoline/server/wire"
 )
 
+// overrides are the AI's capture overrides (features/capturectl) as the
+// human sees and vetoes them: revoke one or all, allow one again.
+type overrides struct {
+	*capturectl.Controller
+	decided func(http.ResponseWriter, any) // answers a decision, or says saving it failed
+}
+
+func (o *overrides) routes(r routes) {
+	r.handle("GET /api/overrides", o.handleView)
+	r.human("POST /api/overrides/revoke", o.handleRevoke)
+	r.human("POST /api/overrides/allow", o.handleAllow)
+}
+
 // Overrides lists every setting's state.
 func (s *Server) Overrides() capturectl.View { return s.control.View() }
 
-func (s *Server) handleOverrides(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, s.Overrides())
+func (o *overrides) handleView(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, o.View())
 }
 
-func (s *Server) handleRevoke(w http.ResponseWriter, r *http.Request) {
+func (o *overrides) handleRevoke(w http.ResponseWriter, r *http.Request) {
 	var req wire.Veto
 	if err := decodeBody(r, &req); err != nil {
 		writeProblem(w, err)
@@ -25,23 +38,23 @@ func (s *Server) handleRevoke(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, problem.New(problem.InvalidParam, `want {"setting": name} or {"all": true}`))
 		return
 	}
-	done, err := s.control.Revoke(req.Setting)
+	done, err := o.Revoke(req.Setting)
 	if err != nil {
 		writeProblem(w, err)
 		return
 	}
-	s.writeDecided(w, wire.Revoked{Revoked: nonNil(done), State: s.Overrides()})
+	o.decided(w, wire.Revoked{Revoked: nonNil(done), State: o.View()})
 }
 
-func (s *Server) handleAllow(w http.ResponseWriter, r *http.Request) {
+func (o *overrides) handleAllow(w http.ResponseWriter, r *http.Request) {
 	var req wire.Veto
 	if err := decodeBody(r, &req); err != nil {
 		writeProblem(w, err)
 		return
 	}
-	if err := s.control.Allow(req.Setting); err != nil {
+	if err := o.Allow(req.Setting); err != nil {
 		writeProblem(w, err)
 		return
 	}
-	s.writeDecided(w, wire.Allowed{Allowed: req.Setting, State: s.Overrides()})
+	o.decided(w, wire.Allowed{Allowed: req.Setting, State: o.View()})
 }

@@ -100,7 +100,7 @@ func TestPerformanceModes(t *testing.T) {
 		t.Errorf("analyze bad url_filter: %v", out)
 	}
 
-	s.auditor.Close()
+	s.trail.log.Close()
 	b, err := os.ReadFile(filepath.Join(dir, "audit.jsonl"))
 	if err != nil {
 		t.Fatal(err)

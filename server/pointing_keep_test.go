@@ -64,13 +64,13 @@ func TestPointedSurvivesTheNextServer(t *testing.T) {
 	if _, err := s1.pointed.Add("console", []byte(`{"message":"late"}`), "late", ""); err != nil {
 		t.Fatal(err)
 	}
-	s1.writePointed()
+	s1.pointed.write()
 
 	s2, base2 := startServerWith(t, Config{Version: "test", HistoryDir: dir})
 	if after, _ := s2.pointed.List("", ""); mustJSON(after) != mustJSON(before) {
 		t.Fatalf("the next server holds\n%s\nwant\n%s", mustJSON(after), mustJSON(before))
 	}
-	if st := s2.pointedState(); st.Newest == nil || st.Newest.Kind != "audit" || strings.Join(st.Newest.ReadBy, ",") != "cursor" {
+	if st := s2.pointed.state(); st.Newest == nil || st.Newest.Kind != "audit" || strings.Join(st.Newest.ReadBy, ",") != "cursor" {
 		t.Fatalf("the dashboard's state on the next server: %+v", st.Newest)
 	}
 	// A dashboard attaching to the next server finds it in its header.

@@ -61,7 +61,7 @@ func TestPointedRequestReachesEverySession(t *testing.T) {
 		!strings.Contains(list, `"note":"why does the cart fail?"`) || strings.Contains(list, "null") {
 		t.Fatalf("pointed: %s", list)
 	}
-	st := s.pointedState()
+	st := s.pointed.state()
 	if st.Newest == nil || strings.Join(st.Newest.ReadBy, ",") != "cursor" {
 		t.Fatalf("state: %+v", st.Newest)
 	}

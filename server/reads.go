@@ -4,12 +4,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
-	"fmt"
 	"net/http"
 	"reflect"
-	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -26,35 +22,46 @@ import (
 // readSelectors are the tools whose calls are reads, by their selector.
 var readSelectors = map[string]string{"observe": "what", "analyze": "target", "generate": "format"}
 
-// readLog is what the server keeps of the AI's reads: the ring, and the
-// declared parameters of the read tools, which say which values a summary
-// may show.
+// readLog is what the server keeps of the AI's reads (features/reads):
+// the ring, the human's audit_reads decision, and the declared parameters
+// of the read tools, which say which values a summary may show.
 type readLog struct {
 	*reads.Log
-	once  sync.Once
-	specs map[string]map[string]spec // tool → parameter → declaration
+	tools  func() []tool // the read tools, declared
+	port   func() int
+	audit  func(audit.Event)
+	events *hub
+	// save keeps the human's decisions; decided answers one, or says
+	// that saving it failed.
+	save    func() error
+	decided func(http.ResponseWriter, any)
+	once    sync.Once
+	specs   map[string]reads.Declared // by tool
 }
 
-func newReadLog() *readLog { return &readLog{Log: reads.New(0)} }
+func (l *readLog) routes(r routes) {
+	r.human("GET /api/reads", l.handleReads)
+	r.human("POST /api/reads/audit", l.handleAudit)
+}
 
 // declared is the declaration of each read tool's parameters.
-func (s *Server) declared() map[string]map[string]spec {
-	s.reads.once.Do(func() {
-		s.reads.specs = map[string]map[string]spec{}
-		for _, t := range []tool{s.observeTool(), s.analyzeTool(), s.generateTool()} {
-			byName := map[string]spec{}
+func (l *readLog) declared() map[string]reads.Declared {
+	l.once.Do(func() {
+		l.specs = map[string]reads.Declared{}
+		for _, t := range l.tools() {
+			d := reads.Declared{}
 			for _, p := range t.specs() {
-				byName[p.name] = p
+				d[p.name] = p.enum
 			}
-			s.reads.specs[t.name] = byName
+			l.specs[t.name] = d
 		}
 	})
-	return s.reads.specs
+	return l.specs
 }
 
-// recordReads is the MCP middleware that notes every observe, analyze and
+// record is the MCP middleware that notes every observe, analyze and
 // generate call as it is answered: what it asked, what it got, for whom.
-func (s *Server) recordReads(next server.ToolHandlerFunc) server.ToolHandlerFunc {
+func (l *readLog) record(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		sel, ok := readSelectors[req.Params.Name]
 		if !ok {
@@ -62,10 +69,10 @@ func (s *Server) recordReads(next server.ToolHandlerFunc) server.ToolHandlerFunc
 		}
 		note := &readNote{}
 		res, err := next(context.WithValue(ctx, readNoteKey{}, note), req)
-		specs := s.declared()[req.Params.Name]
+		specs := l.declared()[req.Params.Name]
 		a := req.GetArguments()
-		r := reads.Read{At: time.Now(), Tool: req.Params.Name, Mode: allowed(specs[sel], a[sel]), Asked: asked(specs, sel, a),
-			Agent: agent(ctx), Session: sessionTag(ctx), Port: s.Port()}
+		r := reads.Read{At: time.Now(), Tool: req.Params.Name, Mode: specs.Value(sel, a[sel]), Asked: specs.Asked(sel, a),
+			Agent: agent(ctx), Session: sessionTag(ctx), Port: l.port()}
 		switch {
 		case err != nil:
 			r.Error = string(problem.Internal)
@@ -73,63 +80,27 @@ func (s *Server) recordReads(next server.ToolHandlerFunc) server.ToolHandlerFunc
 			text := resultText(res)
 			r.Bytes = len(text) + imageBytes(res)
 			if res.IsError {
-				r.Error = errorCode(text)
+				r.Error = string(problem.Internal)
+				if note.code != "" {
+					r.Error = string(note.code)
+				}
 			} else {
 				r.Entries = note.entries
 			}
 		}
-		s.noteRead(r)
+		l.note(r)
 		return res, err
 	}
 }
 
-// noteRead keeps r, writes it to the audit file when the human asked for
+// note keeps r, writes it to the audit file when the human asked for
 // that, and shows it to the dashboard.
-func (s *Server) noteRead(r reads.Read) {
-	r = s.reads.Add(r)
-	if s.reads.Audited() {
-		s.audit(reads.Event(r))
+func (l *readLog) note(r reads.Read) {
+	r = l.Add(r)
+	if l.Audited() {
+		l.audit(reads.Event(r))
 	}
-	s.events.publishHuman(wire.EventRead, r)
-}
-
-// allowed is v when the declaration lists it as a value; what the AI
-// wrote anywhere else stays out of the record.
-func allowed(p spec, v any) string {
-	str, _ := v.(string)
-	if slices.Contains(p.enum, str) {
-		return str
-	}
-	if str == "" {
-		return ""
-	}
-	return "?"
-}
-
-// asked sums up a call's parameters but its selector: each declared name,
-// with its value when that is a number, a boolean or one of the declared
-// values; a free-text value (a URL filter, a selector) is never shown.
-func asked(specs map[string]spec, selector string, a map[string]any) string {
-	var names []string
-	for k := range a {
-		if _, ok := specs[k]; ok && k != selector {
-			names = append(names, k)
-		}
-	}
-	sort.Strings(names)
-	parts := make([]string, len(names))
-	for i, k := range names {
-		parts[i] = k
-		switch v := a[k].(type) {
-		case float64, bool:
-			parts[i] += "=" + fmt.Sprint(v)
-		case string:
-			if slices.Contains(specs[k].enum, v) {
-				parts[i] += "=" + v
-			}
-		}
-	}
-	return strings.Join(parts, " ")
+	l.events.publishHuman(wire.EventRead, r)
 }
 
 // sessionTag tells one MCP session from another without showing its id,
@@ -166,58 +137,31 @@ func imageBytes(res *mcp.CallToolResult) int {
 	return n
 }
 
-// errorCode is the stable code of a failed call's answer.
-func errorCode(text string) string {
-	var p problem.Error
-	if json.Unmarshal([]byte(text), &p) != nil || p.Code == "" {
-		return string(problem.Internal)
-	}
-	return string(p.Code)
+// readNote carries, from a read tool's call to record, how many entries
+// it answered, counted on its value before it is encoded, or the code it
+// failed with.
+type readNote struct {
+	entries *int
+	code    problem.Code
 }
-
-// readNote carries, from a read tool's mode to recordReads, how many
-// entries the mode answered: counted on its value, before it is encoded.
-type readNote struct{ entries *int }
 
 type readNoteKey struct{}
 
-// withReads has each mode of a read tool note its answer's entries for
-// recordReads; other tools are returned as they are.
-func withReads(t tool) tool {
-	if _, ok := readSelectors[t.name]; !ok {
-		return t
+// noteAnswer tells record, when ctx is a read's, what the call answered.
+func noteAnswer(ctx context.Context, v any, err error) {
+	note, ok := ctx.Value(readNoteKey{}).(*readNote)
+	switch {
+	case !ok:
+	case err != nil:
+		note.code = problem.From(err).Code
+	default:
+		note.entries = entriesOf(v)
 	}
-	modes := slices.Clone(t.modes)
-	for i, md := range modes {
-		run := md.run
-		modes[i].run = func(ctx context.Context, a args) (any, error) {
-			v, err := run(ctx, a)
-			if note, ok := ctx.Value(readNoteKey{}).(*readNote); ok && err == nil {
-				note.entries = entriesOf(v)
-			}
-			return v, err
-		}
-	}
-	t.modes = modes
-	return t
 }
 
 // entriesOf is how many entries an answer holds: its Count, or the length
-// of its Entries (a buffer read, or its fields once alerts or losses were
-// added to it); nil when it is not a list.
+// of its Entries; nil when it is not a list.
 func entriesOf(v any) *int {
-	if obj, ok := v.(map[string]json.RawMessage); ok {
-		var n int
-		if raw, ok := obj["count"]; ok && json.Unmarshal(raw, &n) == nil {
-			return &n
-		}
-		var list []json.RawMessage
-		if raw, ok := obj["entries"]; ok && json.Unmarshal(raw, &list) == nil {
-			n = len(list)
-			return &n
-		}
-		return nil
-	}
 	rv := reflect.Indirect(reflect.ValueOf(v))
 	if rv.Kind() != reflect.Struct {
 		return nil
@@ -233,19 +177,19 @@ func entriesOf(v any) *int {
 	return nil
 }
 
-// readsView is GET /api/reads and what the human's stream opens with.
-func (s *Server) readsView() wire.Reads {
-	return wire.Reads{Reads: s.reads.Recent(), Evicted: s.reads.Evicted(), AuditReads: s.reads.Audited()}
+// view is GET /api/reads and what the human's stream opens with.
+func (l *readLog) view() wire.Reads {
+	return wire.Reads{Reads: l.Recent(), Evicted: l.Evicted(), AuditReads: l.Audited()}
 }
 
 // handleReads is GET /api/reads (the human's): every read held.
-func (s *Server) handleReads(w http.ResponseWriter, _ *http.Request) {
-	writeJSON(w, http.StatusOK, s.readsView())
+func (l *readLog) handleReads(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, l.view())
 }
 
-// handleAuditReads is POST /api/reads/audit (the human's): the audit_reads
+// handleAudit is POST /api/reads/audit (the human's): the audit_reads
 // decision, kept with the human's others and audited.
-func (s *Server) handleAuditReads(w http.ResponseWriter, r *http.Request) {
+func (l *readLog) handleAudit(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		AuditReads *bool `json:"audit_reads"`
 	}
@@ -257,24 +201,24 @@ func (s *Server) handleAuditReads(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, problem.New(problem.InvalidParam, `want {"audit_reads": true|false}`))
 		return
 	}
-	s.setAuditReads(*req.AuditReads, "dashboard")
-	s.writeDecided(w, wire.ReadsAudit{AuditReads: s.reads.Audited()})
+	l.setAudit(*req.AuditReads, "dashboard")
+	l.decided(w, wire.ReadsAudit{AuditReads: l.Audited()})
 }
 
-// setAuditReads is the human's audit_reads decision: saved, audited and
+// setAudit is the human's audit_reads decision: saved, audited and
 // shown to the dashboard when it changes.
-func (s *Server) setAuditReads(on bool, by string) {
-	if !s.reads.SetAudited(on) {
+func (l *readLog) setAudit(on bool, by string) {
+	if !l.SetAudited(on) {
 		return
 	}
-	_ = s.saveDecisions()
-	s.audit(audit.Event{Event: "audit_reads", To: on, Reason: by, Source: "human", Agent: "human"})
-	s.events.publishHuman(wire.EventReadsAudit, wire.ReadsAudit{AuditReads: on})
+	_ = l.save()
+	l.audit(audit.Event{Event: "audit_reads", To: on, Reason: by, Source: "human", Agent: "human"})
+	l.events.publishHuman(wire.EventReadsAudit, wire.ReadsAudit{AuditReads: on})
 }
 
-// replayReads opens a human's stream with the decision and the reads held.
-func (s *Server) replayReads(write func(string, any) error) {
-	v := s.readsView()
+// replay opens a human's stream with the decision and the reads held.
+func (l *readLog) replay(write func(string, any) error) {
+	v := l.view()
 	write(wire.EventReadsAudit, wire.ReadsAudit{AuditReads: v.AuditReads})
 	for _, r := range v.Reads {
 		write(wire.EventRead, r)

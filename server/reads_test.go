@@ -1,12 +1,13 @@
 package server
 
 import (
-	"encoding/json"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gasoline-dev/gasoline/features/capturectl"
 )
 
 // Every observe, analyze and generate call is kept for the human: its mode,
@@ -117,8 +118,8 @@ func TestReadsOnTheHumansStreamOnly(t *testing.T) {
 	}
 }
 
-// entriesOf counts a buffer read by its Count, its fields (once alerts or
-// losses were added) by count or entries, and nothing else.
+// entriesOf counts a buffer read by its Count (alerts riding along or
+// not), a list by its entries, and nothing else.
 func TestEntriesOf(t *testing.T) {
 	type list struct{ Entries []int }
 	for _, tc := range []struct {
@@ -128,9 +129,7 @@ func TestEntriesOf(t *testing.T) {
 		{page{Count: 2, Entries: []int{1, 2}}, 2},
 		{&page{Count: 0}, 0},
 		{list{Entries: []int{1, 2, 3}}, 3},
-		{map[string]json.RawMessage{"count": json.RawMessage("4"), "alerts": json.RawMessage("[]")}, 4},
-		{map[string]json.RawMessage{"entries": json.RawMessage(`[{},{}]`)}, 2},
-		{map[string]json.RawMessage{"service": json.RawMessage(`"x"`)}, -1},
+		{&page{riders: riders{Alerts: []capturectl.Alert{{}}}, Count: 4}, 4},
 		{struct{ Service string }{"gasoline"}, -1},
 		{[]int{1, 2}, -1},
 		{nil, -1},

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -52,12 +51,14 @@ type relay struct {
 	// a new server must be given again.
 	streaming map[string]any
 	tab       tabClaim // the session's own or tracked tab, for the next server
+	agent     string   // the client's name, as its initialize gave it
 }
 
 type pending struct {
 	n     int
 	msg   []byte
-	sends int // servers it was sent to
+	env   envelope // msg, as peek read it
+	sends int      // servers it was sent to
 }
 
 // maxSends bounds how many servers one request is sent to: a request that
@@ -70,10 +71,35 @@ type backend struct {
 	close func()
 }
 
-// envelope is the part of a JSON-RPC message a relay looks at.
+// envelope is what the relay and an MCP session read of a JSON-RPC message
+// they pass on, decoded once by peek. MCP's params, arguments and results
+// are objects.
 type envelope struct {
 	ID     json.RawMessage `json:"id"`
 	Method string          `json:"method"`
+	Params struct {
+		Name      string         `json:"name"`
+		Arguments map[string]any `json:"arguments"`
+		// The client's name: once, in initialize's params (older clients),
+		// or in every request's _meta (newer ones).
+		ClientInfo clientInfo `json:"clientInfo"`
+		Meta       struct {
+			ClientInfo clientInfo `json:"io.modelcontextprotocol/clientInfo"`
+		} `json:"_meta"`
+	} `json:"params"`
+	Result *struct {
+		IsError bool `json:"isError"`
+	} `json:"result"`
+}
+
+type clientInfo struct {
+	Name string `json:"name"`
+}
+
+// peek reads m's envelope; false when m is not a JSON-RPC object.
+func peek(m []byte) (envelope, bool) {
+	var e envelope
+	return e, json.Unmarshal(m, &e) == nil
 }
 
 func (r *relay) run(ctx context.Context) error {
@@ -290,8 +316,8 @@ func (r *relay) pending() int {
 
 // noteOut remembers what a new server would need replayed.
 func (r *relay) noteOut(m []byte) {
-	var e envelope
-	if json.Unmarshal(m, &e) != nil {
+	e, ok := peek(m)
+	if !ok {
 		return
 	}
 	r.mu.Lock()
@@ -299,20 +325,21 @@ func (r *relay) noteOut(m []byte) {
 	switch {
 	case e.Method == "initialize":
 		r.init = slices.Clone(m)
+		r.agent = e.Params.ClientInfo.Name
 	case e.Method == "notifications/initialized":
 		r.initialized = true
 	}
 	if len(e.ID) > 0 && e.Method != "" {
 		r.next++
-		r.inflight[string(e.ID)] = pending{r.next, m, 1}
+		r.inflight[string(e.ID)] = pending{r.next, m, e, 1}
 	}
 }
 
 // noteIn settles an answered request; false means the message is the
 // relay's own and must not reach the client.
 func (r *relay) noteIn(m []byte) bool {
-	var e envelope
-	if json.Unmarshal(m, &e) != nil || e.Method != "" || len(e.ID) == 0 {
+	e, ok := peek(m)
+	if !ok || e.Method != "" || len(e.ID) == 0 {
 		return true
 	}
 	if string(e.ID) == reinitID || string(e.ID) == restreamID {
@@ -320,8 +347,8 @@ func (r *relay) noteIn(m []byte) bool {
 	}
 	r.mu.Lock()
 	if p, ok := r.inflight[string(e.ID)]; ok {
-		r.noteStreaming(p.msg, m)
-		r.noteTab(p.msg, m)
+		r.noteStreaming(p.env, e)
+		r.noteTab(p.env, e, m)
 	}
 	delete(r.inflight, string(e.ID))
 	r.mu.Unlock()
@@ -330,58 +357,15 @@ func (r *relay) noteIn(m []byte) bool {
 
 // noteStreaming keeps what a successful configure{action:"streaming"} set;
 // the caller holds mu.
-func (r *relay) noteStreaming(req, resp []byte) {
-	if !bytes.Contains(req, []byte(`"streaming"`)) {
-		return
-	}
-	c, ok := answeredCall(req, resp)
-	if !ok || c.Name != "configure" || c.Arguments["action"] != "streaming" {
+func (r *relay) noteStreaming(call, answer envelope) {
+	if call.Params.Name != "configure" || call.Params.Arguments["action"] != "streaming" ||
+		answer.Result == nil || answer.Result.IsError {
 		return
 	}
 	if r.streaming == nil {
 		r.streaming = map[string]any{}
 	}
-	maps.Copy(r.streaming, c.Arguments)
-}
-
-// relayedCall is what the relay reads of a tools/call its client made.
-type relayedCall struct {
-	Name      string
-	Arguments map[string]any
-	Agent     string // the client's name, when the call carries it (_meta)
-	Text      string // the answer's first text
-}
-
-// answeredCall reads a tools/call and its answer; ok only when the tool
-// succeeded.
-func answeredCall(req, resp []byte) (relayedCall, bool) {
-	var call struct {
-		Params struct {
-			Meta struct {
-				ClientInfo struct {
-					Name string `json:"name"`
-				} `json:"io.modelcontextprotocol/clientInfo"`
-			} `json:"_meta"`
-			Name      string         `json:"name"`
-			Arguments map[string]any `json:"arguments"`
-		} `json:"params"`
-	}
-	var answer struct {
-		Result *struct {
-			IsError bool `json:"isError"`
-			Content []struct {
-				Text string `json:"text"`
-			} `json:"content"`
-		} `json:"result"`
-	}
-	if json.Unmarshal(req, &call) != nil || json.Unmarshal(resp, &answer) != nil || answer.Result == nil || answer.Result.IsError {
-		return relayedCall{}, false
-	}
-	c := relayedCall{Name: call.Params.Name, Arguments: call.Params.Arguments, Agent: call.Params.Meta.ClientInfo.Name}
-	if len(answer.Result.Content) > 0 {
-		c.Text = answer.Result.Content[0].Text
-	}
-	return c, true
+	maps.Copy(r.streaming, call.Params.Arguments)
 }
 
 // replay re-establishes the client's session on a new server: initialize
@@ -407,9 +391,7 @@ func (r *relay) replay(ctx context.Context, be backend) error {
 	}
 	r.mu.Unlock()
 	for _, p := range lost {
-		var e envelope
-		_ = json.Unmarshal(p.msg, &e)
-		_ = r.client.WriteMsg(ctx, rpcError(e.ID, codeServerLost, "the Gasoline server went away twice while running this request; it was not sent again"))
+		_ = r.client.WriteMsg(ctx, rpcError(p.env.ID, codeServerLost, "the Gasoline server went away twice while running this request; it was not sent again"))
 	}
 	slices.SortFunc(todo, func(a, b pending) int { return a.n - b.n })
 

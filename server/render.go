@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"time"
 
 	"github.com/gasoline-dev/gasoline/features/capture"
 )
@@ -24,6 +25,7 @@ const answerCut = "the answer is cut at 1 MB: the older entries counted in more 
 // shares are said once, not per entry. Entries are the entries, or their
 // JSON when the bound had to be measured.
 type page struct {
+	riders
 	Cursor  uint64 `json:"cursor"`
 	Count   int    `json:"count"`
 	More    int    `json:"more,omitempty"`
@@ -33,14 +35,25 @@ type page struct {
 	Entries any    `json:"entries,omitempty"`
 	// Reset is said when the cursor given could not be honoured.
 	Reset string `json:"cursor_reset,omitempty"`
+	// Lost names the gaps in what the page sent within the entries' time
+	// range (loss.go); Filtered, on logs, the console calls log_level left
+	// out (filtered.go).
+	Lost     []string       `json:"lost,omitempty"`
+	Filtered map[string]any `json:"filtered,omitempty"`
+	// from and to are the entries' time range, for Lost.
+	from, to time.Time
 }
 
-func render[T any, P interface {
+// entry is what render reads of a buffer's entry.
+type entry[T any] interface {
 	*T
 	Where() (*int, *string)
+	When() time.Time
 	TextBytes() int
-}](r capture.Result[T]) (page, error) {
-	out := page{Cursor: r.Cursor, More: r.More}
+}
+
+func render[T any, P entry[T]](r capture.Result[T]) (*page, error) {
+	out := &page{Cursor: r.Cursor, More: r.More}
 	if r.Reset {
 		out.Reset = cursorReset
 	}
@@ -66,6 +79,14 @@ func render[T any, P interface {
 	}
 	most := 0
 	for i := range r.Entries {
+		if ts := P(&r.Entries[i]).When(); !ts.IsZero() {
+			if out.from.IsZero() || ts.Before(out.from) {
+				out.from = ts
+			}
+			if ts.After(out.to) {
+				out.to = ts
+			}
+		}
 		t, p := P(&r.Entries[i]).Where()
 		if sameTab >= 0 {
 			*t = 0
@@ -85,13 +106,13 @@ func render[T any, P interface {
 
 // cut is out with the entries that fit the answer's bound, newest first,
 // measured as JSON; the rest are counted in More.
-func cut[T any](out page, entries []T) (page, error) {
+func cut[T any](out *page, entries []T) (*page, error) {
 	var kept []json.RawMessage
 	size := 0
 	for i := range entries {
 		b, err := json.Marshal(&entries[i])
 		if err != nil {
-			return page{}, err
+			return nil, err
 		}
 		// The newest entry goes whatever its size: an entry is bounded at
 		// ingest far below the answer's bound.

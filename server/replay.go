@@ -265,6 +265,10 @@ func (r *replayer) stopReplays() []string {
 	return ids
 }
 
+func (r *replayer) routes(rt routes) {
+	rt.human("POST /api/replays/stop", r.handleStop)
+}
+
 // handleStop is the human's x while a replay runs: POST /api/replays/stop.
 func (r *replayer) handleStop(w http.ResponseWriter, _ *http.Request) {
 	ids := r.stopReplays()

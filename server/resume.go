@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"encoding/json"
 	"net/url"
 	"strconv"
@@ -51,42 +50,44 @@ func (r *relay) claim() tabClaim {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	c := r.tab
-	if c.Tab > 0 && c.Agent == "" { // a client of the older protocol names itself once, at initialize
-		var init struct {
-			Params struct {
-				ClientInfo struct {
-					Name string `json:"name"`
-				} `json:"clientInfo"`
-			} `json:"params"`
-		}
-		if json.Unmarshal(r.init, &init) == nil {
-			c.Agent = init.Params.ClientInfo.Name
-		}
+	if c.Tab > 0 && c.Agent == "" {
+		c.Agent = r.agent
 	}
 	return c
 }
 
 // noteTab keeps the tab a successful new_tab, close_tab or configure
 // track left the session with, and the name its client gave in the call;
-// the caller holds mu.
-func (r *relay) noteTab(req, resp []byte) {
-	if !bytes.Contains(req, []byte(`_tab"`)) && !bytes.Contains(req, []byte(`"track"`)) {
+// the caller holds mu. The answer's text is read only for those calls.
+func (r *relay) noteTab(call, answer envelope, m []byte) {
+	action := call.Params.Arguments["action"]
+	mine := call.Params.Name == "interact" && (action == "new_tab" || action == "close_tab") ||
+		call.Params.Name == "configure" && action == "track"
+	if !mine || answer.Result == nil || answer.Result.IsError {
 		return
 	}
-	c, ok := answeredCall(req, resp)
+	var text struct {
+		Result struct {
+			Content []struct {
+				Text string `json:"text"`
+			} `json:"content"`
+		} `json:"result"`
+	}
 	var out struct {
 		TabID int `json:"tab_id"`
 		Tab   int `json:"tab"`
 	}
-	if !ok || json.NewDecoder(strings.NewReader(c.Text)).Decode(&out) != nil {
+	if json.Unmarshal(m, &text) != nil || len(text.Result.Content) == 0 ||
+		json.NewDecoder(strings.NewReader(text.Result.Content[0].Text)).Decode(&out) != nil {
 		return
 	}
-	switch action := c.Arguments["action"]; {
-	case c.Name == "interact" && action == "new_tab" && out.TabID > 0:
-		r.tab = tabClaim{Tab: out.TabID, Owned: true, Agent: c.Agent}
-	case c.Name == "interact" && action == "close_tab" && out.TabID == r.tab.Tab && r.tab.Owned:
+	who := call.Params.Meta.ClientInfo.Name
+	switch {
+	case action == "new_tab" && out.TabID > 0:
+		r.tab = tabClaim{Tab: out.TabID, Owned: true, Agent: who}
+	case action == "close_tab" && out.TabID == r.tab.Tab && r.tab.Owned:
 		r.tab = tabClaim{}
-	case c.Name == "configure" && action == "track":
-		r.tab = tabClaim{Tab: out.Tab, Agent: c.Agent}
+	case action == "track":
+		r.tab = tabClaim{Tab: out.Tab, Agent: who}
 	}
 }

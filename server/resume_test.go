@@ -12,9 +12,14 @@ import (
 func TestRelayRemembersTheSessionsTab(t *testing.T) {
 	r := &relay{inflight: map[string]pending{}}
 	r.noteOut([]byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","clientInfo":{"name":"agent-a","version":"1.0"}}}`))
+	note := func(req, resp string) {
+		c, _ := peek([]byte(req))
+		a, _ := peek([]byte(resp))
+		r.noteTab(c, a, []byte(resp))
+	}
 	call := func(name, args, result string) {
-		r.noteTab([]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"`+name+`","arguments":`+args+`}}`),
-			[]byte(`{"jsonrpc":"2.0","id":1,"result":`+result+`}`))
+		note(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"`+name+`","arguments":`+args+`}}`,
+			`{"jsonrpc":"2.0","id":1,"result":`+result+`}`)
 	}
 	ok := func(text string) string { return `{"content":[{"type":"text","text":` + quote(text) + `}]}` }
 	call("interact", `{"action":"new_tab","url":"http://x/"}`, ok(`{"tab_id":12,"url":"http://x/"}`))
@@ -41,8 +46,8 @@ func TestRelayRemembersTheSessionsTab(t *testing.T) {
 		t.Fatalf("after track: %+v", c)
 	}
 	// A client of the newer protocol names itself in each call.
-	r.noteTab([]byte(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/clientInfo":{"name":"agent-b"}},"name":"interact","arguments":{"action":"new_tab"}}}`),
-		[]byte(`{"jsonrpc":"2.0","id":2,"result":`+ok(`{"tab_id":14}`)+`}`))
+	note(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/clientInfo":{"name":"agent-b"}},"name":"interact","arguments":{"action":"new_tab"}}}`,
+		`{"jsonrpc":"2.0","id":2,"result":`+ok(`{"tab_id":14}`)+`}`)
 	if c := r.claim(); c != (tabClaim{Tab: 14, Owned: true, Agent: "agent-b"}) {
 		t.Fatalf("a newer client's new_tab: %+v", c)
 	}

@@ -20,52 +20,52 @@ import (
 // the human's decisions, so none survives this server.
 
 // watchRules audits each rule's end and shows the dashboard the change.
-func (s *Server) watchRules() {
-	s.rules.OnEnd(func(r approval.Rule, why string) {
+func (h *humanApproval) watchRules() {
+	h.rules.OnEnd(func(r approval.Rule, why string) {
 		src, who := "server", "server"
 		if why == approval.EndRevoked {
 			src, who = "human", "human"
 		}
-		s.audit(audit.Event{Event: "approval_rule_ended", Result: why, Action: r.Action, RuleID: r.ID, Rule: r.String(),
+		h.audit(audit.Event{Event: "approval_rule_ended", Result: why, Action: r.Action, RuleID: r.ID, Rule: r.String(),
 			Source: src, Agent: who})
 	})
-	s.rules.OnChange(func() { s.events.publish(wire.EventApprovals, s.Approvals()) })
+	h.rules.OnChange(func() { h.events.publish(wire.EventApprovals, h.view()) })
 }
 
 // approvedByRule fills in the call's session and origin (what a rule made
 // from it would name) and reports whether a rule already approves it.
-func (s *Server) approvedByRule(ctx context.Context, req *approval.Request) bool {
+func (h *humanApproval) approvedByRule(ctx context.Context, req *approval.Request) bool {
 	if cs := server.ClientSessionFromContext(ctx); cs != nil {
 		req.Session = cs.SessionID()
 	}
 	// Only the tracked tab's page is known: a call on another tab names no
 	// origin, so no rule covers it.
-	if pg, ok := s.store.Page(); ok && req.Tab == pg.TabID {
+	if pg, ok := h.store.Page(); ok && req.Tab == pg.TabID {
 		req.Origin = approval.OriginOf(pg.URL)
 	}
-	r, ok := s.rules.Match(*req)
+	r, ok := h.rules.Match(*req)
 	if !ok {
 		return false
 	}
-	s.audit(audit.Event{Event: "approval_decided", Action: req.Action, Selector: req.Selector, Result: approval.Approved,
+	h.audit(audit.Event{Event: "approval_decided", Action: req.Action, Selector: req.Selector, Result: approval.Approved,
 		RuleID: r.ID, Rule: r.String(), Source: "server", Agent: req.Agent})
 	return true
 }
 
-// handleApprovalRule is the human's a: approve the waiting call and make
+// handleRule is the human's a: approve the waiting call and make
 // a rule from it.
-func (s *Server) handleApprovalRule(w http.ResponseWriter, r *http.Request) {
+func (h *humanApproval) handleRule(w http.ResponseWriter, r *http.Request) {
 	var req wire.ApprovalAnswer
 	if err := decodeBody(r, &req); err != nil {
 		writeProblem(w, err)
 		return
 	}
-	rule, answered, err := s.approvals.ApproveWithRule(req.ID, s.rules)
+	rule, answered, err := h.ApproveWithRule(req.ID, h.rules)
 	if err != nil {
 		writeProblem(w, err)
 		return
 	}
-	s.audit(audit.Event{Event: "approval_rule_made", Action: rule.Action, RuleID: rule.ID, Rule: rule.String(),
+	h.audit(audit.Event{Event: "approval_rule_made", Action: rule.Action, RuleID: rule.ID, Rule: rule.String(),
 		Source: "human", Agent: "human"})
 	for i, a := range answered {
 		// The call the human saw is their answer; the others waiting
@@ -74,16 +74,16 @@ func (s *Server) handleApprovalRule(w http.ResponseWriter, r *http.Request) {
 		if i == 0 {
 			src, who = "human", "human"
 		}
-		s.audit(audit.Event{Event: "approval_decided", Action: a.Request.Action, Selector: a.Request.Selector,
+		h.audit(audit.Event{Event: "approval_decided", Action: a.Request.Action, Selector: a.Request.Selector,
 			Result: a.Decision.Outcome, LatencyMS: a.Decision.Latency.Milliseconds(), RuleID: rule.ID, Rule: rule.String(),
 			Source: src, Agent: who})
 	}
-	time.AfterFunc(rule.Expires.Sub(rule.Made), s.rules.Sweep)
-	writeJSON(w, http.StatusOK, s.Approvals())
+	time.AfterFunc(rule.Expires.Sub(rule.Made), h.rules.Sweep)
+	writeJSON(w, http.StatusOK, h.view())
 }
 
 // handleRuleRevoke is the human's x on a rule, or X on them all.
-func (s *Server) handleRuleRevoke(w http.ResponseWriter, r *http.Request) {
+func (h *humanApproval) handleRuleRevoke(w http.ResponseWriter, r *http.Request) {
 	var req wire.RuleRevoke
 	if err := decodeBody(r, &req); err != nil {
 		writeProblem(w, err)
@@ -93,12 +93,12 @@ func (s *Server) handleRuleRevoke(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, problem.New(problem.InvalidParam, `want {"id": rule} or {"all": true}`))
 		return
 	}
-	if _, err := s.rules.Revoke(req.ID); err != nil {
+	if _, err := h.rules.Revoke(req.ID); err != nil {
 		writeProblem(w, err)
 		return
 	}
 	if req.All {
-		s.replays.stopReplays() // X takes back everything the AI was let do, a replay under way included
+		h.stopReplays() // X takes back everything the AI was let do, a replay under way included
 	}
-	writeJSON(w, http.StatusOK, s.Approvals())
+	writeJSON(w, http.StatusOK, h.view())
 }

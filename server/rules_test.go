@@ -229,7 +229,7 @@ func TestApprovalRule(t *testing.T) {
 	}
 	again := ai.act(js)
 	req = waiting()
-	if _, _, err := s.approvals.ApproveWithRule(req.ID, s.rules); err != nil {
+	if _, _, err := s.approvals.ApproveWithRule(req.ID, s.approvals.rules); err != nil {
 		t.Fatal(err)
 	}
 	ran(t, again)
@@ -328,7 +328,7 @@ func TestServerStopEndsItsRules(t *testing.T) {
 			Origin: "http://localhost:5173"}, time.Minute, nil)
 	}()
 	eventually(t, "one call awaiting approval", func() bool { return len(s.Approvals().Pending) == 1 })
-	if _, _, err := s.approvals.ApproveWithRule(s.Approvals().Pending[0].ID, s.rules); err != nil {
+	if _, _, err := s.approvals.ApproveWithRule(s.Approvals().Pending[0].ID, s.approvals.rules); err != nil {
 		t.Fatal(err)
 	}
 	var want []string
@@ -392,7 +392,7 @@ func TestSessionRulesEndWithTheirCause(t *testing.T) {
 				Origin: "http://localhost:5173"}, time.Minute, nil)
 		}()
 		eventually(t, "one call awaiting approval", func() bool { return len(s.Approvals().Pending) == 1 })
-		if _, _, err := s.approvals.ApproveWithRule(s.Approvals().Pending[0].ID, s.rules); err != nil {
+		if _, _, err := s.approvals.ApproveWithRule(s.Approvals().Pending[0].ID, s.approvals.rules); err != nil {
 			t.Fatal(err)
 		}
 		if how == approval.EndServerStopped {

@@ -8,7 +8,19 @@ import (
 
 	"github.com/gasoline-dev/gasoline/features/capture"
 	"github.com/gasoline-dev/gasoline/features/problem"
+	"github.com/gasoline-dev/gasoline/features/screenshots"
 )
+
+// errorShots keeps the screenshots the extension takes when a page throws,
+// in the screenshots folder, and attaches each to its error.
+type errorShots struct {
+	dir   *screenshots.Dir // nil: screenshots are disabled
+	store *capture.Store
+}
+
+func (e *errorShots) routes(r routes) {
+	r.handle("POST /screenshots", e.handleUpload)
+}
 
 // screenshotUpload is a PNG the extension captured for an error.
 type screenshotUpload struct {
@@ -17,8 +29,8 @@ type screenshotUpload struct {
 	Image string       `json:"image"`
 }
 
-func (s *Server) handleScreenshot(w http.ResponseWriter, r *http.Request) {
-	if s.shots == nil {
+func (e *errorShots) handleUpload(w http.ResponseWriter, r *http.Request) {
+	if e.dir == nil {
 		writeProblem(w, problem.New(problem.NotFound, "screenshots are disabled on this server"))
 		return
 	}
@@ -35,10 +47,10 @@ func (s *Server) handleScreenshot(w http.ResponseWriter, r *http.Request) {
 	if up.TS.IsZero() {
 		up.TS.Time = time.Now()
 	}
-	file, err := s.shots.Save(up.TS.Time, up.Tab, png)
+	file, err := e.dir.Save(up.TS.Time, up.Tab, png)
 	if err != nil {
 		writeProblem(w, problem.New(problem.InvalidParam, "%v", err))
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"file": file, "attached": s.store.AttachScreenshot(up.Tab, up.TS, file)})
+	writeJSON(w, http.StatusOK, map[string]any{"file": file, "attached": e.store.AttachScreenshot(up.Tab, up.TS, file)})
 }

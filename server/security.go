@@ -15,36 +15,36 @@ var (
 
 // analyzeSecurity audits whole buffers: a finding the newest 500 entries
 // left out would be missed.
-func (s *Server) analyzeSecurity(_ context.Context, a args) (any, error) {
+func (an *analysis) analyzeSecurity(_ context.Context, a args) (any, error) {
 	o := security.Options{Checks: checksParam.get(a), URLFilter: filterParam.get(a), SeverityMin: severityParam.get(a)}
 	if err := o.Validate(); err != nil {
 		return nil, invalid("%v", err)
 	}
 	all := capture.Query{All: true}
 	in := security.Input{
-		Network: s.store.Network(all).Entries,
-		Logs:    s.consoleEntries(),
-		WS:      s.store.WSEvents(all).Entries,
-		WSConns: s.store.WSConnections(all),
+		Network: an.store.Network(all).Entries,
+		Logs:    an.consoleEntries(),
+		WS:      an.store.WSEvents(all).Entries,
+		WSConns: an.store.WSConnections(all),
 	}
-	for _, b := range s.store.Bodies(all).Entries {
+	for _, b := range an.store.Bodies(all).Entries {
 		in.Bodies = append(in.Bodies, security.Request{NetworkBody: b, Auth: security.AuthOf(b.HasAuthHeader)})
 	}
 	r := security.Audit(in, o)
-	s.an.security.Set(r)
+	an.security.Set(r)
 	return r, nil
 }
 
 // consoleEntries is every console entry held: the log buffer, and the
 // errors a flood of logs pushed out of it, which outlive it in their own.
-func (s *Server) consoleEntries() []capture.LogEntry {
+func (an *analysis) consoleEntries() []capture.LogEntry {
 	all := capture.Query{All: true}
-	logs := s.store.Logs(all).Entries
+	logs := an.store.Logs(all).Entries
 	if len(logs) < capture.LogCap {
 		return logs
 	}
 	oldest := logs[len(logs)-1].TS.Time
-	for _, e := range s.store.Errors(all).Entries {
+	for _, e := range an.store.Errors(all).Entries {
 		if e.TS.Before(oldest) {
 			logs = append(logs, e)
 		}

@@ -9,7 +9,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -27,9 +26,11 @@ import (
 	"github.com/gasoline-dev/gasoline/features/perf"
 	"github.com/gasoline-dev/gasoline/features/pilot"
 	"github.com/gasoline-dev/gasoline/features/pointing"
+	"github.com/gasoline-dev/gasoline/features/reads"
 	"github.com/gasoline-dev/gasoline/features/screenshots"
 	"github.com/gasoline-dev/gasoline/features/sessiontabs"
 	"github.com/gasoline-dev/gasoline/features/sourcemap"
+	"github.com/gasoline-dev/gasoline/features/streaming"
 	"github.com/gasoline-dev/gasoline/features/visual"
 	"github.com/gasoline-dev/gasoline/server/wire"
 )
@@ -101,20 +102,20 @@ type Server struct {
 	cfg     Config
 	store   *capture.Store
 	queries *browser.Broker
-	audits  *a11y.Cache
-	perf    *perf.Store
-	control *capturectl.Controller
-	auditor *audit.Log
+	page    *livePage // analyze's reads of the live page (dom.go, a11y.go, shot.go, visual.go)
+	perf    *pageLoads
+	control *overrides // the AI's capture overrides and the human's veto (overrides.go)
+	trail   *auditTrail
 	shots   *screenshots.Dir
-	visuals *visual.Dir
 	events  *hub
 	streams streams
-	pilot   *pilot.Switch
-	acts    *actor    // the AI's actions (act.go)
-	replays *replayer // the human's flow replayed (replay.go)
+	pilot   *pilotGate // the switch, the human's block (pilot.go)
+	acts    *actor     // the AI's actions (act.go)
+	replays *replayer  // the human's flow replayed (replay.go)
 	an      *analysis
-	pointed *pointing.Board // what the human pointed the AI at (pointing.go)
-	picks   *pointing.Pace  // the extension's picks (POST /point) at a person's pace
+	tracked *trackedPage // the human's tracked tab (pages.go)
+	gen     *generator   // generate's artifacts (generate.go, testgen.go, har.go)
+	pointed *board       // what the human pointed the AI at (pointing.go)
 	mcp     *server.MCPServer
 	started time.Time
 	port    atomic.Int32
@@ -125,17 +126,14 @@ type Server struct {
 	losses  *capture.Losses // what was lost between a page and the server (loss.go)
 	clients mcpClients
 	alerts  alertState
-	dec     decisionState
+	dec     *humanDecisions // the human's decisions kept on disk (decisions.go)
 	hist    historyState
 
-	pilotMode approval.Mode     // the pilot approval mode
-	token     string            // required on the human's API
-	approvals *approval.Queue   // pilot actions waiting for the human
-	rules     *approval.Rules   // the human's approval rules (rules.go)
-	tabs      *sessiontabs.Tabs // each AI session's own or chosen tab (tabs.go)
-	origins   *origins.Trust    // extension origins besides the pinned one
-	maps      *sourcemap.Resolver
-	mapping   mapping        // console entries on their way to the dashboards (mapped.go)
+	token     *humanToken    // required on the human's API (token.go)
+	approvals *humanApproval // the human's say over pilot actions (approval.go, rules.go)
+	tabs      *aiTabs        // each AI session's own or chosen tab (tabs.go)
+	origins   *extOrigins    // extension origins besides the pinned one (origins.go)
+	maps      *sourceMaps    // stacks and positions at their original sources (sourcemap.go, mapped.go)
 	filtered  filteredCounts // console calls log_level left out (filtered.go)
 	reads     *readLog       // what the AI read (reads.go)
 }
@@ -146,66 +144,63 @@ type ingestion struct {
 	batches map[string]storeFunc // capture route → what stores its batches
 }
 
-// decisionState is the keeping of the human's decisions (decisions.go).
-type decisionState struct {
-	mu       sync.Mutex // serialises writes of the state file
-	restored string     // what restoreDecisions brought back
-	// Under mu: the decisions file could not be read and the human has
-	// not recovered; it could not be moved aside (never write over it);
-	// why the last save failed.
-	held    *decisions.Unreadable
-	stuck   bool
-	saveErr error
-}
-
 // New returns a server with empty buffers.
 func New(cfg Config) *Server {
 	if cfg.Log == nil {
 		cfg.Log = io.Discard
 	}
 	s := &Server{
-		cfg:       cfg,
-		store:     capture.NewStore(),
-		losses:    capture.NewLosses(),
-		queries:   browser.NewBroker(),
-		audits:    a11y.NewCache(),
-		perf:      perf.NewStore(nil),
-		events:    newHub(),
-		pilot:     pilot.New(cfg.Clock),
-		approvals: approval.New(nil, nil),
-		rules:     approval.NewRules(cfg.Clock),
-		origins:   origins.New(cfg.Clock),
-		maps:      sourcemap.New(sourcemap.Config{}),
-		pointed:   pointing.New(0, nil),
-		picks:     pointing.NewPace(pointing.PicksPerSecond, pointing.PickBurst),
-		started:   time.Now(),
-		clients:   mcpClients{by: make(map[string]*session)},
-		alerts:    alertState{cursors: make(map[string]uint64), bootSeen: make(map[string]bool)},
-		limits:    defaultLimits,
-		in:        ingestion{slots: make(chan struct{}, ingestSlots)},
-		reads:     newReadLog(),
+		cfg:     cfg,
+		store:   capture.NewStore(),
+		losses:  capture.NewLosses(),
+		queries: browser.NewBroker(),
+		events:  newHub(),
+		trail:   &auditTrail{},
+		started: time.Now(),
+		clients: mcpClients{by: make(map[string]*session)},
+		alerts:  alertState{cursors: make(map[string]uint64), bootSeen: make(map[string]bool)},
+		limits:  defaultLimits,
+		in:      ingestion{slots: make(chan struct{}, ingestSlots)},
 	}
-	s.acts = &actor{store: s.store, queries: s.queries, pilot: s.pilot, locate: s.locateEntry}
-	s.replays = &replayer{act: s.acts, asks: s.pilotMode.Asks, approve: s.approve, audit: s.audit, changed: s.clientsChanged}
+	s.dec = &humanDecisions{file: cfg.StateFile, flag: cfg.PilotApproval, log: cfg.Log, trail: s.trail, events: s.events,
+		alerts: &s.alerts, health: s.Health}
+	s.pilot = &pilotGate{Switch: pilot.New(cfg.Clock), queries: s.queries, events: s.events, trail: s.trail, save: s.dec.save, decided: s.dec.decided}
+	s.origins = &extOrigins{Trust: origins.New(cfg.Clock), trail: s.trail, save: s.dec.save, decided: s.dec.decided}
+	s.tracked = &trackedPage{store: s.store, events: s.events, hist: &s.hist, dir: cfg.HistoryDir, log: cfg.Log}
+	s.perf = &pageLoads{Store: perf.NewStore(nil), losses: s.losses, events: s.events, trail: s.trail, started: s.started}
+	s.maps = &sourceMaps{Resolver: sourcemap.New(sourcemap.Config{}), events: s.events, audit: s.trail.write}
+	s.reads = &readLog{Log: reads.New(0), port: s.Port, audit: s.trail.write, events: s.events, save: s.dec.save, decided: s.dec.decided,
+		tools: func() []tool { return []tool{s.observeTool(), s.analyzeTool(), s.generateTool()} }}
+	s.acts = &actor{store: s.store, queries: s.queries, pilot: s.pilot.Switch, locate: s.maps.locate}
+	s.approvals = &humanApproval{Queue: approval.New(nil, nil), rules: approval.NewRules(cfg.Clock), store: s.store, acts: s.acts,
+		events: s.events, audit: s.trail.write, timeout: cfg.ApprovalTimeout, save: s.dec.save, decided: s.dec.decided}
+	s.replays = &replayer{act: s.acts, asks: s.approvals.mode.Asks, approve: s.approvals.approve, audit: s.trail.write, changed: s.clientsChanged}
+	s.approvals.stopReplays = func() { s.replays.stopReplays() }
 	// The dashboards' header lists each AI's tab: a change shows at once.
-	s.tabs = sessiontabs.New(s.clientsChanged)
+	s.tabs = &aiTabs{Tabs: sessiontabs.New(s.clientsChanged), store: s.store, queries: s.queries, pilot: s.pilot.Switch, audit: s.trail.write}
 	if cfg.DataDir != "" {
 		if err := decisions.Protect(cfg.DataDir); err != nil {
 			fmt.Fprintf(cfg.Log, "gasoline: warning: make %s private to you: %v\n", cfg.DataDir, err)
 		}
 	}
 	if cfg.AuditLog != "" {
-		s.auditor = audit.Open(cfg.AuditLog, cfg.Log)
-		s.auditor.SetPort(cfg.Port)
-		s.audit(audit.Event{Event: "server_start", Reason: cfg.Version, Source: "server"})
+		s.trail.log = audit.Open(cfg.AuditLog, cfg.Log)
+		s.trail.log.SetPort(cfg.Port)
+		s.trail.write(audit.Event{Event: "server_start", Reason: cfg.Version, Source: "server"})
 	}
 	if cfg.ScreenshotDir != "" {
 		s.shots = screenshots.New(cfg.ScreenshotDir)
 	}
+	s.pointed = &board{Board: pointing.New(0, nil), picks: pointing.NewPace(pointing.PicksPerSecond, pointing.PickBurst),
+		shots: s.shots, store: s.store, events: s.events, streams: &s.streams, audit: s.trail.write, log: cfg.Log,
+		notify: func(id string, params map[string]any) error {
+			return s.mcp.SendNotificationToSpecificClient(id, streaming.Method, params)
+		}}
+	s.page = &livePage{queries: s.queries, store: s.store, audits: a11y.NewCache(), trail: s.trail}
 	if cfg.VisualDir != "" {
-		s.visuals = visual.NewDir(cfg.VisualDir)
+		s.page.visuals = visual.NewDir(cfg.VisualDir)
 	}
-	s.control = capturectl.New(s.auditor, cfg.Clock)
+	s.control = &overrides{Controller: capturectl.New(s.trail.log, cfg.Clock), decided: s.dec.decided}
 	// Beat the 5 s poll: a change reaches the extension over its socket now.
 	s.control.OnChange(func(v map[string]any) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
@@ -213,37 +208,42 @@ func New(cfg Config) *Server {
 		s.queries.Notify(ctx, Settings{Type: "settings", Connected: true, CaptureOverrides: v})
 	})
 	s.control.OnChange(func(map[string]any) { s.events.publish("overrides", s.Overrides()) })
-	s.control.OnChange(func(map[string]any) { _ = s.saveDecisions() })
+	s.control.OnChange(func(map[string]any) { _ = s.dec.save() })
 	s.approvals.OnChange(func(p []approval.Request) {
-		s.events.publish(wire.EventApprovals, wire.Approvals{Mode: s.approvalMode(), Pending: p, Rules: s.rules.List()})
+		s.events.publish(wire.EventApprovals, wire.Approvals{Mode: s.approvals.mode.String(), Pending: p, Rules: s.approvals.rules.List()})
 	})
-	s.watchRules()
+	s.approvals.watchRules()
 	s.origins.OnChange(func(v origins.View) {
 		s.events.publish(wire.EventOrigins, v)
 	})
-	s.restoreDecisions()
+	s.dec.control, s.dec.pilot, s.dec.approvals, s.dec.origins, s.dec.reads = s.control, s.pilot, s.approvals, s.origins, s.reads
+	s.dec.restore()
 	s.openHistory()
 	s.applyApprovalFlag()
-	s.token = newToken()
-	s.writeToken()
-	s.store.Subscribe(s.publishEntry)
-	s.an = newAnalysis(s.store, s.perf.Latest, cfg.Clock, s.locateEntry)
+	s.token = &humanToken{value: newToken(), file: cfg.TokenFile, log: cfg.Log, trail: s.trail}
+	s.token.write()
+	s.store.Subscribe(s.maps.publishEntry)
+	s.an = newAnalysis(s.store, s.page, s.perf.Latest, cfg.Clock, s.maps.locate)
+	s.an.replay = func(ctx context.Context) (any, error) { // as interact replays: the session's tab, its owner's check
+		return s.interact(ctx, "replay", args{"tab_id": float64(s.tabs.sessionTab(ctx))})
+	}
+	s.gen = &generator{store: s.store, perf: s.perf, page: s.page, an: s.an, maps: s.maps, trail: s.trail, version: cfg.Version, harDir: cfg.HARDir}
 	s.store.Subscribe(s.streams.observe)
-	s.store.Subscribe(s.prefetchMaps)
+	s.store.Subscribe(s.maps.prefetch)
 	s.mcp = s.newMCP()
 	s.in.batches = map[string]storeFunc{
-		"/logs":             storeBatch(s, "entries", sequenced(s, "log", s.divertFiltered(s.store.AddLogs))),
+		"/logs":             storeBatch(s, "entries", sequenced(s, "log", s.filtered.divert(s.store.AddLogs))),
 		"/network":          storeBatch(s, "entries", sequenced(s, "network", s.store.AddNetwork)),
 		"/network-bodies":   storeBatch(s, "bodies", sequenced(s, "", s.store.AddBodies)),
 		"/websocket-events": storeBatch(s, "events", sequenced(s, "ws", s.store.AddWSEvents)),
 		"/actions":          storeBatch(s, "actions", sequenced(s, "action", s.acts.markAILoads(s.store.AddActions))),
-		"/performance":      storeBatch(s, "entries", s.addPerformance),
+		"/performance":      storeBatch(s, "entries", s.perf.add),
 	}
 	return s
 }
 
 // Control exposes capture control (the dashboard's veto, tests).
-func (s *Server) Control() *capturectl.Controller { return s.control }
+func (s *Server) Control() *capturectl.Controller { return s.control.Controller }
 
 // Store exposes the capture state (tests and in-process wiring).
 func (s *Server) Store() *capture.Store { return s.store }
@@ -257,8 +257,6 @@ func (s *Server) Handler() http.Handler {
 	for route, store := range s.in.batches {
 		mux.HandleFunc("POST "+route, s.ingest(store))
 	}
-	mux.HandleFunc("POST /page", s.handlePage)
-	mux.HandleFunc("POST /page-left", s.handlePageLeft)
 	// The extension polls with POST, the only method on which Chrome sends
 	// its Origin; GET stays for reading the settings.
 	mux.HandleFunc("GET /settings", s.handleSettings)
@@ -269,28 +267,15 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /pending-queries", s.handlePendingQueries)
 	mux.HandleFunc("POST /pending-queries", s.handlePendingQueries)
 	mux.HandleFunc("POST /query-results", s.handleQueryResults)
-	mux.HandleFunc("POST /screenshots", s.handleScreenshot)
-	mux.HandleFunc("GET /api/overrides", s.handleOverrides)
 	mux.HandleFunc("GET /events/stream", s.handleEventStream)
-	mux.HandleFunc("GET /pilot-status", s.handlePilotStatus)
-	mux.HandleFunc("POST /api/pilot/block", s.human(s.handlePilotBlock))
-	mux.HandleFunc("POST /api/overrides/revoke", s.human(s.handleRevoke))
-	mux.HandleFunc("POST /api/overrides/allow", s.human(s.handleAllow))
-	mux.HandleFunc("GET /api/approvals", s.handleApprovals)
-	mux.HandleFunc("POST /api/approvals/answer", s.human(s.handleApprovalAnswer))
-	mux.HandleFunc("POST /api/approvals/mode", s.human(s.handleApprovalMode))
-	mux.HandleFunc("POST /api/approvals/rule", s.human(s.handleApprovalRule))
-	mux.HandleFunc("POST /api/approvals/rules/revoke", s.human(s.handleRuleRevoke))
-	mux.HandleFunc("POST /api/tabs/free", s.human(s.handleTabFree))
-	mux.HandleFunc("POST /api/replays/stop", s.human(s.replays.handleStop))
-	mux.HandleFunc("GET /api/origins", s.handleOrigins)
-	mux.HandleFunc("POST /api/origins/answer", s.human(s.handleOriginAnswer))
-	mux.HandleFunc("POST /api/decisions/recover", s.human(s.handleRecover))
-	mux.HandleFunc("POST /api/point", s.human(s.handlePoint))
-	mux.HandleFunc("POST /api/point/clear", s.human(s.handleClearPointed))
-	mux.HandleFunc("POST /point", s.handlePointElement)
-	mux.HandleFunc("GET /api/reads", s.human(s.handleReads))
-	mux.HandleFunc("POST /api/reads/audit", s.human(s.handleAuditReads))
+	// Each capability registers its own routes.
+	rt := routes{mux: mux, guard: s.token.human}
+	for _, c := range []routed{
+		s.tracked, s.pilot, s.origins, s.control, s.dec, s.tabs, s.pointed, s.reads, s.approvals, s.replays,
+		&errorShots{dir: s.shots, store: s.store},
+	} {
+		c.routes(rt)
+	}
 	return s.guard(s.noteContact(mux))
 }
 
@@ -298,8 +283,8 @@ func (s *Server) Handler() http.Handler {
 // gracefully. Every goroutine it starts ends before it returns.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	s.port.Store(int32(ln.Addr().(*net.TCPAddr).Port))
-	if s.auditor != nil && s.cfg.Port == 0 {
-		s.auditor.SetPort(s.Port())
+	if s.trail.log != nil && s.cfg.Port == 0 {
+		s.trail.log.SetPort(s.Port())
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -341,10 +326,10 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	// Overrides are session-scoped: they end with the server, on the record.
 	s.control.EndSession()
 	// Rules die with the server: each says so before the log closes.
-	s.rules.Stop()
-	s.audit(audit.Event{Event: "server_stop", Source: "server"})
-	if s.auditor != nil {
-		s.auditor.Close()
+	s.approvals.rules.Stop()
+	s.trail.write(audit.Event{Event: "server_stop", Source: "server"})
+	if s.trail.log != nil {
+		s.trail.log.Close()
 	}
 	return err
 }

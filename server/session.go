@@ -140,7 +140,7 @@ func (s *Server) serveSession(ctx context.Context, conn msgConn, claim tabClaim)
 		if serving.Err() != nil {
 			why = approval.EndServerStopped
 		}
-		s.rules.EndSession(sess.id, why)
+		s.approvals.rules.EndSession(sess.id, why)
 		s.tabs.End(sess.id) // its tabs are free
 	}()
 
@@ -263,13 +263,8 @@ func waitsOnOthers(raw []byte) bool {
 	if !bytes.Contains(raw, []byte(`"interact"`)) && !bytes.Contains(raw, []byte(`"analyze"`)) {
 		return false
 	}
-	var m struct {
-		Method string `json:"method"`
-		Params struct {
-			Name string `json:"name"`
-		} `json:"params"`
-	}
-	return json.Unmarshal(raw, &m) == nil && m.Method == "tools/call" && (m.Params.Name == "interact" || m.Params.Name == "analyze")
+	m, ok := peek(raw)
+	return ok && m.Method == "tools/call" && (m.Params.Name == "interact" || m.Params.Name == "analyze")
 }
 
 // cutPeer ends a session whose peer does not read: cancelling its context
@@ -356,8 +351,6 @@ func isInitialize(raw []byte) bool {
 	if !bytes.Contains(raw, []byte(`"initialize"`)) {
 		return false
 	}
-	var e struct {
-		Method string `json:"method"`
-	}
-	return json.Unmarshal(raw, &e) == nil && e.Method == "initialize"
+	e, ok := peek(raw)
+	return ok && e.Method == "initialize"
 }

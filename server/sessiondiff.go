@@ -9,8 +9,8 @@ import (
 // compareBParam is the diff target's second snapshot.
 var compareBParam = newParam[string]("compare_b", "default current")
 
-func (s *Server) analyzeDiff(_ context.Context, a args) (any, error) {
-	return s.an.diffs.Do(sessiondiff.Request{
+func (an *analysis) analyzeDiff(_ context.Context, a args) (any, error) {
+	return an.diffs.Do(sessiondiff.Request{
 		Action:    actionParam.get(a),
 		Name:      nameParam.get(a),
 		CompareB:  compareBParam.get(a),

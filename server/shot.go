@@ -24,16 +24,16 @@ func shotTimeout(p browser.ShotParams) time.Duration {
 	return domTimeout
 }
 
-// analyzeScreenshot returns the image as MCP image content with one text
+// screenshot returns the image as MCP image content with one text
 // line; every call, taken or refused, is an audit line.
-func (s *Server) analyzeScreenshot(ctx context.Context, a args) (v any, err error) {
+func (lp *livePage) screenshot(ctx context.Context, a args) (v any, err error) {
 	var shot browser.Shot
 	defer func() {
 		line := ""
 		if err == nil {
 			line = shot.Line()
 		}
-		s.auditMode(ctx, "analyze", "screenshot", line, err)
+		lp.trail.mode(ctx, "analyze", "screenshot", line, err)
 	}()
 	p := browser.ShotParams{
 		Selector: selectorParam.get(a),
@@ -45,7 +45,7 @@ func (s *Server) analyzeScreenshot(ctx context.Context, a args) (v any, err erro
 		return nil, err
 	}
 	var data string
-	shot, data, err = s.takeShot(ctx, p, queryTabParam.get(a))
+	shot, data, err = lp.takeShot(ctx, p, queryTabParam.get(a))
 	if err != nil {
 		return nil, err
 	}
@@ -57,9 +57,9 @@ func (s *Server) analyzeScreenshot(ctx context.Context, a args) (v any, err erro
 
 // takeShot asks the extension for a screenshot of tab (0: the tracked
 // one) and checks it; data is its base64.
-func (s *Server) takeShot(ctx context.Context, p browser.ShotParams, tab int) (browser.Shot, string, error) {
+func (lp *livePage) takeShot(ctx context.Context, p browser.ShotParams, tab int) (browser.Shot, string, error) {
 	var ans browser.ShotAnswer
-	resp, err := s.ask(ctx, browser.KindShot, tab, p, shotTimeout(p), &ans)
+	resp, err := lp.ask(ctx, browser.KindShot, tab, p, shotTimeout(p), &ans)
 	if err != nil {
 		return browser.Shot{}, "", err
 	}

@@ -1,6 +1,8 @@
 package server
 
 import (
+	"time"
+
 	"context"
 	"net/http"
 	"slices"
@@ -12,6 +14,18 @@ import (
 	"github.com/gasoline-dev/gasoline/features/security"
 	"github.com/gasoline-dev/gasoline/features/sourcemap"
 )
+
+// sourceMaps places what the AI and the human read at the original
+// sources where scripts have maps (features/sourcemap): observe's stacks,
+// verify's and diff's error locations, SARIF's findings, streamed
+// notifications and the dashboards' console entries (mapped.go). The
+// human's allow list of map origins comes from the extension.
+type sourceMaps struct {
+	*sourcemap.Resolver
+	events  *hub
+	audit   func(audit.Event)
+	mapping mapping // console entries on their way to the dashboards
+}
 
 // stackEntry is a console entry or error as the AI reads it: its stack at
 // the developer's original sources where the scripts have source maps,
@@ -36,6 +50,9 @@ type stackEntry struct {
 
 func (e *stackEntry) Where() (*int, *string) { return &e.TabID, &e.Page }
 
+// When is when the entry was captured.
+func (e *stackEntry) When() time.Time { return e.TS.Time }
+
 // TextBytes is the length of the entry's text fields (capture.LogEntry's).
 func (e *stackEntry) TextBytes() int {
 	return len(e.Level) + len(e.Kind) + len(e.Message) + capture.ListBytes(e.Args) + len(e.Stack) + len(e.Code) +
@@ -44,103 +61,72 @@ func (e *stackEntry) TextBytes() int {
 
 // readStacks adapts a console or error buffer read: the stacks of the
 // entries read are resolved together, so each script's map is read once.
-func (s *Server) readStacks(get func(capture.Query) capture.Result[capture.LogEntry], level bool) func(context.Context, args) (any, error) {
+func (m *sourceMaps) readStacks(get func(capture.Query) capture.Result[capture.LogEntry], level bool) func(context.Context, args) (any, error) {
 	return func(ctx context.Context, a args) (any, error) {
 		q, err := captureQuery(a)
 		if err != nil {
 			return nil, err
 		}
 		r := get(q)
-		out := capture.Result[stackEntry]{Cursor: r.Cursor, More: r.More, Reset: r.Reset, Entries: s.stackEntries(ctx, r.Entries, level)}
+		out := capture.Result[stackEntry]{Cursor: r.Cursor, More: r.More, Reset: r.Reset, Entries: m.stackEntries(ctx, r.Entries, level)}
 		return render[stackEntry](out)
 	}
 }
 
-func (s *Server) stackEntries(ctx context.Context, es []capture.LogEntry, level bool) []stackEntry {
-	// Each entry contributes its stack, then its source as a one-frame stack.
-	stacks := make([]sourcemap.Stack, 0, 2*len(es))
-	for _, e := range es {
-		stacks = append(stacks, sourcemap.Stack{Page: e.Page, Frames: sourcemap.Parse(e.Stack)})
-		var src []sourcemap.Frame
-		if e.Source != "" {
-			src = []sourcemap.Frame{sourcemap.Parse("at " + e.Source)[0]}
-		}
-		stacks = append(stacks, sourcemap.Stack{Page: e.Page, Frames: src})
+func (m *sourceMaps) stackEntries(ctx context.Context, es []capture.LogEntry, level bool) []stackEntry {
+	thrown := make([]sourcemap.Thrown, len(es))
+	for i, e := range es {
+		thrown[i] = sourcemap.Thrown{Page: e.Page, Stack: e.Stack, Source: e.Source}
 	}
-	resolved := s.maps.Resolve(ctx, stacks)
+	placed := m.Place(ctx, thrown)
 	out := make([]stackEntry, len(es))
 	for i, e := range es {
-		o := stackEntry{TS: e.TS, Kind: e.Kind, Message: e.Message, Args: e.Args, TabID: e.TabID, Page: e.Page, Screenshot: e.Screenshot}
+		out[i] = stackEntry{TS: e.TS, Kind: e.Kind, Message: e.Message, Args: e.Args, TabID: e.TabID, Page: e.Page, Screenshot: e.Screenshot,
+			Stack: placed[i].Stack, Code: placed[i].Code, Source: placed[i].Source}
 		if level {
-			o.Level = e.Level
+			out[i].Level = e.Level
 		}
-		origin := sourcemap.OriginOf(e.Page)
-		st := sourcemap.Render(resolved[2*i], origin)
-		o.Stack, o.Code = st.Stack, st.Code
-		if src := resolved[2*i+1]; len(src) == 1 {
-			if top := stacks[2*i].Frames; len(top) == 0 || !sameFrame(top, src[0].Frame) {
-				so := sourcemap.Render(src, origin)
-				o.Source = so.Top
-				if so.Top == "" {
-					o.Source = e.Source
-				}
-				if o.Code == "" {
-					o.Code = so.Code
-				}
-			}
-		}
-		out[i] = o
 	}
 	return out
 }
 
-// sameFrame says whether an exception's source is its stack's first frame.
-func sameFrame(stack []sourcemap.Frame, src sourcemap.Frame) bool {
-	for _, f := range stack {
-		if f.IsFrame() {
-			return f.URL == src.URL && f.Line == src.Line && f.Col == src.Col
-		}
-	}
-	return false
-}
-
-// noteMapOrigins records the human's source map allow list as the
+// noteOrigins records the human's source map allow list as the
 // extension's settings poll reports it (?sourcemap_origins=, space
 // separated). Only the extension's own origin is believed: the AI has no
 // way to widen the list (configure knows no such setting).
-func (s *Server) noteMapOrigins(r *http.Request) {
-	if !s.fromExtension(r) || !r.URL.Query().Has("sourcemap_origins") {
+func (m *sourceMaps) noteOrigins(r *http.Request, fromExtension bool) {
+	if !fromExtension || !r.URL.Query().Has("sourcemap_origins") {
 		return
 	}
-	s.setMapOrigins(strings.Fields(r.URL.Query().Get("sourcemap_origins")))
+	m.setOrigins(strings.Fields(r.URL.Query().Get("sourcemap_origins")))
 }
 
-// setMapOrigins applies the human's allow list as the extension reports it,
+// setOrigins applies the human's allow list as the extension reports it,
 // and audits each change (a repeated report is not one).
-func (s *Server) setMapOrigins(origins []string) {
-	if s.maps.SetAllowed(origins) {
-		s.audit(audit.Event{Event: "sourcemap_origins_changed", To: s.maps.Allowed(), Source: "human", Agent: "extension options"})
+func (m *sourceMaps) setOrigins(origins []string) {
+	if m.SetAllowed(origins) {
+		m.audit(audit.Event{Event: "sourcemap_origins_changed", To: m.Allowed(), Source: "human", Agent: "extension options"})
 	}
 }
 
-// prefetchMaps starts reading the maps of each arriving error's scripts,
+// prefetch starts reading the maps of each arriving error's scripts,
 // so that the AI's first read of it finds them ready.
-func (s *Server) prefetchMaps(ev capture.Event) {
+func (m *sourceMaps) prefetch(ev capture.Event) {
 	if e, ok := ev.Entry.(capture.LogEntry); ok && ev.Kind == capture.KindLogs && e.Level == "error" && e.Stack != "" {
-		s.maps.Prefetch(sourcemap.Stack{Page: e.Page, Frames: sourcemap.Parse(e.Stack)})
+		m.Prefetch(sourcemap.Stack{Page: e.Page, Frames: sourcemap.Parse(e.Stack)})
 	}
 }
 
-// locateEntry names where an error was thrown, at its original source when
+// locate names where an error was thrown, at its original source when
 // mapped, for verify and diff: its first frame as observe shows it.
-func (s *Server) locateEntry(e capture.LogEntry) string {
-	rs := s.maps.Resolve(context.Background(), []sourcemap.Stack{{Page: e.Page, Frames: sourcemap.Parse(e.Stack)}})
+func (m *sourceMaps) locate(e capture.LogEntry) string {
+	rs := m.Resolve(context.Background(), []sourcemap.Stack{{Page: e.Page, Frames: sourcemap.Parse(e.Stack)}})
 	return sourcemap.Render(rs[0], sourcemap.OriginOf(e.Page)).First
 }
 
 // mapFindings places the security findings made at a console call site at
 // their original source, where the script has a map, for SARIF.
-func (s *Server) mapFindings(r security.Report) security.Report {
+func (m *sourceMaps) mapFindings(r security.Report) security.Report {
 	var stacks []sourcemap.Stack
 	var at []int
 	for i, f := range r.Findings {
@@ -154,7 +140,7 @@ func (s *Server) mapFindings(r security.Report) security.Report {
 	}
 	out := r
 	out.Findings = slices.Clone(r.Findings)
-	for j, rs := range s.maps.Resolve(context.Background(), stacks) {
+	for j, rs := range m.Resolve(context.Background(), stacks) {
 		if len(rs) == 1 && rs[0].Mapped {
 			out.Findings[at[j]].Source = rs[0].Source + ":" + strconv.Itoa(rs[0].OLine) + ":" + strconv.Itoa(rs[0].OCol)
 		}

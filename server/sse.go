@@ -161,7 +161,7 @@ func (s *Server) handleEventStream(w http.ResponseWriter, r *http.Request) {
 		}
 		backlog = n
 	}
-	human := s.holdsToken(r)
+	human := s.token.holds(r)
 	sub, unsubscribe, ok := s.events.subscribe(human)
 	if !ok {
 		n := maxSubscribers
@@ -195,15 +195,15 @@ func (s *Server) handleEventStream(w http.ResponseWriter, r *http.Request) {
 	write(wire.EventStatus, s.Health())
 	write(wire.EventOverrides, s.Overrides())
 	if human {
-		s.replayReads(write)
+		s.reads.replay(write)
 	}
-	s.writePageLoads(write)
+	s.perf.replay(write)
 	if _, ok := s.pointed.Newest(); ok { // the header's "sent to AI", as a new dashboard finds it
-		write(wire.EventPointed, s.pointedState())
+		write(wire.EventPointed, s.pointed.state())
 	}
 	if backlog > 0 {
 		fl.Flush() // the backlog's stacks may wait for their maps (at most the resolver's 2 s)
-		for _, ev := range s.humanRecent(r.Context(), s.recent(backlog)) {
+		for _, ev := range s.maps.humanRecent(r.Context(), s.recent(backlog)) {
 			write(wire.EventEntry, ev)
 		}
 	}

@@ -17,8 +17,8 @@ type Settings struct {
 }
 
 func (s *Server) handleSettings(w http.ResponseWriter, r *http.Request) {
-	s.notePilot(r)
-	s.noteMapOrigins(r)
+	s.pilot.note(r, s.origins.trusted(r))
+	s.maps.noteOrigins(r, s.origins.trusted(r))
 	writeJSON(w, http.StatusOK, Settings{Connected: true, CaptureOverrides: s.control.Values()})
 }
 
@@ -35,9 +35,9 @@ func (s *Server) Health() Health {
 		Service:        Service,
 		Version:        s.cfg.Version,
 		UptimeS:        int64(time.Since(s.started).Seconds()),
-		Extension:      ExtensionHealth{Connected: ok, Dropped: s.ext.dropped.Load(), Sockets: int(s.ext.sockets.Load()), PicksRefused: s.picks.Refused()},
+		Extension:      ExtensionHealth{Connected: ok, Dropped: s.ext.dropped.Load(), Sockets: int(s.ext.sockets.Load()), PicksRefused: s.pointed.picks.Refused()},
 		Clients:        s.clients.names(),
-		AITabs:         s.aiTabs(),
+		AITabs:         s.tabs.list(),
 		Replays:        s.replays.underway(),
 		Buffers:        s.store.Stats(),
 		PendingQueries: s.queries.Held(),
@@ -47,9 +47,9 @@ func (s *Server) Health() Health {
 		Restored:       s.dec.restored,
 		Approvals:      new(s.Approvals()),
 		History:        s.hist.info,
-		Decisions:      s.decisionsHealth(),
+		Decisions:      s.dec.view(),
 	}
-	h.Lost = s.lostHealth()
+	h.Lost = lostHealth(s.losses)
 	if v := s.origins.View(); len(v.Pending) > 0 {
 		h.Origins = &origins.View{Pending: v.Pending, Evicted: v.Evicted} // the answers are the dashboard's business only
 	}
@@ -62,8 +62,8 @@ func (s *Server) Health() Health {
 	if p, ok := s.store.Page(); ok {
 		h.Page = &p
 	}
-	if s.auditor != nil {
-		h.AuditLog = s.auditor.Path()
+	if s.trail.log != nil {
+		h.AuditLog = s.trail.log.Path()
 	}
 	if st := s.maps.Stats(); st.Maps > 0 || len(st.Failures) > 0 {
 		h.SourceMaps = &st

@@ -39,8 +39,14 @@ func (sr storageReader) observe(ctx context.Context, a args) (any, error) {
 		r.URL = resp.URL
 	}
 	r.Enforce()
-	return struct {
-		Tab int `json:"tab,omitempty"`
-		storage.Result
-	}{resp.Tab, r}, nil
+	return &storageObserved{Tab: resp.Tab, Result: r}, nil
 }
+
+// storageObserved is observe storage's answer, with what rides along.
+type storageObserved struct {
+	riders
+	Tab int `json:"tab,omitempty"`
+	storage.Result
+}
+
+var _ observed = (*storageObserved)(nil)

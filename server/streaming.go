@@ -143,7 +143,7 @@ func (s *Server) configureStreaming(ctx context.Context, a args) (any, error) {
 // read its notifications loses them (mcp-go drops what its bounded channel
 // cannot take), and never slows ingest or another session.
 func (s *Server) deliver(id, who string, n streaming.Notification) {
-	n = s.mapNotification(context.Background(), n)
+	n = s.maps.mapNotification(context.Background(), n)
 	if err := s.mcp.SendNotificationToSpecificClient(id, streaming.Method, n.Params()); err != nil {
 		fmt.Fprintf(s.cfg.Log, "gasoline: streaming: a notification to %s was not delivered: %v\n", who, err)
 		return
@@ -161,4 +161,17 @@ func streamLine(c streaming.Config) string {
 		line += " for URLs containing " + c.URLFilter
 	}
 	return line
+}
+
+// enabled is the sessions that have streaming on.
+func (ss *streams) enabled() []string {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	var ids []string
+	for id, s := range ss.by {
+		if s.st.Config().Enabled {
+			ids = append(ids, id)
+		}
+	}
+	return ids
 }

@@ -29,41 +29,41 @@ const (
 )
 
 // session collects what an artifact is generated from.
-func (s *Server) session(urlFilter string) testgen.Session {
+func (g *generator) session(urlFilter string) testgen.Session {
 	return testgen.Session{
-		Actions: s.store.Actions(capture.Query{Limit: genActions, URL: urlFilter}).Entries,
-		Network: s.store.Network(capture.Query{Limit: genNetwork, URL: urlFilter}).Entries,
-		Bodies:  s.store.Bodies(capture.Query{Limit: genBodies, URL: urlFilter}).Entries,
+		Actions: g.store.Actions(capture.Query{Limit: genActions, URL: urlFilter}).Entries,
+		Network: g.store.Network(capture.Query{Limit: genNetwork, URL: urlFilter}).Entries,
+		Bodies:  g.store.Bodies(capture.Query{Limit: genBodies, URL: urlFilter}).Entries,
 	}
 }
 
-func (s *Server) generateTest(ctx context.Context, a args) (any, error) {
+func (g *generator) test(ctx context.Context, a args) (any, error) {
 	o := testgen.Options{Name: testNameParam.get(a), BaseURL: baseURLParam.get(a), MockAPI: mockParam.get(a),
 		Screenshots: shotsParam.get(a), URLFilter: filterParam.get(a), IncludeAI: includeAI.get(a)}
-	sess := s.session("")
-	sess.DOM = s.pageDOM(ctx)
+	sess := g.session("")
+	sess.DOM = g.page.pageDOM(ctx)
 	r, err := testgen.Generate(sess, o)
 	if errors.Is(err, testgen.ErrNoActions) {
-		s.auditMode(ctx, "generate", "test", "no actions", nil)
+		g.trail.mode(ctx, "generate", "test", "no actions", nil)
 		return nil, problem.New(problem.NotFound, "%v", err)
 	}
 	if err != nil {
 		return nil, err
 	}
-	s.auditMode(ctx, "generate", "test", fmt.Sprintf("%s: %d steps, %d assertions", r.Filename, r.Steps, r.Assertions), nil)
+	g.trail.mode(ctx, "generate", "test", fmt.Sprintf("%s: %d steps, %d assertions", r.Filename, r.Steps, r.Assertions), nil)
 	return r, nil
 }
 
 // pageDOM is the tracked page's headings and test ids for the test's final
 // assertions, when the extension answers within a short wait; a test
 // without them is still a test.
-func (s *Server) pageDOM(ctx context.Context) *testgen.DOM {
-	if !s.queries.Reachable() {
+func (lp *livePage) pageDOM(ctx context.Context) *testgen.DOM {
+	if !lp.queries.Reachable() {
 		return nil
 	}
 	const wait = 3 * time.Second
 	var info browser.PageInfo
-	if _, err := s.ask(ctx, browser.KindPageInfo, 0, struct{}{}, wait, &info); err != nil {
+	if _, err := lp.ask(ctx, browser.KindPageInfo, 0, struct{}{}, wait, &info); err != nil {
 		return nil
 	}
 	info.Enforce()
@@ -73,7 +73,7 @@ func (s *Server) pageDOM(ctx context.Context) *testgen.DOM {
 	if p.Check() != nil {
 		return d
 	}
-	if _, err := s.ask(ctx, browser.KindDOM, 0, p, wait, &r); err == nil {
+	if _, err := lp.ask(ctx, browser.KindDOM, 0, p, wait, &r); err == nil {
 		r.Enforce(p.MaxDepth)
 		d.Elements = r.Matches
 	}

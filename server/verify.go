@@ -21,12 +21,12 @@ type watchedAndReplayed struct {
 	Replay any `json:"replay"`
 }
 
-func (s *Server) analyzeVerify(ctx context.Context, a args) (any, error) {
+func (an *analysis) analyzeVerify(ctx context.Context, a args) (any, error) {
 	replay := verifyReplayParam.get(a)
 	if replay && actionParam.get(a) != "watch" {
 		return nil, problem.New(problem.InvalidParam, "replay goes with action watch: watch, then the human's flow replayed, then compare")
 	}
-	v, err := s.an.verify.Do(verify.Request{
+	v, err := an.verify.Do(verify.Request{
 		Action:    actionParam.get(a),
 		SessionID: sessionIDParam.get(a),
 		Label:     nameParam.get(a),
@@ -35,12 +35,11 @@ func (s *Server) analyzeVerify(ctx context.Context, a args) (any, error) {
 	if err != nil {
 		return v, err
 	}
-	v = s.visualCheck(ctx, v)
+	v = an.page.visualCheck(ctx, v)
 	if !replay {
 		return v, nil
 	}
-	// The replay as interact runs it: the session's tab, its owner's check, one approval for every step.
-	r, err := s.interact(ctx, "replay", args{"tab_id": float64(s.sessionTab(ctx))})
+	r, err := an.replay(ctx)
 	if err != nil {
 		p := problem.From(err)
 		return nil, problem.New(p.Code, "watching; the replay failed: %s", p.Message)

@@ -1,55 +1,30 @@
 package server
 
 import (
-	"bytes"
 	"context"
-	"fmt"
-	"image/png"
 
 	"github.com/gasoline-dev/gasoline/features/browser"
-	"github.com/gasoline-dev/gasoline/features/problem"
 	"github.com/gasoline-dev/gasoline/features/verify"
 	"github.com/gasoline-dev/gasoline/features/visual"
 )
 
-// visualResult is verify's visual check: the screenshots' files under
-// ~/.gasoline/visual/, and at compare how much changed and where; or why
-// there is none.
-type visualResult struct {
-	Start   string `json:"start,omitempty"`
-	Compare string `json:"compare,omitempty"`
-	Diff    string `json:"diff,omitempty"`
-	*visual.Result
-	Error string `json:"error,omitempty"`
-}
-
-func (v *visualResult) brief() string {
-	switch {
-	case v == nil:
-		return ""
-	case v.Error != "":
-		return "; visual: " + v.Error
-	case v.Result != nil:
-		return fmt.Sprintf("; visual: %.2f%% changed", v.ChangedShare)
-	}
-	return "; visual: start taken"
-}
-
+// verifyStarted and verifyCompared are verify's answers with the visual
+// check (features/visual) beside them.
 type verifyStarted struct {
 	*verify.StartResult
-	Visual *visualResult `json:"visual,omitempty"`
+	Visual *visual.Check `json:"visual,omitempty"`
 }
 
 // Brief implements verify.Brief.
-func (r verifyStarted) Brief() string { return r.StartResult.Brief() + r.Visual.brief() }
+func (r verifyStarted) Brief() string { return r.StartResult.Brief() + r.Visual.Brief() }
 
 type verifyCompared struct {
 	*verify.CompareResult
-	Visual *visualResult `json:"visual,omitempty"`
+	Visual *visual.Check `json:"visual,omitempty"`
 }
 
 // Brief implements verify.Brief.
-func (r verifyCompared) Brief() string { return r.CompareResult.Brief() + r.Visual.brief() }
+func (r verifyCompared) Brief() string { return r.CompareResult.Brief() + r.Visual.Brief() }
 
 // visualShot is what the visual check captures: the viewport as PNG, so
 // that only what changed on the page differs.
@@ -57,59 +32,19 @@ var visualShot = browser.ShotParams{Format: "png", MaxWidth: browser.DefaultShot
 
 // visualCheck adds the visual check to a verify start or compare: a
 // screenshot at start, another at compare and their difference.
-func (s *Server) visualCheck(ctx context.Context, v any) any {
-	if s.visuals == nil {
+func (lp *livePage) visualCheck(ctx context.Context, v any) any {
+	if lp.visuals == nil {
 		return v
+	}
+	shoot := func() ([]byte, error) {
+		shot, _, err := lp.takeShot(ctx, visualShot, 0)
+		return shot.Bytes, err
 	}
 	switch r := v.(type) {
 	case *verify.StartResult:
-		out := &visualResult{}
-		if img, err := s.visualTake(ctx); err != nil {
-			out.Error = err.Error()
-		} else if out.Start, err = s.visuals.Write(r.SessionID, "start", img); err != nil {
-			out.Error = string(problem.Internal) + ": " + err.Error()
-		}
-		return verifyStarted{r, out}
+		return verifyStarted{r, lp.visuals.Start(r.SessionID, shoot)}
 	case *verify.CompareResult:
-		return verifyCompared{r, s.visualCompare(ctx, r.SessionID)}
+		return verifyCompared{r, lp.visuals.Compared(r.SessionID, shoot)}
 	}
 	return v
-}
-
-func (s *Server) visualCompare(ctx context.Context, session string) *visualResult {
-	out := &visualResult{}
-	before, err := s.visuals.Read(session, "start")
-	if err != nil {
-		out.Error = string(problem.NotFound) + ": no screenshot was taken at start"
-		return out
-	}
-	data, err := s.visualTake(ctx)
-	if err != nil {
-		out.Error = err.Error()
-		return out
-	}
-	after, err := png.Decode(bytes.NewReader(data))
-	if err != nil {
-		out.Error = string(problem.Internal) + ": " + err.Error()
-		return out
-	}
-	res, diff := visual.Compare(before, after)
-	out.Result = &res
-	out.Start = s.visuals.Path(session, "start")
-	if out.Compare, err = s.visuals.Write(session, "compare", data); err == nil {
-		out.Diff, err = s.visuals.WriteImage(session, "diff", diff)
-	}
-	if err != nil {
-		out.Error = string(problem.Internal) + ": " + err.Error()
-	}
-	return out
-}
-
-// visualTake is one screenshot's PNG, or the failure as "code: message".
-func (s *Server) visualTake(ctx context.Context) ([]byte, error) {
-	shot, _, err := s.takeShot(ctx, visualShot, 0)
-	if err != nil {
-		return nil, problem.From(err)
-	}
-	return shot.Bytes, nil
 }

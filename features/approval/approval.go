@@ -196,3 +196,21 @@ func (q *Queue) changedLocked() {
 		fn(p)
 	}
 }
+
+// Refusal is the AI's error for a decision that did not let its action
+// go ahead (denied, or nobody answered within timeout); nil otherwise. The
+// words tell the AI what to do next: not retry a denial unchanged, ask the
+// human to watch the dashboard after a timeout.
+func (d Decision) Refusal(timeout time.Duration) error {
+	switch d.Outcome {
+	case Denied:
+		msg := "The human denied this pilot action in the Gasoline dashboard"
+		if d.Reason != "" {
+			msg += ": " + d.Reason
+		}
+		return problem.New(problem.DeniedByUser, "%s. Do not retry it unchanged.", msg)
+	case TimedOut:
+		return problem.New(problem.ApprovalTimeout, "Nobody approved this pilot action within %v (approval mode is ask). Ask the human to watch the Gasoline dashboard, then retry.", timeout)
+	}
+	return nil
+}

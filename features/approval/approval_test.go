@@ -3,10 +3,12 @@ package approval
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/gasoline-dev/gasoline/features/problem"
 	"github.com/gasoline-dev/gasoline/features/wait"
 )
 
@@ -164,4 +166,31 @@ func TestCancelledAskIsADecision(t *testing.T) {
 		t.Fatalf("cancelled ask: %+v", r)
 	}
 	waitPending(t, q, 0)
+}
+
+// A denial and a timeout refuse the action with their stable codes and
+// what to do next; an approval and a cancelled wait refuse nothing here.
+func TestRefusalOfEachOutcome(t *testing.T) {
+	for _, tc := range []struct {
+		d    Decision
+		code problem.Code
+		says string
+	}{
+		{Decision{Outcome: Denied, Reason: "not on prod"}, problem.DeniedByUser, "dashboard: not on prod. Do not retry it unchanged."},
+		{Decision{Outcome: Denied}, problem.DeniedByUser, "dashboard. Do not retry"},
+		{Decision{Outcome: TimedOut}, problem.ApprovalTimeout, "within 1m0s"},
+		{Decision{Outcome: Approved}, "", ""},
+		{Decision{Outcome: Cancelled}, "", ""},
+	} {
+		err := tc.d.Refusal(time.Minute)
+		if tc.code == "" {
+			if err != nil {
+				t.Errorf("%s: %v", tc.d.Outcome, err)
+			}
+			continue
+		}
+		if p := problem.From(err); p.Code != tc.code || !strings.Contains(p.Message, tc.says) {
+			t.Errorf("%s: %v", tc.d.Outcome, err)
+		}
+	}
 }

@@ -267,6 +267,21 @@ func (e *WSEvent) Where() (*int, *string) { return &e.TabID, &e.Page }
 // Where returns the entry's tab and page fields.
 func (a *Action) Where() (*int, *string) { return &a.TabID, &a.Page }
 
+// When is the time the entry was captured (zero when the page sent none).
+func (e *LogEntry) When() time.Time { return e.TS.Time }
+
+// When is LogEntry's.
+func (e *NetworkEntry) When() time.Time { return e.TS.Time }
+
+// When is LogEntry's.
+func (b *NetworkBody) When() time.Time { return b.TS.Time }
+
+// When is LogEntry's.
+func (e *WSEvent) When() time.Time { return e.TS.Time }
+
+// When is LogEntry's.
+func (a *Action) When() time.Time { return a.TS.Time }
+
 // Sequenced gives an entry's tab, time and place in its page's sequence,
 // which ingest reads and clears (Losses).
 func (e *LogEntry) Sequenced() (int, time.Time, *string, *int64) {

@@ -1,6 +1,10 @@
 package wire
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/gasoline-dev/gasoline/features/pointing"
+)
 
 // EventPointed is the stream event of what the human last pointed the AI
 // at and who read it (a Pointed).
@@ -15,29 +19,12 @@ type Point struct {
 	Note  string          `json:"note,omitempty"`
 }
 
-// Element is an element the human picked in the page (POST /point).
-type Element struct {
-	Selector string            `json:"selector"`
-	Tag      string            `json:"tag,omitempty"`
-	Text     string            `json:"text,omitempty"`
-	Box      Box               `json:"box"`
-	Styles   map[string]string `json:"styles,omitempty"`
-	Page     string            `json:"page,omitempty"`
-	Tab      int               `json:"tab,omitempty"`
-	// Screenshot is sent as a data:image/png URL and kept as a file of the
-	// screenshots folder, which the AI reads by its name.
-	Screenshot string `json:"screenshot,omitempty"`
-	// ScreenshotSkipped says why there is no screenshot, when there is none.
-	ScreenshotSkipped string `json:"screenshot_skipped,omitempty"`
-}
-
-// Box is an element's bounding box in CSS pixels of the viewport.
-type Box struct {
-	X      float64 `json:"x"`
-	Y      float64 `json:"y"`
-	Width  float64 `json:"width"`
-	Height float64 `json:"height"`
-}
+// Element is an element the human picked in the page (POST /point), and
+// Box its bounding box.
+type (
+	Element = pointing.Element
+	Box     = pointing.Box
+)
 
 // Pointed is the board's state as the dashboard's header shows it.
 type Pointed struct {
