@@ -102,7 +102,7 @@ type Server struct {
 	cfg     Config
 	store   *capture.Store
 	queries *browser.Broker
-	page    *livePage // analyze's reads of the live page (dom.go, a11y.go, shot.go, visual.go)
+	page    *livePage // analyze's reads of the live page (dom.go, a11y.go, screenshot.go, visual.go)
 	perf    *pageLoads
 	control *overrides // the AI's capture overrides and the human's veto (overrides.go)
 	trail   *auditTrail
