@@ -323,7 +323,7 @@ type pageTab struct {
 	devtools bool           // chromedp's DevTools domains stay on
 	samples  map[string][]float64
 	bursts   int
-	injected bool // the extension's page script comes after the load: a page is used once the page's fetch is its
+	injected bool // the extension's page script is injected after the document starts (the peer's)
 
 	ctx context.Context           // the round's tab
 	cpu func() map[string]float64 // the CPU time so far of its Chromium's processes by kind, and of the server
@@ -455,7 +455,9 @@ func (t *pageTab) once(b *testing.B, site string) {
 // settled waits until the extension's content script knows the capture
 // settings, read in its isolated world (found through the Runtime domain,
 // on only while it is looked for); it has then passed them to the page
-// script, whose port message is handled before any later evaluation.
+// script, whose port message is handled before any later evaluation. A
+// peer whose page script its content script injects later (0.7.9's) has
+// settled once the page's fetch is its wrapper.
 func (t *pageTab) settled(b testing.TB) {
 	if t.injected {
 		waitFor(b, 10*time.Second, t.name+": the page script", func() bool {
