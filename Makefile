@@ -105,6 +105,9 @@ clean:
 # PAGE_BENCH_ROUNDS=n rounds (5 by default), PAGE_BENCH_PAIRS=n workload pairs
 # a round (10), PAGE_BENCH_DEVTOOLS=1 to keep a DevTools client listening on
 # the tabs, PAGE_BENCH_SAMPLES=file to pool this run's rounds with those kept
-# in file by earlier runs.
+# in file by earlier runs. PAGE_BENCH_PEER=dir adds another unpacked
+# extension in a third Chromium each round (PAGE_BENCH_PEER_SERVER=binary its
+# server, PAGE_BENCH_PEER_PAIRS=n its pairs a round, PAGE_BENCH_PEER_TRACK=0
+# to leave 0.7.9's "tracked tab" unset: see e2e/bench_peer_test.go).
 bench-page: $(AXE)
 	$(GO) test -tags e2e -run '^$$' -bench '^BenchmarkPageCost$$' -benchtime 1x -timeout 60m ./e2e/

@@ -66,6 +66,10 @@ var pagePhases = []string{"console", "errors", "network", "fetch", "websocket", 
 // 1,000 captured errors all in, and three loads of the 50-resource page.
 // It prints medians and ratios; it asserts no timing.
 //
+// PAGE_BENCH_PEER (bench_peer_test.go) adds another extension, measured
+// the same way in a third Chromium each round: the previous release's, to
+// hold ours against in one run.
+//
 // PAGE_BENCH_ROUNDS sets the rounds (default 5), PAGE_BENCH_PAIRS the
 // workload pairs a round (default 10).
 // PAGE_BENCH_SAMPLES=file pools runs: the rounds kept in file (from earlier
@@ -92,11 +96,23 @@ func BenchmarkPageCost(b *testing.B) {
 	ai := mcpStdio(b, port, "bench-agent") // reads what reached the server
 	with, without := &pageTab{name: "with", ai: ai}, &pageTab{name: "without"}
 	control, controlWithout := &pageTab{name: "control"}, &pageTab{name: "control-without"}
+	connected := func() bool { // the worker's socket to the server
+		ext, _ := health(port)["extension"].(map[string]any)
+		n, _ := ext["sockets"].(float64)
+		return n > 0
+	}
 	browsers := []*pageBrowser{
-		{ext: extensionFor(b, "http://127.0.0.1:"+strconv.Itoa(port)), port: port, server: srv.Process.Pid, wrapped: with, bare: without},
+		{ext: extensionFor(b, "http://127.0.0.1:"+strconv.Itoa(port)), connected: connected, server: srv.Process.Pid, inPage: true, wrapped: with, bare: without},
 		{ext: controlExtension(b), wrapped: control, bare: controlWithout},
 	}
 	tabs := []*pageTab{with, without, control, controlWithout}
+	peer, peerWithout := &pageTab{name: "peer"}, &pageTab{name: "peer-without"}
+	if p := peerBrowser(b, peer, peerWithout); p != nil {
+		browsers = append(browsers, p)
+		tabs = append(tabs, peer, peerWithout)
+	} else {
+		peer = nil
+	}
 	for _, t := range tabs {
 		t.samples = map[string][]float64{}
 		t.devtools = devtools
@@ -117,16 +133,29 @@ func BenchmarkPageCost(b *testing.B) {
 	}
 	fmt.Fprintf(&out, "\n%d rounds, %d workload pairs (%d a round), %s; medians in ms; the ratio of the medians to without's, and the median [quartiles] of the per-pair ratios\n",
 		rounds, len(with.samples["whole"]), pairs, mode)
-	fmt.Fprintf(&out, "%-10s %9s %9s %6s  %-19s | %9s %9s %6s  %s\n", "phase", "without", "with", "ratio", "per pair", "without", "control", "ratio", "per pair")
+	fmt.Fprintf(&out, "%-10s %9s %9s %6s  %-19s | %9s %9s %6s  %-19s", "phase", "without", "with", "ratio", "per pair", "without", "control", "ratio", "per pair")
+	if peer != nil {
+		fmt.Fprintf(&out, " | %9s %9s %6s  %-19s %s", "without", "peer", "ratio", "per pair", "ours−peer (per pair)")
+	}
+	fmt.Fprintln(&out)
 	row := func(key string) {
 		w, x := median(without.samples[key]), median(with.samples[key])
 		cw, c := median(controlWithout.samples[key]), median(control.samples[key])
 		q1, q2, q3 := ratioQuartiles(without.samples[key], with.samples[key])
 		c1, c2, c3 := ratioQuartiles(controlWithout.samples[key], control.samples[key])
-		fmt.Fprintf(&out, "%-10s %9.1f %9.1f %6.2f  %.2f [%.2f–%.2f]  | %9.1f %9.1f %6.2f  %.2f [%.2f–%.2f]\n", key, w, x, x/w, q2, q1, q3, cw, c, c/cw, c2, c1, c3)
+		fmt.Fprintf(&out, "%-10s %9.1f %9.1f %6.2f  %.2f [%.2f–%.2f]  | %9.1f %9.1f %6.2f  %.2f [%.2f–%.2f]", key, w, x, x/w, q2, q1, q3, cw, c, c/cw, c2, c1, c3)
+		if peer != nil {
+			pw, p := median(peerWithout.samples[key]), median(peer.samples[key])
+			p1, p2, p3 := ratioQuartiles(peerWithout.samples[key], peer.samples[key])
+			fmt.Fprintf(&out, "  | %9.1f %9.1f %6.2f  %.2f [%.2f–%.2f]  %+.2f", pw, p, p/pw, p2, p1, p3, q2-p2)
+		}
+		fmt.Fprintln(&out)
 	}
 	for _, p := range append(slices.Clone(pagePhases), "load", "load-js", "load-js+") {
 		row(p)
+	}
+	if peer != nil {
+		fmt.Fprintf(&out, "the peer: %s, %d workload pairs\n", os.Getenv("PAGE_BENCH_PEER"), len(peer.samples["whole"]))
 	}
 	// The page-load cost is the script time the extension adds to the load
 	// (its scripts at document_start, its listeners): the wall-clock load
@@ -138,6 +167,9 @@ func BenchmarkPageCost(b *testing.B) {
 	fmt.Fprintf(&out, "page-load cost (script time added to a load) %.2f ms; with what runs in the %s after the load event (load-js+) %.2f ms\n",
 		loadCost, settleAfterLoad, diff(with, without, "load-js+"))
 	fmt.Fprintf(&out, "  (the control's: %.2f ms, %.2f ms)\n", diff(control, controlWithout, "load-js"), diff(control, controlWithout, "load-js+"))
+	if peer != nil {
+		fmt.Fprintf(&out, "  (the peer's: %.2f ms, %.2f ms)\n", diff(peer, peerWithout, "load-js"), diff(peer, peerWithout, "load-js+"))
+	}
 	fmt.Fprintf(&out, "during the call, vs an unwrapped console: console.debug (level not captured) %.2f µs, captured console.error %.2f µs\n",
 		median(with.samples["call-debug"]), median(with.samples["call-error"]))
 	fmt.Fprintf(&out, "  (the same on the page without the extension: %.2f µs, %.2f µs)\n",
@@ -162,6 +194,11 @@ func BenchmarkPageCost(b *testing.B) {
 	}
 	_, q, _ := ratioQuartiles(controlWithout.samples["whole"], control.samples["whole"])
 	b.ReportMetric(q, "control-whole-ratio")
+	if peer != nil {
+		_, q, _ = ratioQuartiles(peerWithout.samples["whole"], peer.samples["whole"])
+		b.ReportMetric(q, "peer-whole-ratio")
+		b.ReportMetric(diff(peer, peerWithout, "load-js"), "peer-load-ms")
+	}
 	b.ReportMetric(loadCost, "load-ms")
 	b.ReportMetric(diff(with, without, "load-js+"), "load-settled-ms")
 	b.ReportMetric(median(with.samples["call-debug"]), "debug-call-us")
@@ -224,11 +261,14 @@ const settleAfterLoad = 1500 * time.Millisecond
 // pageBrowser is one Chromium a round: the extension it loads, and its two
 // tabs, one where the extension runs and one where it does not.
 type pageBrowser struct {
-	ext     string // the extension's directory
-	port    int    // the real extension's server; 0 for the control
-	server  int    // its pid
-	wrapped *pageTab
-	bare    *pageTab
+	ext       string                            // the extension's directory
+	connected func() bool                       // whether the extension's worker has reached its server; nil for none
+	server    int                               // the server's pid, 0 for none
+	prepare   func(*testing.B, context.Context) // readies the extension in a new Chromium, if it needs it
+	inPage    bool                              // the extension runs in its wrapped tab (not the control)
+	pairs     int                               // its workload pairs a round, if not the run's
+	wrapped   *pageTab
+	bare      *pageTab
 }
 
 // round starts the Chromium, opens both tabs, runs the workload pairs and
@@ -239,12 +279,11 @@ func (p *pageBrowser) round(b *testing.B, site string, pairs, round int) {
 	// A page opened before the extension's worker has registered its listeners would have no
 	// content script: the worker's socket to the server says it has. (The control runs nothing in
 	// a page, so nothing waits for its worker.)
-	if p.port != 0 {
-		waitFor(b, 15*time.Second, "the worker's socket to the server", func() bool {
-			ext, _ := health(p.port)["extension"].(map[string]any)
-			n, _ := ext["sockets"].(float64)
-			return n > 0
-		})
+	if p.connected != nil {
+		waitFor(b, 15*time.Second, p.wrapped.name+": the worker's link to the server", p.connected)
+	}
+	if p.prepare != nil {
+		p.prepare(b, ctx)
 	}
 	bare, cancelBare := chromedp.NewContext(ctx, chromedp.WithNewBrowserContext())
 	defer cancelBare()
@@ -259,8 +298,11 @@ func (p *pageBrowser) round(b *testing.B, site string, pairs, round int) {
 		return m
 	}
 	p.wrapped.cpu, p.bare.cpu = cpu, cpu
-	p.wrapped.open(b, site, p.port != 0)
+	p.wrapped.open(b, site, p.inPage)
 	p.bare.open(b, site, false)
+	if p.pairs > 0 {
+		pairs = p.pairs
+	}
 	for i := range pairs {
 		first, second := p.wrapped, p.bare
 		if (round+i)%2 == 1 {
@@ -281,6 +323,7 @@ type pageTab struct {
 	devtools bool           // chromedp's DevTools domains stay on
 	samples  map[string][]float64
 	bursts   int
+	injected bool // the extension's page script is injected after the document starts (the peer's)
 
 	ctx context.Context           // the round's tab
 	cpu func() map[string]float64 // the CPU time so far of its Chromium's processes by kind, and of the server
@@ -412,8 +455,16 @@ func (t *pageTab) once(b *testing.B, site string) {
 // settled waits until the extension's content script knows the capture
 // settings, read in its isolated world (found through the Runtime domain,
 // on only while it is looked for); it has then passed them to the page
-// script, whose port message is handled before any later evaluation.
+// script, whose port message is handled before any later evaluation. A
+// peer whose page script its content script injects later (0.7.9's) has
+// settled once the page's fetch is its wrapper.
 func (t *pageTab) settled(b testing.TB) {
+	if t.injected {
+		waitFor(b, 10*time.Second, t.name+": the page script", func() bool {
+			native, err := chromedp.Run(t.ctx, chromedp.Evaluate[bool](`Function.prototype.toString.call(fetch).includes('[native code]')`))
+			return err == nil && !native
+		})
+	}
 	if t.ai == nil {
 		return
 	}
