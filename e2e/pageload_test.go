@@ -73,7 +73,7 @@ func TestContentScriptRunsAfterTheLoad(t *testing.T) {
 	if at, ok := ran["page/inject.js"]; !ok || at > load {
 		t.Fatalf("inject.js was not evaluated before the load (%v, load at %v): the trace proves nothing", ran, load)
 	}
-	for _, part := range []string{"generated/constants.js", "content/scrub.js", "content/gate.js", "content.js", "content/actions.js", "content/queries.js", "content/pilot.js", "content/perf.js"} {
+	for _, part := range []string{"generated/constants.js", "content/scrub.js", "content/gate.js", "content.js", "content/actions.js", "content/queries.js", "content/pilot.js", "content/quiet.js", "content/act.js", "content/perf.js"} {
 		at, ok := ran[part]
 		if !ok {
 			t.Errorf("%s never ran (scripts seen: %v)", part, ran)

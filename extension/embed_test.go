@@ -110,7 +110,7 @@ func TestPartsRunAfterTheLoadOnly(t *testing.T) {
 	if strings.Contains(string(worker), "'content/start.js'") {
 		t.Error("sw/documents.js runs content/start.js")
 	}
-	for _, part := range []string{"generated/constants.js", "content/scrub.js", "content/gate.js", "content.js", "content/actions.js", "content/queries.js", "content/pilot.js", "content/act.js", "content/perf.js",
+	for _, part := range []string{"generated/constants.js", "content/scrub.js", "content/gate.js", "content.js", "content/actions.js", "content/queries.js", "content/pilot.js", "content/quiet.js", "content/act.js", "content/perf.js",
 		"content/styles.js", "content/storage.js"} { // these two when a query asks (ON_DEMAND)
 		if _, err := Files.ReadFile(part); err != nil {
 			t.Errorf("%s is not embedded: %v", part, err)

@@ -8,7 +8,7 @@
   'use strict';
 
   const G = globalThis.__gasolineContent;
-  if (!G || G.parts.has('act') || !G.natives) return;
+  if (!G || G.parts.has('act') || !G.natives || !G.quiet) return;
   G.parts.add('act');
   const { QueryError } = G;
   const scrub = globalThis.__gasolineScrub;
@@ -18,9 +18,6 @@
   const VALUE_MAX = 100;
   const CANDIDATES_MAX = 5;
   const REFS_MAX = 5000; // refs remembered in this document; the oldest are forgotten past it
-  const QUIET_MS = 300; // after the page's last change
-  const STILL_MS = 150; // a page that changed nothing by then, and started no request, did not react
-  const WATCH_SPARE_MS = 3000;
   const SETTLE_MAX_MS = 2000;
   const WAIT_MAX_MS = 30000;
   const AI_MARK_MS = 5000; // the AI's mark on recorded actions outlives a lost 'settle' no longer
@@ -399,44 +396,8 @@
     }
   }
 
-  // ---- settle: the DOM quiet for QUIET_MS (at most SETTLE_MAX_MS), then the target's state ------------
-  // The page's changes are watched from just before the input (watchChanges, at prepare), so that what a
-  // handler changed at once counts. A page that reacts gets QUIET_MS after its last change to finish; one
-  // that neither changed its DOM nor started a request (`reacted`, the worker's) within STILL_MS is taken
-  // as done: a static page's answer then costs STILL_MS, not QUIET_MS. A later change is in the next observe.
-  /** @typedef {{mo: MutationObserver, last: number, timer: number}} Changes */
-  /** @type {Changes | null} */
-  let changes = null;
-  function watchChanges() {
-    stopWatching();
-    const w = { mo: new MutationObserver(() => { w.last = performance.now(); }), last: 0, timer: 0 };
-    w.mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-    w.timer = setTimeout(stopWatching, SETTLE_MAX_MS + WATCH_SPARE_MS); // an action that never settles
-    changes = w;
-  }
-  function stopWatching() {
-    if (!changes) return;
-    changes.mo.disconnect();
-    clearTimeout(changes.timer);
-    changes = null;
-  }
-
-  function quiet(maxMS, reacted) {
-    if (!changes) watchChanges();
-    const w = /** @type {Changes} */ (changes); // watchChanges set it
-    return new Promise((resolve) => {
-      const t0 = performance.now();
-      const tick = () => {
-        const now = performance.now();
-        const due = !reacted && !w.last ? t0 + STILL_MS : (w.last || t0) + QUIET_MS;
-        if (now >= due || now - t0 >= maxMS || changes !== w) {
-          if (changes === w) stopWatching();
-          resolve(Math.round(now - t0));
-        } else setTimeout(tick, Math.min(50, due - now + 1));
-      };
-      tick();
-    });
-  }
+  // ---- settle: the page quiet (content/quiet.js), then the target's state --------------------------
+  const { watch: watchChanges, stop: stopWatching, quiet } = G.quiet;
 
   async function settle(p) {
     const max = Math.min(SETTLE_MAX_MS, Math.max(0, Number(p.max_ms) || SETTLE_MAX_MS));

@@ -21,7 +21,7 @@ export const NO_ACCESS = /Cannot access|cannot be scripted|showing error page|ex
 // first hello would be the page's.
 const CONTENT_SCRIPTS = [
   'generated/constants.js', 'content/scrub.js', 'content/gate.js', 'content.js',
-  'content/actions.js', 'content/queries.js', 'content/pilot.js', 'content/act.js', 'content/perf.js',
+  'content/actions.js', 'content/queries.js', 'content/pilot.js', 'content/quiet.js', 'content/act.js', 'content/perf.js',
 ];
 // The parts only a rare query needs run when it is asked, in the document asked: no page pays for them
 // at its load. page/serialize.js turns IndexedDB's records into JSON as the page world's values.

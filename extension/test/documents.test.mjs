@@ -64,7 +64,7 @@ test('a committed document gets the content script at its load, or a second afte
   assert.deepEqual(h.injected, [], 'not before its load');
   h.documents.onCompleted(doc(1, 'A'));
   await h.clock.settle();
-  assert.deepEqual(h.injected, [[{ tabId: 1, documentIds: ['A'] }, 9]]);
+  assert.deepEqual(h.injected, [[{ tabId: 1, documentIds: ['A'] }, 10]]);
   await h.clock.advance(5000);
   h.documents.onCompleted(doc(1, 'A'));
   await h.clock.settle();
@@ -73,7 +73,7 @@ test('a committed document gets the content script at its load, or a second afte
   await h.clock.advance(999);
   assert.equal(h.injected.length, 1);
   await h.clock.advance(1);
-  assert.deepEqual(h.injected[1], [{ tabId: 2, documentIds: ['B'] }, 9], 'a slow load: a second after the commit');
+  assert.deepEqual(h.injected[1], [{ tabId: 2, documentIds: ['B'] }, 10], 'a slow load: a second after the commit');
   h.documents.onCommitted(doc(3, 'C', { frameId: 4, frameType: 'sub_frame' }));
   h.documents.onCommitted(doc(3, 'D', { frameType: 'fenced_frame' }));
   h.documents.onCommitted(doc(3, 'E', { url: 'chrome://newtab/' }));
@@ -206,7 +206,7 @@ test('content.js without its parts: the content script is given again, once per 
   h.answer = () => (++n <= 2 ? undefined : { result: 'parts' });
   const out = h.documents.askContent(4, { id: 'q', kind: 'dom' }, h.job());
   assert.deepEqual(await out, { result: 'parts' }, 'the seed\'s ready woke the question');
-  assert.deepEqual(h.injected, [[{ tabId: 4, frameIds: [0] }, 9], [{ tabId: 4, frameIds: [0] }, 9]]);
+  assert.deepEqual(h.injected, [[{ tabId: 4, frameIds: [0] }, 10], [{ tabId: 4, frameIds: [0] }, 10]]);
   h.answer = undefined;
   h.injectFails = 'Frame with ID 0 was removed';
   const job = h.job();
@@ -228,7 +228,7 @@ test('a tab the worker never saw load (no receiver, not navigating) is adopted; 
   let n = 0;
   h.answer = () => (++n === 1 ? Promise.reject(new Error('Could not establish connection. Receiving end does not exist.')) : { result: 'adopted' });
   assert.deepEqual(await h.documents.askContent(4, { id: 'q', kind: 'dom' }, h.job()), { result: 'adopted' });
-  assert.deepEqual(h.injected, [[{ tabId: 4, frameIds: [0] }, 9]]);
+  assert.deepEqual(h.injected, [[{ tabId: 4, frameIds: [0] }, 10]]);
   h.tabs.state(5);
   h.tabURL = 'chrome://settings/';
   h.answer = () => Promise.reject(new Error('Receiving end does not exist.'));
