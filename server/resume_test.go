@@ -1,10 +1,13 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/gasoline-dev/gasoline/features/capture"
 )
 
 // The relay remembers the tab its session was left with by the calls that
@@ -65,4 +68,31 @@ func mustQuery(t *testing.T, q string) url.Values {
 		t.Fatal(err)
 	}
 	return v
+}
+
+// A session brought back by its relay owns its tab again, but never the
+// human's tracked tab, whatever its claim says.
+func TestResumedSessionNeverOwnsTheHumansTab(t *testing.T) {
+	s, _ := startServer(t)
+	s.store.SetPage(capture.Page{URL: "http://app.test/", TabID: 7})
+	for _, c := range []struct {
+		tab   int
+		owned bool
+	}{{12, true}, {7, false}} {
+		ctx, cancel := context.WithCancel(context.Background())
+		_, end := memPipe(make(chan struct{}))
+		served := make(chan struct{})
+		go func() { _ = s.serveSession(ctx, end, tabClaim{Tab: c.tab, Owned: true, Agent: "agent-a"}); close(served) }()
+		eventually(t, "the session bound", func() bool {
+			_, owned := s.tabs.Owner(c.tab)
+			for _, b := range s.tabs.List() {
+				if b.Tab == c.tab {
+					return owned == c.owned && b.Owned == c.owned
+				}
+			}
+			return false
+		})
+		cancel()
+		<-served
+	}
 }
