@@ -82,7 +82,10 @@ func TestResumedSessionNeverOwnsTheHumansTab(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		_, end := memPipe(make(chan struct{}))
 		served := make(chan struct{})
-		go func() { _ = s.serveSession(ctx, end, tabClaim{Tab: c.tab, Owned: true, Agent: "agent-a"}); close(served) }()
+		go func() {
+			_ = s.serveSession(ctx, end, tabClaim{Tab: c.tab, Owned: true, Agent: "agent-a"})
+			close(served)
+		}()
 		eventually(t, "the session bound", func() bool {
 			_, owned := s.tabs.Owner(c.tab)
 			for _, b := range s.tabs.List() {
