@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 )
@@ -18,7 +19,7 @@ func TestFirefoxEveryRequest(t *testing.T) {
 	f, site := r.f, r.site
 	f.navigate(t, f.tab, site+"/requests.html")
 	waitFor(t, 10*time.Second, "the page's requests", func() bool {
-		done, err := f.eval(f.tab, `!!(window.__done && __done.fail && __done.ok && __done.abort)`)
+		done, err := f.eval(f.tab, `!!(window.__done && __done.fail && __done.ok && __done.abort && __done.dropped)`)
 		return err == nil && done == true
 	})
 	failed := threeFailedRequests(t, r.ai, site)
@@ -44,7 +45,10 @@ func TestFirefoxEveryRequest(t *testing.T) {
 	}
 	// The fetches the hooks saw too, once each. (Firefox may ask twice for a script or an image its
 	// preloader asked for first: two requests, both listed.)
-	for _, u := range []string{"/api/fail", "/api/ok?x=2", "/requests.html"} {
+	if d := find(all, "url", site+"/api/dropped"); d["type"] != "fetch" || d["failed"] != true || !strings.Contains(fmt.Sprint(d["error"]), "(NS_ERROR_") {
+		t.Errorf("the dropped fetch: %v, want the hooks' entry with the browser's error beside the page's", d)
+	}
+	for _, u := range []string{"/api/fail", "/api/ok?x=2", "/api/dropped", "/requests.html"} {
 		if count[site+u] != 1 {
 			t.Errorf("%s listed %d times: %s", u, count[site+u], mustJSON(all))
 		}

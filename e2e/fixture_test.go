@@ -41,6 +41,13 @@ func fixtureServer(t testing.TB) string {
 		w.WriteHeader(http.StatusInternalServerError)
 		fmt.Fprint(w, `{"error":"db down"}`)
 	})
+	// /api/dropped closes the connection without an answer: the page's fetch fails, and only the
+	// browser says why (net::ERR_EMPTY_RESPONSE).
+	mux.HandleFunc("/api/dropped", func(w http.ResponseWriter, r *http.Request) {
+		if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
+			conn.Close()
+		}
+	})
 	mux.HandleFunc("/api/xhr", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
 		fmt.Fprint(w, "xhr-body")

@@ -21,10 +21,11 @@ import (
 // a 404 script, a 404 image, a stylesheet), which no page-world hook sees,
 // reach observe network beside the page's fetches (sw/requests.js), with
 // their type, filtered by status_min and url_filter alike; a fetch the hooks
-// saw is listed once; an image the page gave up on is listed with its error.
+// saw is listed once, a failed one with the browser's reason beside the
+// page's; an image the page gave up on is listed with its error.
 func TestEveryRequestReachesTheAI(t *testing.T) {
 	r := newRig(t, "requests-agent", map[string]any{"network_bodies": true})
-	r.visit(t, "/requests.html", "window.__done && __done.fail && __done.ok && __done.abort")
+	r.visit(t, "/requests.html", "window.__done && __done.fail && __done.ok && __done.abort && __done.dropped")
 	site := r.site
 	failed := threeFailedRequests(t, r.ai, site)
 	for _, want := range []struct {
@@ -61,10 +62,14 @@ func TestEveryRequestReachesTheAI(t *testing.T) {
 	for _, e := range all {
 		count[fmt.Sprint(e["url"])]++
 	}
-	for _, u := range []string{"/api/fail", "/api/ok?x=2", "/requests.html", "/missing.js", "/assets/hero.png", "/res/requests.css"} {
+	for _, u := range []string{"/api/fail", "/api/ok?x=2", "/api/dropped", "/requests.html", "/missing.js", "/assets/hero.png", "/res/requests.css"} {
 		if count[site+u] != 1 {
 			t.Errorf("%s listed %d times: %s", u, count[site+u], mustJSON(all))
 		}
+	}
+	if d := find(all, "url", site+"/api/dropped"); d["type"] != "fetch" || d["failed"] != true ||
+		!strings.Contains(fmt.Sprint(d["error"]), "Failed to fetch") || !strings.Contains(fmt.Sprint(d["error"]), "net::ERR_EMPTY_RESPONSE") {
+		t.Errorf("the dropped fetch: %v, want the hooks' entry with the page's error and the browser's", d)
 	}
 	if d := find(all, "url", site+"/requests.html"); d["type"] != "document" || d["status"] != float64(200) {
 		t.Errorf("document: %v", d)

@@ -29,7 +29,7 @@ import { Styles } from './sw/styles.js';
 import { BROWSER } from './sw/platform.js';
 import { Documents } from './sw/documents.js';
 import { passHeld, scrubURL, serverTest } from './sw/held.js';
-import { Requests } from './sw/requests.js';
+import { Requests, loadTypes } from './sw/requests.js';
 import { Picker } from './sw/picker.js';
 import { StartupQueue } from './sw/startup.js';
 import { StorageReader } from './sw/storage.js';
@@ -165,13 +165,17 @@ if (chrome.webNavigation) {
 }
 // Every request of the pages, observed (sw/requests.js): nothing is blocked or changed. Its start, its
 // answer's headers (and status: a request can fail after them) and end; the size is the answer's
-// content-length (Chrome says no size of its own).
+// content-length (Chrome says no size of its own). Fetch and XHR ('xmlhttprequest') are the page-world
+// hooks': of them the worker hears only failures, which add the network's own error. Any listener that
+// matches a request costs it a hop through the browser and the extension's process, whatever the event:
+// a fetch-heavy page's largest cost (PERFORMANCE.md).
 if (chrome.webRequest) {
   const all = { urls: ['<all_urls>'] };
-  chrome.webRequest.onBeforeRequest.addListener((d) => { requests.started(d); return undefined; }, all);
-  chrome.webRequest.onBeforeRedirect.addListener((d) => requests.redirected(d), all);
-  chrome.webRequest.onHeadersReceived.addListener((d) => { requests.responded(d); return undefined; }, all);
-  chrome.webRequest.onCompleted.addListener((d) => requests.completed(d), all, ['responseHeaders']);
+  const loads = { urls: ['<all_urls>'], types: /** @type {chrome.webRequest.RequestFilter['types']} */ (loadTypes(chrome.webRequest.ResourceType)) };
+  chrome.webRequest.onBeforeRequest.addListener((d) => { requests.started(d); return undefined; }, loads);
+  chrome.webRequest.onBeforeRedirect.addListener((d) => requests.redirected(d), loads);
+  chrome.webRequest.onHeadersReceived.addListener((d) => { requests.responded(d); return undefined; }, loads);
+  chrome.webRequest.onCompleted.addListener((d) => requests.completed(d), loads, ['responseHeaders']);
   chrome.webRequest.onErrorOccurred.addListener((d) => requests.failed(d), all);
 }
 

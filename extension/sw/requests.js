@@ -1,16 +1,16 @@
 // Every request of a captured tab, from the browser's observational webRequest events (no blocking):
-// the document, its scripts, stylesheets, images, fonts, media, beacons, fetch and XHR, with their
-// status, or the error that ended them (failed, blocked, aborted). The events come to the worker,
-// so this costs the page's main thread nothing.
+// the document, its scripts, stylesheets, images, fonts, media and beacons, with their status, or the
+// error that ended them (failed, blocked, aborted). The events come to the worker, so this costs the
+// page's main thread nothing.
 //
-// A fetch or XHR is also seen by the page-world hooks (page/inject-network.js), which add its body,
-// its phases and its place in its document's sequence: that entry is the one listed, and the
-// browser's copy of the same request only adds what the hooks cannot see (the status of a request
-// the page was refused, the network's own error). The two are joined by tab, method, URL and start
-// time, whichever comes first: the browser's copy of a fetch or XHR waits JOIN_MS for the hooks'
-// entry, and a hooks' entry is remembered REMEMBER_MS for a browser copy that ends later (a long
-// download). A browser copy nothing joined is listed on its own (a tab opened before the extension
-// has no hooks).
+// A fetch or XHR is the page-world hooks' (page/inject-network.js), which give its status, body, phases
+// and place in its document's sequence. Of those the worker listens only for failures (background.js:
+// a listener that matches a request costs it a hop through the browser and this process, and a busy
+// page makes hundreds), which add the network's own error to the hooks' (theirs says "Failed to
+// fetch"). The two are joined by tab, method, URL and end time: the browser's copy of a failed fetch or
+// XHR waits JOIN_MS for the hooks' entry, and a hooks' entry is remembered REMEMBER_MS for a browser
+// copy that comes later. A browser copy nothing joined is listed on its own (a subframe's, or a page
+// opened before the extension, has no hooks).
 //
 // Each entry listed is numbered in a sequence of the worker's own per tab (dc, sq: PROTOCOL.md,
 // "Sequence numbers"): what the bounds here drop skips a number, and the server counts it as lost.
@@ -30,7 +30,7 @@ const ABORTED = /ERR_ABORTED|NS_BINDING_ABORTED|NS_ERROR_ABORT/;
 
 export const JOIN_MS = 3000; // a fetch's hooks' entry reaches the worker well within this after its end
 export const REMEMBER_MS = 120000;
-export const START_TOL_MS = 2000; // the hooks' start (Date.now at the call) and the browser's differ by this at most
+export const END_TOL_MS = 2000; // the hooks' end (their start and duration) and the browser's differ by this at most
 export const INFLIGHT_MAX = 1000; // requests started and not ended (an image that never loads stays)
 export const PENDING_MAX = 500; // browser copies waiting for their hooks' entry
 export const HOOKS_MAX = 500; // hooks' entries remembered
@@ -64,7 +64,21 @@ const round = (ms) => Math.round(ms * 10) / 10;
  * @property {string} [life] this worker life's key (its start time, base 36)
  */
 
-/** @typedef {{tab: number, method: string, url: string, start: number, data: Record<string, any>, at: number, page?: string}} Held */
+/**
+ * @typedef {{tab: number, method: string, url: string, end: number, data: Record<string, any>, at: number, page?: string}} Held
+ * @typedef {{tab: number, method: string, url: string, end: number}} Joinable
+ */
+
+/**
+ * The webRequest types the load listeners take: all the browser has but fetch and XHR, whose successes
+ * are the hooks' (a type the browser does not know would make addListener throw).
+ * @param {Record<string, string> | undefined} known the browser's webRequest.ResourceType
+ * @returns {string[] | undefined} undefined: every type (the browser lists none)
+ */
+export function loadTypes(known) {
+  const all = known && typeof known === 'object' ? Object.values(known).filter((t) => typeof t === 'string') : [];
+  return all.length ? all.filter((t) => !HOOKED.has(t)) : undefined;
+}
 
 export class Requests {
   /** @param {RequestsDeps} deps */
@@ -75,7 +89,7 @@ export class Requests {
     this.pages = new Map(); // tab → its top document's URL
     /** @type {Held[]} */
     this.pending = []; // browser copies of fetch and XHR, oldest first
-    /** @type {{tab: number, method: string, url: string, start: number, at: number}[]} */
+    /** @type {(Joinable & {at: number})[]} */
     this.hooks = []; // the hooks' entries no browser copy joined yet, oldest first
     this.seqs = new Map(); // tab → the last number given
     this.timer = 0;
@@ -163,21 +177,23 @@ export class Requests {
   ended(d, out) {
     const f = this.inflight.get(d.requestId);
     const end = d.timeStamp;
-    const start = f && f.url === d.url ? f.start : end;
+    const known = !!f && f.url === d.url; // its start (a fetch's or XHR's is not listened for)
+    const start = known ? f.start : end;
     const page = d.type === 'main_frame' ? d.url : this.pageOf(d);
     if ((page && !trackable(page)) || !trackable(d.url) || this.d.ignored(d.url)) return; // not captured
     if (d.type === 'image' && FAVICON.test(d.url)) return;
     /** @type {Record<string, any>} */
     const data = { ts: Math.round(start), method: String(d.method || 'GET').toUpperCase(), url: this.d.scrubURL(d.url).slice(0, URL_MAX),
-      duration_ms: round(Math.max(0, end - start)), type: TYPES[d.type] || 'other', ...out };
-    if (f && f.url === d.url && f.first >= start) {
+      type: TYPES[d.type] || 'other', ...out };
+    if (known) data.duration_ms = round(Math.max(0, end - start));
+    if (known && f.first >= start) {
       if (!data.status && f.status) data.status = f.status;
       // The events say no more than when the answer began: the wait counts the connection too.
       const wait = round(f.first - start);
       const download = round(Math.max(0, end - f.first));
       if (wait > 0 || download > 0) data.timing = { wait, download };
     }
-    const held = { tab: d.tabId, method: data.method, url: stripHash(data.url), start, data, at: this.d.clock.now() };
+    const held = { tab: d.tabId, method: data.method, url: stripHash(data.url), end, data, at: this.d.clock.now() };
     if (!HOOKED.has(d.type)) {
       this.list(held, page);
       return;
@@ -204,7 +220,8 @@ export class Requests {
     for (const ev of events) {
       if (!ev || (ev.kind !== 'network' && ev.kind !== 'request') || !ev.data || typeof ev.data.url !== 'string') continue;
       const data = ev.data;
-      const h = { tab: tabId, method: String(data.method || 'GET').toUpperCase(), url: stripHash(data.url), start: Number(data.ts) || now, at: now };
+      const end = (Number(data.ts) || now) + (Number(data.duration_ms) || 0);
+      const h = { tab: tabId, method: String(data.method || 'GET').toUpperCase(), url: stripHash(data.url), end, at: now };
       const i = closest(this.pending, h);
       if (i < 0) {
         this.hooks.push(h);
@@ -279,15 +296,17 @@ export class Requests {
   }
 }
 
-// The index of the entry of list that is the same request as r (same tab, method and URL, started
-// within START_TOL_MS), the nearest in time; -1 if none.
+// The index of the entry of list that is the same request as r (same tab, method and URL, ended
+// within END_TOL_MS), the nearest in time; -1 if none. The end, because of a fetch or XHR the browser
+// tells the worker only how it ended.
+/** @param {Joinable[]} list @param {Joinable} r */
 function closest(list, r) {
   let best = -1;
-  let gap = START_TOL_MS;
+  let gap = END_TOL_MS;
   for (let i = 0; i < list.length; i++) {
     const x = list[i];
     if (x.tab !== r.tab || x.method !== r.method || x.url !== r.url) continue;
-    const g = Math.abs(x.start - r.start);
+    const g = Math.abs(x.end - r.end);
     if (g <= gap) {
       best = i;
       gap = g;

@@ -4,7 +4,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { FakeClock } from './fake-clock.mjs';
-import { Requests, JOIN_MS, BATCH_MS, PENDING_MAX, OUTBOX_MAX } from '../sw/requests.js';
+import { Requests, JOIN_MS, BATCH_MS, PENDING_MAX, OUTBOX_MAX, loadTypes } from '../sw/requests.js';
 
 const require = createRequire(import.meta.url);
 const scrub = require('../content/scrub.js');
@@ -60,50 +60,68 @@ test('a 404 image, a 404 script and a document are listed with their type, statu
   assert.equal(out[1][2].method, 'GET');
 });
 
-test('a fetch the hooks saw is listed once: theirs, with the status and error only the browser saw', async () => {
-  const { clock, out, r, request } = rig();
-  const f = request({ url: 'http://app.test/api/cart', method: 'POST', type: 'xmlhttprequest' });
+// Of a fetch or XHR the worker hears only how it failed (background.js listens for nothing else of
+// 'xmlhttprequest'): its failure, at its end.
+const xhrFailed = (r, o) => r.failed({ requestId: `x${o.timeStamp}`, tabId: 4, frameId: 0, method: 'GET', type: 'xmlhttprequest', ...o });
+
+test('a failed fetch the hooks saw is listed once: theirs, with the network\'s error beside their own', async () => {
+  const { clock, out, r } = rig();
   const start = clock.now();
   await clock.advance(40);
-  f.fail('net::ERR_FAILED');
+  xhrFailed(r, { url: 'http://app.test/api/cart', method: 'POST', error: 'net::ERR_FAILED', timeStamp: clock.now() });
   await clock.advance(JOIN_MS - 500);
-  const hook = { kind: 'network', data: { ts: start + 3, method: 'POST', url: 'http://app.test/api/cart', type: 'fetch', failed: true, error: 'TypeError: Failed to fetch', dc: 'abc', sq: 7 } };
+  const hook = { kind: 'network', data: { ts: start + 3, duration_ms: 38, method: 'POST', url: 'http://app.test/api/cart', type: 'fetch', failed: true, error: 'TypeError: Failed to fetch', dc: 'abc', sq: 7 } };
   r.fromPage([hook], 4);
   assert.equal(hook.data.error, 'TypeError: Failed to fetch (net::ERR_FAILED)');
   assert.equal(hook.data.sq, 7, 'the hooks\' entry keeps its place in its document');
   await clock.advance(JOIN_MS * 2);
   assert.deepEqual(out, [], 'the browser\'s copy is never listed');
 
-  // A request of the hooks with a body: the browser's status fills one they did not get.
-  const g = request({ url: 'http://app.test/api/fail', type: 'xmlhttprequest' });
-  g.complete(500);
-  const req = { kind: 'request', data: { ts: g.d.timeStamp, method: 'GET', url: 'http://app.test/api/fail#x', status: 500, type: 'fetch' } };
-  r.fromPage([req], 4);
+  // One that failed after 30 s (a timeout) is joined by its end, not its start.
+  const t0 = clock.now();
+  await clock.advance(30_000);
+  xhrFailed(r, { url: 'http://app.test/api/slow', error: 'net::ERR_TIMED_OUT', timeStamp: clock.now() });
+  const slow = { kind: 'network', data: { ts: t0, duration_ms: 30_001, method: 'GET', url: 'http://app.test/api/slow#x', type: 'xhr', failed: true, error: 'timeout' } };
+  r.fromPage([slow], 4);
+  assert.equal(slow.data.error, 'timeout (net::ERR_TIMED_OUT)');
   await clock.advance(JOIN_MS * 2);
   assert.deepEqual(out, []);
 });
 
-test('a hooks\' entry that came first drops the browser\'s copy that ends later', async () => {
-  const { clock, out, r, request } = rig();
-  const f = request({ url: 'http://app.test/api/stream', type: 'xmlhttprequest' });
-  r.fromPage([{ kind: 'network', data: { ts: f.d.timeStamp - 5, method: 'GET', url: 'http://app.test/api/stream', status: 200, type: 'fetch' } }], 4);
+test('a hooks\' entry that came first joins the browser\'s failure that comes later; a stream cut long after is listed as what failed', async () => {
+  const { clock, out, r } = rig();
+  const t0 = clock.now();
+  const hook = { kind: 'network', data: { ts: t0, duration_ms: 12, method: 'GET', url: 'http://app.test/api/gone', type: 'fetch', failed: true, error: 'TypeError: Failed to fetch' } };
+  r.fromPage([hook], 4);
+  await clock.advance(900);
+  xhrFailed(r, { url: 'http://app.test/api/gone', error: 'net::ERR_CONNECTION_REFUSED', timeStamp: t0 + 12 });
+  await clock.advance(JOIN_MS * 2);
+  assert.deepEqual(out, [], 'listed once, the hooks\' entry');
+
+  // The hooks listed a stream at its headers; the browser says 60 s later that it was cut.
+  r.fromPage([{ kind: 'network', data: { ts: clock.now(), duration_ms: 5, method: 'GET', url: 'http://app.test/api/stream', status: 200, type: 'fetch' } }], 4);
   await clock.advance(60_000);
-  f.complete(200);
-  await clock.advance(JOIN_MS * 2);
-  assert.deepEqual(out, []);
+  xhrFailed(r, { url: 'http://app.test/api/stream', error: 'net::ERR_NETWORK_CHANGED', timeStamp: clock.now() });
+  await clock.advance(JOIN_MS + BATCH_MS);
+  assert.deepEqual(out.map(([, , e]) => [e.type, e.failed, e.error, e.duration_ms]), [['xhr', true, 'net::ERR_NETWORK_CHANGED', undefined]]);
 });
 
-test('a fetch no hook saw (a page opened before the extension) is listed after the join\'s wait', async () => {
-  const { clock, out, r, request } = rig();
-  request({ url: 'http://app.test/api/a', type: 'xmlhttprequest' }).complete(500);
+test('a fetch no hook saw (a subframe\'s, a page opened before the extension) is listed after the join\'s wait', async () => {
+  const { clock, out, r } = rig();
+  xhrFailed(r, { url: 'http://app.test/api/a', error: 'net::ERR_BLOCKED_BY_CLIENT', timeStamp: clock.now() });
   // Another tab's, another method's and a much older same request do not join it.
-  r.fromPage([{ kind: 'network', data: { ts: 1_000_000, method: 'GET', url: 'http://app.test/api/a', type: 'fetch' } }], 5);
-  r.fromPage([{ kind: 'network', data: { ts: 1_000_000, method: 'POST', url: 'http://app.test/api/a', type: 'fetch' } }], 4);
-  r.fromPage([{ kind: 'network', data: { ts: 1_000_000 - 10_000, method: 'GET', url: 'http://app.test/api/a', type: 'fetch' } }], 4);
+  r.fromPage([{ kind: 'network', data: { ts: 1_000_000, method: 'GET', url: 'http://app.test/api/a', type: 'fetch', failed: true } }], 5);
+  r.fromPage([{ kind: 'network', data: { ts: 1_000_000, method: 'POST', url: 'http://app.test/api/a', type: 'fetch', failed: true } }], 4);
+  r.fromPage([{ kind: 'network', data: { ts: 1_000_000 - 10_000, duration_ms: 5, method: 'GET', url: 'http://app.test/api/a', type: 'fetch' } }], 4);
   await clock.advance(JOIN_MS - 10);
   assert.equal(out.length, 0);
   await clock.advance(10 + BATCH_MS);
-  assert.deepEqual(out.map(([, , e]) => [e.type, e.status, e.sq]), [['xhr', 500, 1]]);
+  assert.deepEqual(out.map(([, , e]) => [e.type, e.failed, e.sq, e.ts, 'duration_ms' in e]), [['xhr', true, 1, 1_000_000, false]]);
+});
+
+test('the load listeners take every type the browser has but fetch and XHR', () => {
+  assert.deepEqual(loadTypes({ MAIN_FRAME: 'main_frame', IMAGE: 'image', XMLHTTPREQUEST: 'xmlhttprequest', WEBSOCKET: 'websocket' }), ['main_frame', 'image', 'websocket']);
+  assert.equal(loadTypes(undefined), undefined, 'a browser that lists none: every type');
 });
 
 test('blocked and aborted requests are listed with the browser\'s error', async () => {
