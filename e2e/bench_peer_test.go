@@ -42,11 +42,7 @@ func peerBrowser(b *testing.B, wrapped, bare *pageTab) *pageBrowser {
 	if src == "" {
 		return nil
 	}
-	dir := b.TempDir()
-	if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
-		b.Fatalf("peer: copy %s: %v", src, err)
-	}
-	p := &pageBrowser{ext: dir, wrapped: wrapped, bare: bare, pairs: envCount("PAGE_BENCH_PEER_PAIRS", 0)}
+	p := &pageBrowser{ext: copyPeer(b, src), wrapped: wrapped, bare: bare, pairs: envCount("PAGE_BENCH_PEER_PAIRS", 0)}
 	if os.Getenv("PAGE_BENCH_PEER_TRACK") != "0" {
 		p.prepare, p.inPage, wrapped.injected = trackTab, true, true
 	}
@@ -54,8 +50,35 @@ func peerBrowser(b *testing.B, wrapped, bare *pageTab) *pageBrowser {
 	if bin == "" {
 		return p
 	}
+	s := startPeerServer(b, p.ext, bin)
+	p.server, p.connected = s.pid, s.connected
+	return p
+}
+
+// copyPeer copies the peer's unpacked extension in src to a temporary
+// directory, the one the benchmark loads (and points at its server).
+func copyPeer(b *testing.B, src string) string {
+	dir := b.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
+		b.Fatalf("peer: copy %s: %v", src, err)
+	}
+	return dir
+}
+
+// peerServer is the peer's server, started by startPeerServer.
+type peerServer struct {
+	bin   string // its binary
+	port  int
+	pid   int
+	state string // its HOME, with its state directory and log in it
+}
+
+// startPeerServer starts the peer's server bin on a free port, as 0.7.9
+// starts its server alone, with its state in a temporary directory, and
+// points the copy of its extension in ext at it.
+func startPeerServer(b *testing.B, ext, bin string) *peerServer {
 	port := freePort(b)
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(ext, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".js") {
 			return err
 		}
@@ -68,21 +91,29 @@ func peerBrowser(b *testing.B, wrapped, bare *pageTab) *pageBrowser {
 	if err != nil {
 		b.Fatalf("peer: point it at its server: %v", err)
 	}
-	state := b.TempDir()
-	srv := exec.Command(bin, "--daemon", "--port", strconv.Itoa(port), "--state-dir", filepath.Join(state, "state"), "--log-file", filepath.Join(state, "log"))
-	srv.Env = append(os.Environ(), "HOME="+state)
+	s := &peerServer{bin: bin, port: port, state: b.TempDir()}
+	srv := exec.Command(bin, "--daemon", "--port", strconv.Itoa(port), "--state-dir", s.stateDir(), "--log-file", filepath.Join(s.state, "log"))
+	srv.Env = s.env()
 	if err := srv.Start(); err != nil {
 		b.Fatalf("peer: start its server: %v", err)
 	}
 	b.Cleanup(func() { srv.Process.Kill(); srv.Wait() })
 	waitFor(b, 10*time.Second, "the peer's server", func() bool { return health(port) != nil })
-	p.server = srv.Process.Pid
-	p.connected = func() bool {
-		c, _ := health(port)["capture"].(map[string]any)
-		ok, _ := c["extension_connected"].(bool)
-		return ok
-	}
-	return p
+	s.pid = srv.Process.Pid
+	return s
+}
+
+func (s *peerServer) stateDir() string { return filepath.Join(s.state, "state") }
+
+// env is the environment of the peer's processes: the benchmark's, with
+// the peer's own HOME.
+func (s *peerServer) env() []string { return append(os.Environ(), "HOME="+s.state) }
+
+// connected reports whether the peer's extension has reached its server.
+func (s *peerServer) connected() bool {
+	c, _ := health(s.port)["capture"].(map[string]any)
+	ok, _ := c["extension_connected"].(bool)
+	return ok
 }
 
 // trackTab makes the peer capture in the Chromium's one tab (the default

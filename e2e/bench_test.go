@@ -5,6 +5,7 @@ package e2e
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -134,39 +135,111 @@ func residentMB(b *testing.B, pid int) float64 {
 	return 0
 }
 
-func percentiles(b *testing.B, lat []time.Duration) {
+func percentiles(b *testing.B, lat []time.Duration) { percentilesAs(b, "", lat) }
+
+// percentilesAs reports lat's p50 and p99 in ms, their units' names after
+// prefix, and returns the p50.
+func percentilesAs(b *testing.B, prefix string, lat []time.Duration) float64 {
 	slices.Sort(lat)
 	p := func(q float64) float64 { return float64(lat[int(q*float64(len(lat)-1))].Microseconds()) / 1000 }
-	b.ReportMetric(p(0.5), "p50-ms")
-	b.ReportMetric(p(0.99), "p99-ms")
+	b.ReportMetric(p(0.5), prefix+"p50-ms")
+	b.ReportMetric(p(0.99), prefix+"p99-ms")
+	return p(0.5)
 }
 
 // BenchmarkDOMQueryRoundTrip measures analyze{target:"dom"} end to end in
 // headless Chromium: MCP call over stdio → server → extension socket →
-// content script → back.
+// content script → back. (BenchmarkDOMQueryRoundTripPeer measures it again
+// beside the previous release's.)
 func BenchmarkDOMQueryRoundTrip(b *testing.B) {
 	r := newRig(b, "bench-agent", map[string]any{})
 	r.open(b, "/dom.html")
-	for _, c := range []struct {
-		name string
-		args map[string]any
-		want float64
-	}{
-		{"one_element", map[string]any{"target": "dom", "selector": "#box"}, 1},
-		{"fifty_elements", map[string]any{"target": "dom", "selector": "#list > li"}, 60},
-	} {
-		b.Run(c.name, func(b *testing.B) {
-			analyze(b, r.ai, c.args) // the first query pays for waking the page's script
-			var lat []time.Duration
-			for b.Loop() {
-				t0 := time.Now()
-				out, isErr, err := callTool(r.ai, "analyze", c.args)
-				lat = append(lat, time.Since(t0))
-				if err != nil || isErr || out["matchCount"] != c.want {
-					b.Fatalf("%v %v", err, out)
-				}
-			}
-			percentiles(b, lat)
-		})
+	for _, c := range domBenchCases {
+		b.Run(c.name, func(b *testing.B) { domRoundTrips(b, ourDOMSide(r.ai, c)) })
+	}
+}
+
+// domCase is one of the DOM round trip's queries of dom.html, ours and the
+// peer's: a selector, how many elements it matches, and an attribute of the
+// first of them.
+type domCase struct {
+	name, selector string
+	matches        int
+	attr, value    string
+}
+
+var domBenchCases = []domCase{
+	{"one_element", "#box", 1, "id", "box"},
+	{"fifty_elements", "#list > li", 60, "data-id", "0"},
+}
+
+// domQueryMax is how many matched elements a DOM query returns at most,
+// ours as 0.7.9's (its DOM_QUERY_MAX_ELEMENTS).
+const domQueryMax = 50
+
+// matched reports whether a DOM query's result, ours or 0.7.9's (the same
+// fields), matched the case's elements and returned them, up to the cap,
+// the first with the case's attribute.
+func (c domCase) matched(res map[string]any) bool {
+	ms := matches(res)
+	if res["matchCount"] != float64(c.matches) || len(ms) != min(c.matches, domQueryMax) {
+		return false
+	}
+	attrs, _ := ms[0]["attributes"].(map[string]any)
+	return attrs[c.attr] == c.value
+}
+
+// domSide is one server whose DOM query domRoundTrips times.
+type domSide struct {
+	prefix  string // of its metrics' units: "" for ours
+	call    func() (map[string]any, error)
+	matched func(map[string]any) bool // whether call's answer is right
+}
+
+// ourDOMSide is our server's query of c, through the MCP client ai.
+func ourDOMSide(ai mcpClient, c domCase) domSide {
+	args := map[string]any{"target": "dom", "selector": c.selector}
+	return domSide{call: func() (map[string]any, error) {
+		out, isErr, err := callTool(ai, "analyze", args)
+		if err == nil && isErr {
+			err = fmt.Errorf("tool error: %v", out)
+		}
+		return out, err
+	}, matched: c.matched}
+}
+
+// domRoundTrips times b.N round trips of each side's query, the sides in
+// turn (each iteration starting with the next side, so that a change in
+// the machine's load falls on them alike), and reports each side's
+// percentiles and, for two, the first's p50 over the second's (ratio-p50).
+// Each answer is checked (outside the time), so that a broken query cannot
+// pass as fast. A first query of each before them pays for waking the
+// page's script.
+func domRoundTrips(b *testing.B, sides ...domSide) {
+	check := func(s domSide, out map[string]any, err error) {
+		if err != nil || !s.matched(out) {
+			b.Fatalf("%s: %v %.300v", cmp.Or(s.prefix, "ours"), err, out)
+		}
+	}
+	for _, s := range sides {
+		out, err := s.call()
+		check(s, out, err)
+	}
+	lat := make([][]time.Duration, len(sides))
+	for i := 0; b.Loop(); i++ {
+		for j := range sides {
+			k := (i + j) % len(sides)
+			t0 := time.Now()
+			out, err := sides[k].call()
+			lat[k] = append(lat[k], time.Since(t0))
+			check(sides[k], out, err)
+		}
+	}
+	p50 := make([]float64, len(sides))
+	for k, s := range sides {
+		p50[k] = percentilesAs(b, s.prefix, lat[k])
+	}
+	if len(sides) == 2 {
+		b.ReportMetric(p50[0]/p50[1], "ratio-p50")
 	}
 }

@@ -257,7 +257,14 @@ func waitFor(t testing.TB, within time.Duration, what string, cond func() bool) 
 // mcpStdio starts `gasoline --mcp` as an AI client would and initializes it.
 func mcpStdio(t testing.TB, port int, agent string) *client.Client {
 	t.Helper()
-	c, err := client.NewStdioMCPClient(binPath, os.Environ(), "--mcp", "--port", strconv.Itoa(port))
+	return mcpStdioOf(t, agent, binPath, os.Environ(), "--mcp", "--port", strconv.Itoa(port))
+}
+
+// mcpStdioOf starts an MCP server over stdio, bin with env and args, as an
+// AI client would, and initializes it.
+func mcpStdioOf(t testing.TB, agent, bin string, env []string, args ...string) *client.Client {
+	t.Helper()
+	c, err := client.NewStdioMCPClient(bin, env, args...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -289,6 +296,19 @@ func tryObserve(c *client.Client, args map[string]any) (map[string]any, bool, er
 
 // callTool calls one tool and decodes its JSON result.
 func callTool(c *client.Client, name string, args map[string]any) (map[string]any, bool, error) {
+	text, isErr, err := callToolText(c, name, args)
+	if err != nil {
+		return nil, false, err
+	}
+	var out map[string]any
+	if err := json.Unmarshal([]byte(text), &out); err != nil {
+		return nil, isErr, err
+	}
+	return out, isErr, nil
+}
+
+// callToolText calls one tool and returns its result's first text.
+func callToolText(c *client.Client, name string, args map[string]any) (string, bool, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 	defer cancel()
 	req := mcp.CallToolRequest{}
@@ -296,13 +316,9 @@ func callTool(c *client.Client, name string, args map[string]any) (map[string]an
 	req.Params.Arguments = args
 	res, err := c.CallTool(ctx, req)
 	if err != nil {
-		return nil, false, err
+		return "", false, err
 	}
-	var out map[string]any
-	if err := json.Unmarshal([]byte(res.Content[0].(mcp.TextContent).Text), &out); err != nil {
-		return nil, res.IsError, err
-	}
-	return out, res.IsError, nil
+	return res.Content[0].(mcp.TextContent).Text, res.IsError, nil
 }
 
 // analyze calls the analyze tool and fails the test on any error.
