@@ -90,6 +90,11 @@ attack: $(AXE)
 	$(GO) test -tags 'e2e attack' -count=1 -v -timeout 40m -run '^TestAttack' ./e2e/
 
 # Every benchmark but the page's (make bench-page: minutes of Chromium).
+# DOM_BENCH_PEER=dir DOM_BENCH_PEER_SERVER=binary (the previous release's
+# unpacked extension and its server's binary) adds its DOM query round trip
+# beside ours, their calls in turn in the same run (ratio-p50: ours over its;
+# see e2e/bench_dom_peer_test.go and extension/PERFORMANCE.md); without them
+# that benchmark says it is skipped.
 bench: $(AXE)
 	$(GO) test -tags e2e -run '^$$' -bench '^Benchmark([^P]|P[^a])' -benchtime 2s ./features/... ./server/ ./tui/ ./e2e/
 
