@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -53,6 +54,16 @@ func TestDOMQueries(t *testing.T) {
 	}
 	if first["styles"] != nil || first["children"] != nil {
 		t.Errorf("styles or children without asking: %v", first)
+	}
+	// Each match's selector finds it: its place among its parent's children of its tag, none when it
+	// is the only one of them.
+	for i, m := range matches(list) {
+		if want := fmt.Sprintf("#list > li:nth-of-type(%d)", i+1); m["selector"] != want {
+			t.Errorf("match %d: selector %v, want %s", i, m["selector"], want)
+		}
+	}
+	if s := matches(analyze(t, r.ai, map[string]any{"target": "dom", "selector": "#list > li:nth-of-type(3) > span"}))[0]["selector"]; s != "#list > li:nth-of-type(3) > span" {
+		t.Errorf("an only span: selector %v", s)
 	}
 
 	long := matches(analyze(t, r.ai, map[string]any{"target": "dom", "selector": "#long"}))[0]

@@ -40,8 +40,11 @@
     return unique(sel) ? sel : '';
   }
 
-  // A stable CSS selector: #id, a test/name attribute, or a short nth-of-type path.
-  function selectorFor(el) {
+  // A stable CSS selector: #id, a test/name attribute, or a short nth-of-type path. anchors (a DOM
+  // query's, for its matches) remembers each ancestor's #id answer: fifty matches in one list ask the
+  // document about their list once, not fifty times.
+  /** @param {Element} el @param {Map<Element, string>} [anchors] */
+  function selectorFor(el, anchors) {
     if (!el || el.nodeType !== 1) return '';
     const byId = idSelector(el);
     if (byId) return byId;
@@ -53,24 +56,36 @@
       if (unique(sel)) return sel;
     }
     const parts = [];
+    /** @type {Element | null} */
     let cur = el;
     while (cur && cur.nodeType === 1) {
       const t = cur.tagName.toLowerCase();
       if (t === 'body' || t === 'html') { parts.unshift(t); break; }
       if (cur !== el) {
-        const anchor = idSelector(cur);
+        let anchor = anchors && anchors.get(cur);
+        if (anchor === undefined) {
+          anchor = idSelector(cur);
+          if (anchors) anchors.set(cur, anchor);
+        }
         if (anchor) { parts.unshift(anchor); break; }
       }
       let part = t;
       const parent = cur.parentElement;
-      if (parent) {
-        const same = Array.prototype.filter.call(parent.children, (c) => c.tagName === cur.tagName);
-        if (same.length > 1) part += `:nth-of-type(${same.indexOf(cur) + 1})`;
-      }
+      if (parent) part += nthOfType(cur);
       parts.unshift(part);
       cur = parent;
     }
     return parts.join(' > ');
+  }
+
+  // ':nth-of-type(n)' when a sibling shares el's tag, else '': the siblings walked, no list made of them.
+  function nthOfType(el) {
+    const tag = el.tagName;
+    let before = 0;
+    for (let s = el.previousElementSibling; s; s = s.previousElementSibling) if (s.tagName === tag) before++;
+    let alike = before > 0;
+    for (let s = el.nextElementSibling; s && !alike; s = s.nextElementSibling) alike = s.tagName === tag;
+    return alike ? `:nth-of-type(${before + 1})` : '';
   }
 
   // What a generated test needs to locate a clicked button or link uniquely (features/testgen): its
