@@ -128,10 +128,11 @@ func (s *Server) serveSession(ctx context.Context, conn msgConn, claim tabClaim)
 		return err
 	}
 	s.clients.add(sess)
-	if pg, ok := s.store.Page(); ok && pg.TabID == claim.Tab {
-		claim.Owned = false // the human's tab is never an AI's own, whatever a claim says
+	human := 0
+	if pg, ok := s.store.Page(); ok {
+		human = pg.TabID
 	}
-	s.tabs.Resume(sess.id, claim.Agent, claim.Tab, claim.Owned)
+	s.tabs.Resume(sess.id, claim.Agent, claim.Tab, claim.Owned, human)
 	serving := ctx // the server's (or its request's): done when the server stops
 	defer func() {
 		s.mcp.UnregisterSession(ctx, sess.id)

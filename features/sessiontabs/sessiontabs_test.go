@@ -76,19 +76,24 @@ func TestWhatConcernsASession(t *testing.T) {
 // another session owns it there already (then it reads it).
 func TestResumedAfterATakeover(t *testing.T) {
 	tabs := New(nil)
-	tabs.Resume("a2", "claude", 5, true)
+	tabs.Resume("a2", "claude", 5, true, 0)
 	if b := tabs.Of("a2"); !b.Owned || b.Tab != 5 || b.Agent != "claude" {
 		t.Fatalf("resumed: %+v", b)
 	}
-	tabs.Resume("b2", "cursor", 5, true)
+	tabs.Resume("b2", "cursor", 5, true, 0)
 	if b := tabs.Of("b2"); b.Owned || b.Tab != 5 {
 		t.Fatalf("a tab owned by another: %+v", b)
 	}
 	if o, _ := tabs.Owner(5); o.Session != "a2" {
 		t.Fatalf("owner %+v", o)
 	}
-	tabs.Resume("c2", "zed", 0, true)
+	tabs.Resume("c2", "zed", 0, true, 0)
 	if tabs.Of("c2").Tab != 0 {
 		t.Fatal("no tab, no binding")
+	}
+	// The human's tracked tab is read, never owned.
+	tabs.Resume("d2", "aider", 7, true, 7)
+	if b := tabs.Of("d2"); b.Owned || b.Tab != 7 {
+		t.Fatalf("the human's tab claimed as owned: %+v", b)
 	}
 }
