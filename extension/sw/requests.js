@@ -29,7 +29,9 @@ const HOOKED = new Set(['xmlhttprequest']);
 const ABORTED = /ERR_ABORTED|NS_BINDING_ABORTED|NS_ERROR_ABORT/;
 
 export const JOIN_MS = 3000; // a fetch's hooks' entry reaches the worker well within this after its end
-export const REMEMBER_MS = 120000;
+// A browser copy a hooks' entry can still join ends within END_TOL_MS of it, and reaches the worker
+// about when it ends: no later than this after the hooks' entry came.
+export const REMEMBER_MS = 5000;
 export const END_TOL_MS = 2000; // the hooks' end (their start and duration) and the browser's differ by this at most
 export const INFLIGHT_MAX = 1000; // requests started and not ended (an image that never loads stays)
 export const PENDING_MAX = 500; // browser copies waiting for their hooks' entry
