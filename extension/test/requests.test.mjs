@@ -4,7 +4,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { FakeClock } from './fake-clock.mjs';
-import { Requests, JOIN_MS, BATCH_MS, PENDING_MAX, OUTBOX_MAX, loadTypes } from '../sw/requests.js';
+import { Requests, JOIN_MS, BATCH_MS, PENDING_MAX, OUTBOX_MAX, REMEMBER_MS, loadTypes } from '../sw/requests.js';
 
 const require = createRequire(import.meta.url);
 const scrub = require('../content/scrub.js');
@@ -206,4 +206,18 @@ test('a flood of requests goes to the queue at the bound, not only after the wai
   await clock.advance(BATCH_MS);
   assert.equal(out.length, OUTBOX_MAX + 1);
   assert.equal(out[OUTBOX_MAX][2].url.length, 8192);
+});
+
+test('a busy page\'s hooks\' entries are remembered REMEMBER_MS, not until the bound', async () => {
+  const { clock, r } = rig();
+  // One fetch every 100 ms for 30 s, none failed: only the last REMEMBER_MS of them can still join.
+  for (let i = 0; i < 300; i++) {
+    r.fromPage([{ kind: 'network', data: { ts: clock.now(), duration_ms: 3, method: 'GET', url: `http://app.test/api/${i}`, type: 'fetch', status: 200 } }], 4);
+    await clock.advance(100);
+  }
+  // Joined by end time within 2 s, an entry can join nothing a few seconds on: a few seconds' worth
+  // stay (REMEMBER_MS), not the last HOOKS_MAX of a busy page.
+  const kept = r.stats().remembered;
+  assert.ok(REMEMBER_MS <= 10_000, `REMEMBER_MS ${REMEMBER_MS}`);
+  assert.ok(kept > 0 && kept <= REMEMBER_MS / 100, `${kept} entries remembered`);
 });
