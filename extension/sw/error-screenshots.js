@@ -4,6 +4,7 @@
 // counted, never thrown.
 
 import { errText } from './errors.js';
+import { base64Bytes, bytesBase64 } from './screenshot.js';
 
 const SHOT_INTERVAL_MS = 5000;
 export const SHOT_MAX_CHARS = 4.5 * 1024 * 1024; // the data URL must fit the server's 5 MiB body cap
@@ -69,7 +70,7 @@ export class Screenshots {
 
 // A screenshot too large for one POST (a huge, busy screen): scale it down until it fits.
 export async function shrinkPNG(dataURL) {
-  const bitmap = await createImageBitmap(await (await fetch(dataURL)).blob());
+  const bitmap = await createImageBitmap(new Blob([base64Bytes(dataURL.slice(dataURL.indexOf(',') + 1))], { type: 'image/png' }));
   let scale = Math.sqrt(SHOT_MAX_CHARS / dataURL.length) * 0.9;
   for (let i = 0; i < 4; i++) {
     const w = Math.max(1, Math.round(bitmap.width * scale));
@@ -86,8 +87,5 @@ export async function shrinkPNG(dataURL) {
 }
 
 async function blobToDataURL(blob) {
-  const bytes = new Uint8Array(await blob.arrayBuffer());
-  let bin = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
-  return `data:${blob.type || 'image/png'};base64,${btoa(bin)}`;
+  return `data:${blob.type || 'image/png'};base64,${bytesBase64(new Uint8Array(await blob.arrayBuffer()))}`;
 }

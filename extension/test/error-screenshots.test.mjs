@@ -93,3 +93,30 @@ test('failures are counted with their reason, never thrown; a too large image is
   assert.deepEqual(h.steps.at(-1)[2].image, 'data:small');
   assert.deepEqual(h.shots.stats(), { sent: 1, attached: 0, skipped: 0, failed: 2, last_error: 'Cannot access contents of the page', last_file: '' });
 });
+
+test('a screenshot too large for one POST is scaled down until its data URL fits, its bytes as the canvas encoded them', async (t) => {
+  const made = [];
+  const drawn = [];
+  // The browser's image and canvas, faked: each encoded PNG is a byte per 6 pixels of the canvas.
+  globalThis.createImageBitmap = async (blob) => ({ width: 8000, height: 6000, bytes: new Uint8Array(await blob.arrayBuffer()) });
+  globalThis.OffscreenCanvas = class {
+    constructor(w, h) { this.w = w; this.h = h; made.push([w, h]); }
+    getContext() { return { drawImage: (bm, x, y, w, h) => drawn.push([bm.bytes.length, w, h]) }; }
+    async convertToBlob() {
+      const bytes = new Uint8Array(Math.round((this.w * this.h) / 6));
+      for (let i = 0; i < bytes.length; i++) bytes[i] = i % 251;
+      return new Blob([bytes], { type: 'image/png' });
+    }
+  };
+  t.after(() => { delete globalThis.OffscreenCanvas; delete globalThis.createImageBitmap; });
+  const { shrinkPNG } = await import('../sw/error-screenshots.js');
+  const big = `data:image/png;base64,${Buffer.alloc(4_800_000, 7).toString('base64')}`;
+  const out = await shrinkPNG(big);
+  assert.ok(out.length <= SHOT_MAX_CHARS, `${out.length} chars`);
+  assert.equal(drawn[0][0], 4_800_000, 'the capture decoded whole');
+  const bytes = Buffer.from(out.slice('data:image/png;base64,'.length), 'base64');
+  const [w, h] = made[made.length - 1];
+  assert.equal(bytes.length, Math.round((w * h) / 6));
+  assert.ok(bytes.every((b, i) => b === i % 251), 'the canvas\'s bytes, as encoded');
+  assert.ok(made.length > 1 && w < 8000, `scaled to ${w}×${h} in ${made.length} tries`);
+});
