@@ -69,10 +69,10 @@ func (t *Tabs) Track(session, agent string, tab int) {
 }
 
 // Resume binds session again to the tab it owned or tracked on the server
-// before a takeover (its relay says which): owned again unless another
-// session owns that tab now, MaxOwned tabs are owned, or it is human, the
-// tab the human tracks (never an AI's own, whatever a relay claims), then
-// tracked.
+// before a takeover (its relay says which): owned again, unless another
+// session owns that tab now, MaxOwned tabs are owned, or the tab is human
+// (the tab the human tracks is never an AI's own, whatever a relay
+// claims); then tracked.
 func (t *Tabs) Resume(session, agent string, tab int, owned bool, human int) {
 	if tab <= 0 {
 		return
