@@ -233,14 +233,17 @@ func TestScreenshotOnError(t *testing.T) {
 	})
 	r.eval(t, `throwLater("shot-error")`)
 	var shot string
-	waitFor(t, 10*time.Second, "the screenshot named on the error", func() bool {
+	if !wait.Until(10*time.Second, func() bool {
 		e := findContains(entries(observe(t, r.ai, map[string]any{"what": "errors"})), "message", "shot-error")
 		if e == nil || e["screenshot"] == nil {
 			return false
 		}
 		shot = e["screenshot"].(string)
 		return true
-	})
+	}) {
+		stats, err := chromedp.Run(r.b.sw, chromedp.Evaluate[map[string]any](`globalThis.status().screenshots`))
+		t.Fatalf("timed out after 10s waiting for the screenshot named on the error; the worker's screenshots: %v %v", stats, err)
+	}
 	b, err := os.ReadFile(shot)
 	if err != nil || !strings.HasPrefix(string(b), "\x89PNG") || filepath.Dir(shot) != dir {
 		t.Fatalf("screenshot %s: %v", shot, err)
