@@ -97,12 +97,17 @@
   // rec.sentAt), where the browser starts timing it. Script makes one call at a time, so two
   // requests to one URL share no such span but an instant of the coarse clock: an entry another
   // request took is skipped, and two left for one request are none (no phases rather than
-  // another's). The entries are the page's buffer's and those an observer of our own was given:
-  // the buffer stops taking them when full (250 by default; a dev server's modules fill it), an
-  // observer does not. Missing entries (a body still coming) are no phases. Looked up when the
-  // entry is built: a fetch's after its body is read, an XHR's after loadend, when the browser has
-  // added the entry. The getters are our own, taken now: reading an entry runs none of the page's
-  // code; lists are walked by index and the observed ones kept in a ring for the same reason.
+  // another's). Missing entries (a body still coming) are no phases. Looked up when the entry is
+  // built: a fetch's after its body is read, an XHR's after loadend, when the browser has added
+  // the entry. The getters are our own, taken now: reading an entry runs none of the page's code;
+  // lists are walked by index for the same reason.
+  // Where the entries are: an observer of our own, started at the page's first fetch or XHR, is
+  // given every entry added from then on (the page's buffer stops taking them when full: 250 by
+  // default, which a dev server's modules fill), and its takeRecords() those not yet handed over.
+  // The newest fetch and XHR ones are kept in a ring with their start and URL, read once, so a
+  // request started after the observer is found there alone. The page's buffer is walked only for
+  // a request that started before it: getEntriesByName makes an array of every entry of the URL,
+  // a cost a page polling one URL paid on each request (PERFORMANCE.md).
   const phases = (() => {
     const gopd = Object.getOwnPropertyDescriptor;
     const PerfC = W.Performance;
@@ -124,26 +129,44 @@
       const to = read(e, b);
       return from > 0 && to >= from ? round(to - from) : 0;
     };
-    const seen = new Array(SEEN_MAX); // the newest fetch and XHR entries observed
+    // The ring: entry, startTime, name, initiatorType of the newest fetch and XHR entries observed.
+    const seen = new Array(SEEN_MAX);
+    const seenAt = new Array(SEEN_MAX);
+    const seenName = new Array(SEEN_MAX);
+    const seenType = new Array(SEEN_MAX);
     let seenNext = 0;
+    const keep = (list) => {
+      for (let i = 0; i < list.length; i++) {
+        const e = list[i];
+        const t = read(e, 'initiatorType');
+        if (t !== 'fetch' && t !== 'xmlhttprequest') continue;
+        const k = seenNext++ % SEEN_MAX;
+        seen[k] = e;
+        seenAt[k] = read(e, 'startTime');
+        seenName[k] = read(e, 'name');
+        seenType[k] = t;
+      }
+    };
     // The observer starts at the page's first fetch or XHR, before it is sent: a page's load
     // (its scripts, styles, images) costs it nothing, and no request it could time is missed.
     const PO = W.PerformanceObserver;
     const poObserve = PO && PO.prototype.observe;
+    const poTake = PO && PO.prototype.takeRecords;
     const getEntries = W.PerformanceObserverEntryList && W.PerformanceObserverEntryList.prototype.getEntries;
+    let observer = null;
+    let watchedFrom = Infinity; // requests started from then on are the observer's alone
     let watching = false;
     const watch = () => {
       if (watching) return;
       watching = true;
       try {
-        const po = new PO((l) => {
-          const list = apply(getEntries, l, []);
-          for (let i = 0; i < list.length; i++) {
-            const t = read(list[i], 'initiatorType');
-            if (t === 'fetch' || t === 'xmlhttprequest') seen[seenNext++ % SEEN_MAX] = list[i];
-          }
-        });
+        const po = new PO((l) => keep(apply(getEntries, l, [])));
+        const from = perfNow();
         apply(poObserve, po, [{ type: 'resource' }]);
+        if (typeof poTake === 'function') {
+          observer = po;
+          watchedFrom = from;
+        }
       } catch (_) { /* the buffer's entries alone */ }
     };
     const PHASES = [['dns', 'domainLookupStart', 'domainLookupEnd'], ['connect', 'connectStart', 'connectEnd'],
@@ -151,7 +174,7 @@
     // rec: {url, start, sentAt}; type: 'fetch' or 'xmlhttprequest'. {dns, connect, tls, wait, download} (those measured) or undefined.
     const of = (rec, type) => {
       if (!(rec.sentAt >= rec.start)) return undefined;
-      const list = apply(byName, perf, [rec.url, 'resource']);
+      if (observer) keep(apply(poTake, observer, []));
       let found = null;
       const fits = (e) => { // false: a second entry fits
         if (e === found || taken.has(e) || read(e, 'initiatorType') !== type) return true;
@@ -159,17 +182,22 @@
         found = e;
         return true;
       };
-      // The list is in startTime order: walked from its newest, it ends at the first entry that
-      // started before the request, however many of the URL the page's buffer holds.
-      for (let i = list.length - 1; i >= 0; i--) {
-        const at = read(list[i], 'startTime');
-        if (at > rec.sentAt) continue;
-        if (at < rec.start) break;
-        if (!fits(list[i])) return undefined;
-      }
       for (let i = 0; i < SEEN_MAX && seen[i]; i++) {
-        const at = read(seen[i], 'startTime');
-        if (at >= rec.start && at <= rec.sentAt && read(seen[i], 'name') === rec.url && !fits(seen[i])) return undefined;
+        const at = seenAt[i];
+        if (at < rec.start || at > rec.sentAt || seenName[i] !== rec.url || seenType[i] !== type || taken.has(seen[i])) continue;
+        if (found) return undefined;
+        found = seen[i];
+      }
+      if (rec.start < watchedFrom) {
+        const list = apply(byName, perf, [rec.url, 'resource']);
+        // The list is in startTime order: walked from its newest, it ends at the first entry that
+        // started before the request, however many of the URL the page's buffer holds.
+        for (let i = list.length - 1; i >= 0; i--) {
+          const at = read(list[i], 'startTime');
+          if (at > rec.sentAt) continue;
+          if (at < rec.start) break;
+          if (!fits(list[i])) return undefined;
+        }
       }
       if (!found || !(read(found, 'responseEnd') > 0)) return undefined;
       taken.add(found);

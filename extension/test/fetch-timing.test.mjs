@@ -5,8 +5,12 @@ import assert from 'node:assert/strict';
 
 // The performance timeline as the page world sees it: classes whose prototypes hold the getters.
 let entries = [];
+let bufferReads = 0;
 class Performance {
-  getEntriesByName(name, type) { return entries.filter((e) => e.t.name === name && type === 'resource'); }
+  getEntriesByName(name, type) {
+    bufferReads++;
+    return entries.filter((e) => e.t.name === name && type === 'resource');
+  }
 }
 class PerformanceEntry {}
 Object.defineProperty(PerformanceEntry.prototype, 'startTime', { get() { return this.t.startTime; }, configurable: true });
@@ -15,8 +19,10 @@ class PerformanceResourceTiming extends PerformanceEntry {}
 const KEYS = ['initiatorType', 'domainLookupStart', 'domainLookupEnd', 'connectStart', 'connectEnd', 'secureConnectionStart', 'requestStart', 'responseStart', 'responseEnd'];
 for (const k of KEYS) Object.defineProperty(PerformanceResourceTiming.prototype, k, { get() { return this.t[k] ?? 0; }, configurable: true });
 
-// Our observer: what the browser hands it (deliver) is kept though the page's buffer is full.
+// Our observer: what the browser hands it (deliver) is kept though the page's buffer is full; what it
+// has not handed over yet (pending) its takeRecords() gives.
 let observed = null;
+let pending = [];
 class PerformanceObserverEntryList {
   constructor(list) { this.list = list; }
   getEntries() { return this.list; }
@@ -24,6 +30,11 @@ class PerformanceObserverEntryList {
 class PerformanceObserver {
   constructor(cb) { this.cb = cb; }
   observe(opts) { assert.deepEqual(opts, { type: 'resource' }); observed = this; }
+  takeRecords() {
+    const l = pending;
+    pending = [];
+    return l;
+  }
 }
 const deliver = (...list) => observed.cb(new PerformanceObserverEntryList(list));
 
@@ -152,4 +163,20 @@ test('an entry the page\'s full buffer did not take is found among those observe
   } finally {
     Object.defineProperty(PerformanceEntry.prototype, 'name', { get() { return this.t.name; }, configurable: true });
   }
+});
+
+test('a request started after the observer is looked up among the observed and those not handed over yet, not in the buffer', () => {
+  assert.ok(observed, 'after the test above');
+  entries = [entry(700.1)]; // in the buffer, never observed: cannot happen once the observer runs
+  bufferReads = 0;
+  pending = [entry(700.2, { requestStart: 710, responseStart: 750 })];
+  assert.equal(phasesOf(req(700, 700.4), 'fetch').wait, 40, 'the one not handed over yet');
+  assert.equal(bufferReads, 0, 'the page\'s buffer is not read');
+  pending = [entry(710.2)];
+  deliver(entry(710.3));
+  assert.equal(phasesOf(req(710, 710.4), 'fetch'), undefined, 'one observed and one not handed over in one call: none');
+  pending = [entry(720.2)];
+  assert.ok(phasesOf(req(720, 720.4), 'fetch'));
+  assert.equal(phasesOf(req(720, 720.4), 'fetch'), undefined, 'taken');
+  assert.equal(bufferReads, 0);
 });
