@@ -4,7 +4,7 @@
 // counted, never thrown.
 
 import { errText } from './errors.js';
-import { base64Bytes, bytesBase64 } from './screenshot.js';
+import { base64Of, blobBase64, imageBlob } from './screenshot.js';
 
 const SHOT_INTERVAL_MS = 5000;
 export const SHOT_MAX_CHARS = 4.5 * 1024 * 1024; // the data URL must fit the server's 5 MiB body cap
@@ -70,7 +70,7 @@ export class Screenshots {
 
 // A screenshot too large for one POST (a huge, busy screen): scale it down until it fits.
 export async function shrinkPNG(dataURL) {
-  const bitmap = await createImageBitmap(new Blob([base64Bytes(dataURL.slice(dataURL.indexOf(',') + 1))], { type: 'image/png' }));
+  const bitmap = await createImageBitmap(imageBlob(base64Of(dataURL), 'png'));
   let scale = Math.sqrt(SHOT_MAX_CHARS / dataURL.length) * 0.9;
   for (let i = 0; i < 4; i++) {
     const w = Math.max(1, Math.round(bitmap.width * scale));
@@ -79,13 +79,9 @@ export async function shrinkPNG(dataURL) {
     // A new canvas always has its 2d context.
     /** @type {OffscreenCanvasRenderingContext2D} */ (canvas.getContext('2d')).drawImage(bitmap, 0, 0, w, h);
     const blob = await canvas.convertToBlob({ type: 'image/png' });
-    const out = await blobToDataURL(blob);
+    const out = `data:${blob.type || 'image/png'};base64,${await blobBase64(blob)}`;
     if (out.length <= SHOT_MAX_CHARS) return out;
     scale *= 0.7;
   }
   throw new Error('screenshot too large even scaled down');
-}
-
-async function blobToDataURL(blob) {
-  return `data:${blob.type || 'image/png'};base64,${bytesBase64(new Uint8Array(await blob.arrayBuffer()))}`;
 }

@@ -173,7 +173,7 @@ export function makeShooter({ chrome, settings, now = Date.now, sleep = (ms) => 
       // devicePixelRatio says.
       const direct = !selector && top.vw * top.dpr <= maxW; // the capture is the answer, unless its size says otherwise
       const shot = await capture(tab.windowId, fmt, direct ? Math.round(JPEG_QUALITY * 100) : undefined);
-      const b64 = shot.slice(shot.indexOf(',') + 1);
+      const b64 = base64Of(shot);
       const size = imageSize(b64);
       if (!selector && (size ? size.w <= maxW : direct)) {
         // Already no wider than asked: the browser's own encoding is the answer.
@@ -198,8 +198,7 @@ export function makeShooter({ chrome, settings, now = Date.now, sleep = (ms) => 
     try {
       for (let y = 0; y < height; y += top.vh) {
         const [{ result: at }] = await run(tabId, scrollTo, [y], false);
-        const shot = await capture(windowId, fmt);
-        const bitmap = await createImageBitmap(imageBlob(shot.slice(shot.indexOf(',') + 1), fmt));
+        const bitmap = await createImageBitmap(imageBlob(base64Of(await capture(windowId, fmt)), fmt));
         const k = bitmap.width / top.vw; // device pixels per CSS pixel
         const rows = Math.min(top.vh, height - at);
         const skip = y - at; // the last screen scrolls less than asked
@@ -210,7 +209,7 @@ export function makeShooter({ chrome, settings, now = Date.now, sleep = (ms) => 
     } finally {
       await run(tabId, scrollTo, [top.sy], false).catch(() => {});
     }
-    const data = bytesBase64(new Uint8Array(await (await canvas.convertToBlob(encoding(fmt))).arrayBuffer()));
+    const data = await blobBase64(await canvas.convertToBlob(encoding(fmt)));
     return { data, capped: top.docH > maxH ? top.docH : 0 };
   }
 
@@ -249,11 +248,27 @@ async function reencode(b64, size, top, crop, fmt, maxW) {
   const canvas = new OffscreenCanvas(w, h);
   // A new canvas always has its bitmaprenderer context; the bitmap is handed over (closed by it).
   /** @type {ImageBitmapRenderingContext} */ (canvas.getContext('bitmaprenderer')).transferFromImageBitmap(bitmap);
-  return bytesBase64(new Uint8Array(await (await canvas.convertToBlob(encoding(fmt))).arrayBuffer()));
+  return blobBase64(await canvas.convertToBlob(encoding(fmt)));
 }
 
-/** The image base64 stands for, as a Blob. */
-const imageBlob = (b64, fmt) => new Blob([base64Bytes(b64)], { type: fmt === 'png' ? 'image/png' : 'image/jpeg' });
+/**
+ * The base64 text of a data URL.
+ * @param {string} dataURL
+ */
+export const base64Of = (dataURL) => dataURL.slice(dataURL.indexOf(',') + 1);
+
+/**
+ * The image base64 stands for, as a Blob.
+ * @param {string} b64
+ * @param {string} fmt 'png' or 'jpeg'
+ */
+export const imageBlob = (b64, fmt) => new Blob([base64Bytes(b64)], { type: fmt === 'png' ? 'image/png' : 'image/jpeg' });
+
+/**
+ * A Blob's bytes as base64.
+ * @param {Blob} blob
+ */
+export const blobBase64 = async (blob) => bytesBase64(new Uint8Array(await blob.arrayBuffer()));
 
 /**
  * The width and height of a base64 PNG or JPEG, read from its header (no decoding of the image; of the
