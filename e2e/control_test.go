@@ -225,25 +225,9 @@ func TestScreenshotOnError(t *testing.T) {
 	waitFor(t, 5*time.Second, "the error without a screenshot", func() bool {
 		return findContains(entries(observe(t, r.ai, map[string]any{"what": "errors"})), "message", "no-shot-error") != nil
 	})
-	configure(t, r, map[string]any{"screenshot_on_error": true})
-	waitFor(t, 10*time.Second, "the override to reach the worker", func() bool {
-		ok, err := chromedp.Run(r.b.sw, chromedp.Evaluate[bool](`(async () =>
-			(await chrome.storage.local.get('gasoline_effective')).gasoline_effective.screenshot_on_error === true)()`, chromedp.EvalAwaitPromise))
-		return err == nil && ok
-	})
+	screenshotOnError(t, r)
 	r.eval(t, `throwLater("shot-error")`)
-	var shot string
-	if !wait.Until(10*time.Second, func() bool {
-		e := findContains(entries(observe(t, r.ai, map[string]any{"what": "errors"})), "message", "shot-error")
-		if e == nil || e["screenshot"] == nil {
-			return false
-		}
-		shot = e["screenshot"].(string)
-		return true
-	}) {
-		stats, err := chromedp.Run(r.b.sw, chromedp.Evaluate[map[string]any](`globalThis.status().screenshots`))
-		t.Fatalf("timed out after 10s waiting for the screenshot named on the error; the worker's screenshots: %v %v", stats, err)
-	}
+	shot := awaitErrorScreenshot(t, r, "shot-error", 10*time.Second)
 	b, err := os.ReadFile(shot)
 	if err != nil || !strings.HasPrefix(string(b), "\x89PNG") || filepath.Dir(shot) != dir {
 		t.Fatalf("screenshot %s: %v", shot, err)
@@ -257,6 +241,43 @@ func TestScreenshotOnError(t *testing.T) {
 	if n := countPNG(dir); n != before+1 {
 		t.Fatalf("%d new screenshots, want 1", n-before)
 	}
+}
+
+// screenshotOnError turns screenshot_on_error on as the AI would, and waits until the worker has it.
+// capture.html's own errors are captured first, the rejection of its fetch to an unreachable port
+// included: that one comes when the connection is refused, and if it came after the setting it would
+// be the one screenshot of the next 5 s (at most one every 5 s), not the test's error.
+func screenshotOnError(t testing.TB, r *rig) {
+	t.Helper()
+	waitFor(t, 10*time.Second, "capture.html's own errors", func() bool {
+		return findContains(entries(observe(t, r.ai, map[string]any{"what": "errors"})), "message", "Failed to fetch") != nil
+	})
+	configure(t, r, map[string]any{"screenshot_on_error": true})
+	waitFor(t, 10*time.Second, "the override to reach the worker", func() bool {
+		ok, err := chromedp.Run(r.b.sw, chromedp.Evaluate[bool](`(async () =>
+			(await chrome.storage.local.get('gasoline_effective')).gasoline_effective.screenshot_on_error === true)()`, chromedp.EvalAwaitPromise))
+		return err == nil && ok
+	})
+}
+
+// awaitErrorScreenshot returns the file of the screenshot named on the error whose message holds
+// msg; on a timeout it says what the worker's screenshots did (sent, attached, skipped, failed, why).
+func awaitErrorScreenshot(t testing.TB, r *rig, msg string, within time.Duration) string {
+	t.Helper()
+	var shot string
+	if !wait.Until(within, func() bool {
+		e := findContains(entries(observe(t, r.ai, map[string]any{"what": "errors"})), "message", msg)
+		if e == nil || e["screenshot"] == nil {
+			return false
+		}
+		shot = e["screenshot"].(string)
+		return true
+	}) {
+		stats, err := chromedp.Run(r.b.sw, chromedp.Evaluate[map[string]any](`globalThis.status().screenshots`))
+		t.Fatalf("timed out after %v waiting for the screenshot named on the error; the worker's screenshots: %v %v; the errors: %s", within, stats, err,
+			clipJSON(observe(t, r.ai, map[string]any{"what": "errors"}), 1500))
+	}
+	return shot
 }
 
 func countPNG(dir string) int {
