@@ -65,6 +65,14 @@ func TestDOMQueries(t *testing.T) {
 	if s := matches(analyze(t, r.ai, map[string]any{"target": "dom", "selector": "#list > li:nth-of-type(3) > span"}))[0]["selector"]; s != "#list > li:nth-of-type(3) > span" {
 		t.Errorf("an only span: selector %v", s)
 	}
+	// Among siblings of several tags (the body's): counted by tag, none for the only img.
+	var among []string
+	for _, m := range matches(analyze(t, r.ai, map[string]any{"target": "dom", "selector": "body > h2, body > img"})) {
+		among = append(among, fmt.Sprint(m["selector"]))
+	}
+	if got := strings.Join(among, ", "); got != "body > h2:nth-of-type(1), body > h2:nth-of-type(2), body > img" {
+		t.Errorf("siblings of several tags: selectors %s", got)
+	}
 
 	long := matches(analyze(t, r.ai, map[string]any{"target": "dom", "selector": "#long"}))[0]
 	if len([]rune(long["text"].(string))) != 500 || long["textTruncated"] != true {

@@ -40,11 +40,11 @@
     return unique(sel) ? sel : '';
   }
 
-  // A stable CSS selector: #id, a test/name attribute, or a short nth-of-type path. anchors (a DOM
-  // query's, for its matches) remembers each ancestor's #id answer: fifty matches in one list ask the
-  // document about their list once, not fifty times.
-  /** @param {Element} el @param {Map<Element, string>} [anchors] */
-  function selectorFor(el, anchors) {
+  // A stable CSS selector: #id, a test/name attribute, or a short nth-of-type path. memo (a DOM
+  // query's, for its matches) remembers each ancestor's #id answer and each parent's nth-of-type
+  // answers: fifty matches in one list ask the document about their list once, and walk it once.
+  /** @param {Element} el @param {SelectorMemo} [memo] */
+  function selectorFor(el, memo) {
     if (!el || el.nodeType !== 1) return '';
     const byId = idSelector(el);
     if (byId) return byId;
@@ -62,16 +62,16 @@
       const t = cur.tagName.toLowerCase();
       if (t === 'body' || t === 'html') { parts.unshift(t); break; }
       if (cur !== el) {
-        let anchor = anchors && anchors.get(cur);
+        let anchor = memo && memo.anchors.get(cur);
         if (anchor === undefined) {
           anchor = idSelector(cur);
-          if (anchors) anchors.set(cur, anchor);
+          if (memo) memo.anchors.set(cur, anchor);
         }
         if (anchor) { parts.unshift(anchor); break; }
       }
       let part = t;
       const parent = cur.parentElement;
-      if (parent) part += nthOfType(cur);
+      if (parent) part += memo ? nthAmong(parent, memo).get(cur) || '' : nthOfType(cur);
       parts.unshift(part);
       cur = parent;
     }
@@ -87,6 +87,37 @@
     for (let s = el.nextElementSibling; s && !alike; s = s.nextElementSibling) alike = s.tagName === tag;
     return alike ? `:nth-of-type(${before + 1})` : '';
   }
+
+  // nthOfType's answer for each of parent's children, in one walk of them (kept in memo.nth).
+  // The Element accessors are read from the prototype: a form's named fields shadow its own.
+  /** @param {Element} parent @param {SelectorMemo} memo */
+  function nthAmong(parent, memo) {
+    let out = memo.nth.get(parent);
+    if (out) return out;
+    const seen = new Map(); // tag → how many of the children so far
+    const kids = [];
+    const E = elementAccessors();
+    for (let c = E.first.call(parent); c; c = E.next.call(c)) {
+      const tag = E.tag.call(c);
+      const n = (seen.get(tag) || 0) + 1;
+      seen.set(tag, n);
+      kids.push(c, tag, n);
+    }
+    out = new Map();
+    for (let i = 0; i < kids.length; i += 3) out.set(kids[i], seen.get(kids[i + 1]) > 1 ? `:nth-of-type(${kids[i + 2]})` : '');
+    memo.nth.set(parent, out);
+    return out;
+  }
+  /** @typedef {{anchors: Map<Element, string>, nth: Map<Element, Map<Element, string>>}} SelectorMemo */
+  // Taken at the first query, as content/queries.js takes its own (a load pays for no interface built early).
+  /** @type {{first: () => Element | null, next: () => Element | null, tag: () => string} | null} */
+  let accessors = null;
+  const elementAccessors = () => accessors || (accessors = {
+    first: elementGetter('firstElementChild'),
+    next: elementGetter('nextElementSibling'),
+    tag: elementGetter('tagName'),
+  });
+  const elementGetter = (name) => /** @type {NonNullable<PropertyDescriptor['get']>} */ (/** @type {PropertyDescriptor} */ (Object.getOwnPropertyDescriptor(Element.prototype, name)).get);
 
   // What a generated test needs to locate a clicked button or link uniquely (features/testgen): its
   // role, its accessible name where it differs from its text, how many elements of the page share

@@ -210,7 +210,7 @@
     }
     let depth = Math.floor(Number(p.max_depth));
     depth = depth >= 1 ? Math.min(depth, DEPTH_MAX) : DEPTH_DEFAULT; // 0 / absent → the default
-    const ctx = { props, depth: p.include_children === true ? depth : 0, budget: NODE_BUDGET, anchors: new Map() };
+    const ctx = { props, depth: p.include_children === true ? depth : 0, budget: NODE_BUDGET, memo: { anchors: new Map(), nth: new Map() } };
     const n = Math.min(list.length, MATCH_MAX);
     const matches = [];
     for (let i = 0; i < n; i++) matches.push(describe(list[i], ctx, 0));
@@ -259,7 +259,7 @@
     ctx.budget--;
     const out = {};
     if (level === 0) {
-      try { out.selector = G.selectorFor(el, ctx.anchors); } catch (_) { /* clobbered beyond repair: leave it out */ }
+      try { out.selector = G.selectorFor(el, ctx.memo); } catch (_) { /* clobbered beyond repair: leave it out */ }
     }
     out.tag = tagOf(el);
     out.attributes = attributesOf(el);
