@@ -41,10 +41,10 @@
   }
 
   // A stable CSS selector: #id, a test/name attribute, or a short nth-of-type path. memo (a DOM
-  // query's, for its matches) remembers each ancestor's #id answer and each parent's nth-of-type
+  // query's, shared by its matches) remembers each ancestor's #id answer and each parent's nth-of-type
   // answers: fifty matches in one list ask the document about their list once, and walk it once.
   /** @param {Element} el @param {SelectorMemo} [memo] */
-  function selectorFor(el, memo) {
+  function selectorFor(el, memo = { anchors: new Map(), nth: new Map() }) {
     if (!el || el.nodeType !== 1) return '';
     const byId = idSelector(el);
     if (byId) return byId;
@@ -62,34 +62,24 @@
       const t = cur.tagName.toLowerCase();
       if (t === 'body' || t === 'html') { parts.unshift(t); break; }
       if (cur !== el) {
-        let anchor = memo && memo.anchors.get(cur);
+        let anchor = memo.anchors.get(cur);
         if (anchor === undefined) {
           anchor = idSelector(cur);
-          if (memo) memo.anchors.set(cur, anchor);
+          memo.anchors.set(cur, anchor);
         }
         if (anchor) { parts.unshift(anchor); break; }
       }
       let part = t;
       const parent = cur.parentElement;
-      if (parent) part += memo ? nthAmong(parent, memo).get(cur) || '' : nthOfType(cur);
+      if (parent) part += nthAmong(parent, memo).get(cur) || '';
       parts.unshift(part);
       cur = parent;
     }
     return parts.join(' > ');
   }
 
-  // ':nth-of-type(n)' when a sibling shares el's tag, else '': the siblings walked, no list made of them.
-  function nthOfType(el) {
-    const tag = el.tagName;
-    let before = 0;
-    for (let s = el.previousElementSibling; s; s = s.previousElementSibling) if (s.tagName === tag) before++;
-    let alike = before > 0;
-    for (let s = el.nextElementSibling; s && !alike; s = s.nextElementSibling) alike = s.tagName === tag;
-    return alike ? `:nth-of-type(${before + 1})` : '';
-  }
-
-  // nthOfType's answer for each of parent's children, in one walk of them (kept in memo.nth).
-  // The Element accessors are read from the prototype: a form's named fields shadow its own.
+  // ':nth-of-type(n)' for each of parent's children that shares its tag with a sibling, else '': one
+  // walk of them (kept in memo.nth), with Element.prototype's accessors: a form's named fields shadow its own.
   /** @param {Element} parent @param {SelectorMemo} memo */
   function nthAmong(parent, memo) {
     let out = memo.nth.get(parent);
@@ -109,7 +99,7 @@
     return out;
   }
   /** @typedef {{anchors: Map<Element, string>, nth: Map<Element, Map<Element, string>>}} SelectorMemo */
-  // Taken at the first query, as content/queries.js takes its own (a load pays for no interface built early).
+  // Taken at first use, as content/queries.js takes its own (a load pays for no interface built early).
   /** @type {{first: () => Element | null, next: () => Element | null, tag: () => string} | null} */
   let accessors = null;
   const elementAccessors = () => accessors || (accessors = {
