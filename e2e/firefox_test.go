@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/gasoline-dev/gasoline/extension"
+	"github.com/gasoline-dev/gasoline/features/wait"
 )
 
 // ffUUID pins the Firefox build's moz-extension://<uuid> origin in the test
@@ -310,6 +311,19 @@ func newFoxRig(t testing.TB, agent string, settings map[string]any) *foxRig {
 	return r
 }
 
+// addonState is what the browser says of the extension: whether it is
+// installed and active, and its background script's state.
+func (f *fox) addonState(t testing.TB) string {
+	v, err := f.eval(f.chromeWindow(t), `(() => { const p = WebExtensionPolicy.getByID(`+strconv.Quote(extension.GeckoID)+`);
+		if (!p) return 'not installed';
+		const e = p.extension;
+		return JSON.stringify({active: p.active, background: e && e.backgroundState}); })()`)
+	if err != nil {
+		return "unknown: " + err.Error()
+	}
+	return fmt.Sprint(v)
+}
+
 // pendingOrigins is what GET /api/origins lists as waiting for the human.
 func (r *foxRig) pendingOrigins(t testing.TB) []map[string]any {
 	t.Helper()
@@ -328,10 +342,13 @@ func (r *foxRig) pendingOrigins(t testing.TB) []map[string]any {
 // dashboard's a key makes), and waits for the extension to connect.
 func (r *foxRig) acceptOrigin(t testing.TB) {
 	t.Helper()
-	waitFor(t, 15*time.Second, "the extension's origin to wait for the human", func() bool {
-		p := r.pendingOrigins(t)
+	var p []map[string]any
+	if !wait.Until(15*time.Second, func() bool {
+		p = r.pendingOrigins(t)
 		return len(p) == 1 && p[0]["origin"] == ffOrigin
-	})
+	}) {
+		t.Fatalf("timed out after 15s waiting for the extension's origin to wait for the human: pending %v, the add-on %s", p, r.f.addonState(t))
+	}
 	resp, err := humanPost(t, r.port, "/api/origins/answer", `{"origin":"`+ffOrigin+`","accept":true}`)
 	if err != nil || resp.StatusCode != 200 {
 		t.Fatalf("accept the origin: %v %v", resp, err)

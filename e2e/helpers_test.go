@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -57,18 +58,39 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// freePort finds a loopback port nothing listens on, with no capture
-// history an earlier test's server left for it.
+// usedPorts are the ports freePort handed out in this run.
+var usedPorts = struct {
+	sync.Mutex
+	m map[int]bool
+}{m: map[int]bool{}}
+
+// freePort finds a loopback port nothing listens on and no earlier test of
+// this run had: a server keeps state per port in the shared test home (its
+// capture history, the human's decisions — an origin accepted there would
+// be accepted again, and a test waiting for it to ask would wait in vain).
 func freePort(t testing.TB) int {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	usedPorts.Lock()
+	defer usedPorts.Unlock()
+	var held []net.Listener // taken ports stay held, so the kernel offers others
+	defer func() {
+		for _, ln := range held {
+			ln.Close()
+		}
+	}()
+	for range 1000 {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		held = append(held, ln)
+		if port := ln.Addr().(*net.TCPAddr).Port; !usedPorts.m[port] {
+			usedPorts.m[port] = true
+			return port
+		}
 	}
-	defer ln.Close()
-	port := ln.Addr().(*net.TCPAddr).Port
-	os.RemoveAll(filepath.Join(testHome, ".gasoline", "history-"+strconv.Itoa(port)))
-	return port
+	t.Fatal("no loopback port this run has not used")
+	return 0
 }
 
 // extensionFor writes the embedded extension, pointed at serverURL.
