@@ -73,6 +73,10 @@ func TestDOMQueries(t *testing.T) {
 	if got := strings.Join(among, ", "); got != "body > h2:nth-of-type(1), body > h2:nth-of-type(2), body > img" {
 		t.Errorf("siblings of several tags: selectors %s", got)
 	}
+	// A form's field named "id" shadows form.id: the form's own id still anchors the path.
+	if s := matches(analyze(t, r.ai, map[string]any{"target": "dom", "selector": "#account button"}))[0]["selector"]; s != "#account > button" {
+		t.Errorf("a button of a form with a field named id: selector %v", s)
+	}
 
 	long := matches(analyze(t, r.ai, map[string]any{"target": "dom", "selector": "#long"}))[0]
 	if len([]rune(long["text"].(string))) != 500 || long["textTruncated"] != true {
@@ -153,8 +157,12 @@ func TestPageInfo(t *testing.T) {
 	if heads != `[{"level":1,"text":"DOM fixture"},{"level":2,"text":"Section A"},{"level":2,"text":"Section B"}]` {
 		t.Errorf("headings: %s", heads)
 	}
-	// 60 links, the button and two inputs.
-	if info["interactiveElements"] != float64(63) {
+	// A form with a field named "id" (which shadows form.id) is read by its attributes.
+	if len(forms) != 2 || mustJSON(forms[1]) != `{"fields":["id"],"id":"account"}` {
+		t.Errorf("forms: %s", mustJSON(forms))
+	}
+	// 60 links, two buttons and two inputs (not the hidden one).
+	if info["interactiveElements"] != float64(64) {
 		t.Errorf("interactive: %v", info["interactiveElements"])
 	}
 }

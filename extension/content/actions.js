@@ -34,9 +34,11 @@
     }
   }
 
+  // Element.prototype's id: a form's field named "id" shadows form.id.
   function idSelector(el) {
-    if (!el.id || looksGenerated(el.id)) return '';
-    const sel = `#${CSS.escape(el.id)}`;
+    const id = elementAccessors().id.call(el);
+    if (!id || looksGenerated(id)) return '';
+    const sel = `#${CSS.escape(id)}`;
     return unique(sel) ? sel : '';
   }
 
@@ -100,12 +102,13 @@
   }
   /** @typedef {{anchors: Map<Element, string>, nth: Map<Element, Map<Element, string>>}} SelectorMemo */
   // Taken at first use, as content/queries.js takes its own (a load pays for no interface built early).
-  /** @type {{first: () => Element | null, next: () => Element | null, tag: () => string} | null} */
+  /** @type {{first: () => Element | null, next: () => Element | null, tag: () => string, id: () => string} | null} */
   let accessors = null;
   const elementAccessors = () => accessors || (accessors = {
     first: elementGetter('firstElementChild'),
     next: elementGetter('nextElementSibling'),
     tag: elementGetter('tagName'),
+    id: elementGetter('id'),
   });
   const elementGetter = (name) => /** @type {NonNullable<PropertyDescriptor['get']>} */ (/** @type {PropertyDescriptor} */ (Object.getOwnPropertyDescriptor(Element.prototype, name)).get);
 

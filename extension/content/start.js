@@ -184,7 +184,8 @@
     const parts = [];
     for (let cur = el; cur && cur.nodeType === 1; cur = cur.parentElement) {
       const tag = cur.tagName.toLowerCase();
-      if (cur.id) { parts.unshift(`#${CSS.escape(cur.id)}`); break; }
+      const id = cur.getAttribute('id'); // a form's field named "id" shadows form.id
+      if (id) { parts.unshift(`#${CSS.escape(id)}`); break; }
       if (cur === el && cur.getAttribute('name')) { parts.unshift(`${tag}[name="${CSS.escape(cur.getAttribute('name'))}"]`); break; }
       if (tag === 'body' || tag === 'html') { parts.unshift(tag); break; }
       const same = cur.parentElement ? Array.prototype.filter.call(cur.parentElement.children, (c) => c.tagName === cur.tagName) : [];

@@ -118,6 +118,21 @@ test('a page left before content.js came hands its actions to the worker, a fiel
   assert.ok(b1);
 });
 
+test('a held click\'s path reads ids as attributes: a form\'s field named "id" is not the form\'s id', () => {
+  const { fire, listeners, sent } = page();
+  const body = el('body');
+  const form = el('form', {}, body);
+  const field = el('input', { name: 'id', type: 'hidden' }, form);
+  form.id = field; // as a browser's form.id is, with such a field
+  const section = el('div', { id: 'panel' }, form);
+  const button = el('button', {}, section);
+  const other = el('button', {}, form);
+  fire('click', button);
+  fire('click', other);
+  listeners.get('pagehide')();
+  assert.deepEqual(structuredClone(sent[0].events.map((e) => e.data.selector)), ['#panel > button', 'body > form > button']);
+});
+
 test("the first action asks the worker for the rest if it has not come 3 s later", () => {
   const { fire, sent, timers, ctx } = page();
   fire('click', el('body'));
