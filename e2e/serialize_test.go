@@ -12,14 +12,18 @@ import (
 )
 
 // sameValueJS builds, in the page, a value with a Map, a Date, an object
-// with a toJSON (which must not be called) and a cycle, parks it on window
-// and logs it.
+// with a toJSON (which must not be called), a form whose field named "id"
+// shadows its id, and a cycle, parks it on window and logs it.
 const sameValueJS = `(() => {
 	const v = {
 		m: new Map([['a', 1], ['b', { c: 2 }]]),
 		d: new Date(Date.UTC(2024, 0, 2, 3, 4, 5)),
 		j: { toJSON() { window.__toJSONCalled = true; return 'replaced'; }, kept: 1 },
+		f: document.createElement('form'),
 	};
+	v.f.id = 'account';
+	v.f.className = 'card';
+	v.f.append(Object.assign(document.createElement('input'), { name: 'id' })); // now v.f.id is the input
 	v.self = v;
 	window.__same = v;
 	console.log('same-text', v);
@@ -27,7 +31,7 @@ const sameValueJS = `(() => {
 })()`
 
 // The text both ways: page/serialize.js's rendering (PROTOCOL.md, "Values as JSON").
-const sameValueText = `{"m":[["a",1],["b",{"c":2}]],"d":"2024-01-02T03:04:05.000Z","j":{"toJSON":"[Function: toJSON]","kept":1},"self":"[Circular]"}`
+const sameValueText = `{"m":[["a",1],["b",{"c":2}]],"d":"2024-01-02T03:04:05.000Z","j":{"toJSON":"[Function: toJSON]","kept":1},"f":"<form#account.card>","self":"[Circular]"}`
 
 // TestSameValueSameTextInLogsAndExecuteJS: a value logged by the page reads in
 // observe logs as the JSON text execute_js returns for it: one serialiser in

@@ -40,6 +40,8 @@
     const objectTag = Object.prototype.toString;
     const ErrorCtor = Error;
     const PromiseCtor = Promise;
+    // Element's own id: a form's field named "id" is what form.id reads. None in the worker's tests.
+    const elementId = typeof G.Element === 'function' ? getter(G.Element, 'id') : null;
 
     // A brand check: f applied to v works only on the built-in it belongs to (a page's Symbol.toStringTag
     // or instanceof tricks do not fool it).
@@ -54,10 +56,19 @@
     const errorLike = (v) => v instanceof ErrorCtor || (typeof v.message === 'string' && typeof v.stack === 'string');
     const isNode = (v) => typeof v.nodeType === 'number' && typeof v.nodeName === 'string';
     const clip = (s, n) => (s.length > n ? `${s.slice(0, n)}…` : s);
+    const idOf = (n) => {
+      if (elementId) {
+        try {
+          return String(apply(elementId, n, []));
+        } catch (_) { /* not an element */ }
+      }
+      return typeof n.id === 'string' ? n.id : '';
+    };
     const describeNode = (n) => {
       if (n.nodeType === 1) {
         let s = `<${String(n.nodeName).toLowerCase()}`;
-        if (n.id) s += `#${n.id}`;
+        const id = idOf(n);
+        if (id) s += `#${id}`;
         const cls = typeof n.className === 'string' ? n.className.trim().split(/\s+/).filter(Boolean).slice(0, 3) : [];
         if (cls.length) s += `.${cls.join('.')}`;
         return `${s}>`;

@@ -84,3 +84,26 @@ test('errors, getters that throw, numbers JSON has no word for', () => {
   assert.equal(serialize([NaN, -Infinity, 10n, undefined, Symbol('s')], PREVIEW).json, '["NaN","-Infinity","10n",null,"Symbol(s)"]');
   assert.equal(serialize({ u: undefined, v: 1 }, PREVIEW).json, '{"v":1}', 'undefined left out, as JSON does');
 });
+
+test('an element as its tag, id and classes; a form\'s field named "id" (form.id) is not its id', () => {
+  // A browser's Element: its id accessor reads the attribute, and refuses what is not an element; a
+  // form's named field is an own property over it.
+  class Element {
+    constructor(name, id) { this.nodeType = 1; this.nodeName = name; this.attrId = id; this.className = ''; }
+    get id() {
+      if (!(this instanceof Element)) throw new TypeError('Illegal invocation'); // as WebIDL's accessors do
+      return this.attrId;
+    }
+  }
+  globalThis.Element = Element;
+  let serialize;
+  try {
+    serialize = make(null);
+  } finally {
+    delete globalThis.Element;
+  }
+  const field = new Element('INPUT', '');
+  const form = Object.defineProperty(new Element('FORM', 'account'), 'id', { value: field });
+  form.className = 'card wide';
+  assert.equal(serialize([form, field, { nodeType: 1, nodeName: 'P', id: 'note' }], PREVIEW).json, '["<form#account.card.wide>","<input>","<p#note>"]');
+});
