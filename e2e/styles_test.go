@@ -103,6 +103,10 @@ func checkCascade(t *testing.T, c mcpClient, via string) {
 		at(out, b[0].(map[string]any)) != "/layers.css:13" {
 		t.Errorf("#sale padding-left (%s): %s", via, clipJSON(out, 900))
 	}
+	// A form's field named "id" shadows form.id: the form is still named by its id.
+	if out, _ := stylesOf(t, c, "#order", "font-family"); out["element"] != "form#order" {
+		t.Errorf("a form with a field named id (%s): %s", via, clipJSON(out, 900))
+	}
 
 	for _, bad := range []struct {
 		args map[string]any

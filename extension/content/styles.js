@@ -71,9 +71,15 @@
     return out;
   }
 
+  // Element's own id accessor: a form's field named "id" is what form.id reads in Chromium's worlds.
+  /** @type {(() => string) | null} */
+  let idGetter = null;
+  const elementId = () => idGetter || (idGetter = /** @type {() => string} */ (/** @type {PropertyDescriptor} */ (Object.getOwnPropertyDescriptor(Element.prototype, 'id')).get));
+
   function nameOf(el) {
     let s = el.tagName.toLowerCase();
-    if (el.id) s += `#${el.id}`;
+    const id = elementId().call(el);
+    if (id) s += `#${id}`;
     for (const c of Array.from(el.classList).slice(0, 3)) s += `.${c}`;
     return s.slice(0, NAME_MAX);
   }
