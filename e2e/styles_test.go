@@ -77,12 +77,12 @@ func checkCascade(t *testing.T, c mcpClient, via string) {
 		t.Errorf(".title color, through theme.css's map (%s): %s", via, clipJSON(out, 900))
 	}
 
-	out, font := stylesOf(t, c, "#buy", "font-family")
+	out, font := stylesOf(t, c, "#sale", "font-family")
 	inh, _ := font["inherited"].(map[string]any)
 	anc, _ := out["ancestors"].([]any)
-	if inh == nil || font["winner"] != nil && font["winner"].(map[string]any)["origin"] != "user-agent" ||
-		len(anc) == 0 || anc[int(inh["from"].(float64))] != "body" || inh["selector"] != "body" || at(out, inh) != "/site.css:1" {
-		t.Errorf("#buy font-family, from body (%s): %s", via, clipJSON(out, 900))
+	if inh == nil || font["winner"] != nil || len(anc) == 0 || anc[int(inh["from"].(float64))] != "body" || inh["selector"] != "body" ||
+		at(out, inh) != "/site.css:1" {
+		t.Errorf("#sale font-family, from body (%s): %s", via, clipJSON(out, 900))
 	}
 
 	// !important in layers: the earlier layer wins; then two rules alike but for their order.
@@ -134,6 +134,14 @@ func TestStylesChromium(t *testing.T) {
 		return observe(t, r.ai, map[string]any{"what": "page"})["url"] == app.page
 	})
 	checkCascade(t, r.ai, "cdp")
+
+	// A button's font is the user agent's system font, whatever the card's: CDP tells the rule, not
+	// the value (the sheets' walk sees no user-agent rule).
+	out, size := stylesOf(t, r.ai, "#buy", "font-size")
+	if win, _ := size["winner"].(map[string]any); win == nil || win["origin"] != "user-agent" || win["selector"] != "button" ||
+		win["value"] != size["computed"] || size["inherited"] != nil {
+		t.Errorf("#buy font-size, the user agent's: %s", clipJSON(out, 900))
+	}
 
 	// CDP reads a sheet of another origin that the page's scripts may not.
 	out, deco := stylesOf(t, r.ai, ".remote-only", "text-decoration-line")

@@ -178,7 +178,7 @@ export function fromCDP(m, headers, layers, el, asked) {
     list.forEach((s, i) => {
       const sh = sheetOf(s.style.styleSheetId);
       const h = s.style.styleSheetId && headers.get(s.style.styleSheetId);
-      for (const [name, c] of effective(s.style, want)) {
+      for (const [name, c] of effective(s.style, want, s.origin === 'user-agent')) {
         if (decls.length >= DECLS_MAX) return;
         // A written value keeps its '!important' in CDP's answer: the flag says it.
         const important = c.important || IMPORTANT.test(String(c.value));
@@ -227,17 +227,22 @@ function styleList(attrs, inline, rules) {
  * over any other.
  * @param {any} style
  * @param {Set<string>} want
+ * @param {boolean} ua the user agent's block
  * @returns {Map<string, any>}
  */
-function effective(style, want) {
+function effective(style, want, ua) {
   const out = new Map();
   // CDP lists the declarations as written (with a range) and then as parsed (without, the value
   // serialised again): the written one is the declaration; a parsed one counts only alone (a
-  // user-agent rule has no text).
+  // user-agent rule has no text). The user agent's longhands of a system font (a button's
+  // `font: -webkit-small-control`) come with an empty value: declared still, their value unknown
+  // here (the server shows the computed one when such a declaration wins).
   for (const written of [true, false]) {
     const seen = new Set(out.keys());
     for (const c of style.cssProperties || []) {
-      if (!want.has(c.name) || !!c.range !== written || seen.has(c.name) || c.disabled || c.parsedOk === false || c.value === undefined || c.value === '') continue;
+      if (!want.has(c.name) || !!c.range !== written || seen.has(c.name) || c.disabled) continue;
+      const systemUA = ua && c.value === '';
+      if (!systemUA && (c.parsedOk === false || c.value === undefined || c.value === '')) continue;
       const prev = out.get(c.name);
       if (prev && prev.important && !c.important) continue;
       out.set(c.name, c);

@@ -58,6 +58,17 @@ test('the CSS domain\'s matched styles become the declarations the server orders
   assert.deepEqual(r.layers, ['base', 'base.reset']);
 });
 
+test('the user agent\'s system font: its longhands, empty, are declared there; an author\'s invalid or empty value is not', () => {
+  const m = {
+    matchedCSSRules: [
+      rule('user-agent', ['input, textarea, select, button'], [0], [prop('font-size', '')]),
+      rule('regular', ['.btn'], [0], [prop('font-size', 'huge', 1, { parsedOk: false }), prop('font-family', '', 1)], 's1'),
+    ],
+  };
+  const r = fromCDP(m, new Map([['s1', SITE]]), [], EL, ['font-size', 'font-family']);
+  assert.deepEqual(r.decls, [{ node: 0, p: 'font-size', v: '', o: 'user-agent', n: 0, sel: 'input, textarea, select, button' }]);
+});
+
 test('without properties asked: those the element\'s author rules and style attribute write, not the user agent\'s', () => {
   const r = fromCDP(MATCHED, new Map([['s1', SITE]]), [], EL, []);
   assert.deepEqual(r.props.sort(), ['color', 'margin-top', 'padding'].sort());

@@ -24,7 +24,9 @@ const (
 
 // Shown is a declaration as the AI reads it. Sheet indexes Answer.Sheets.
 type Shown struct {
-	Value       string `json:"value"`
+	// Value is absent for the user agent's longhand of a system font
+	// (Chromium's CDP leaves it unparsed): the computed value when it wins.
+	Value       string `json:"value,omitempty"`
 	Important   bool   `json:"important,omitempty"`
 	Origin      string `json:"origin"`
 	Selector    string `json:"selector,omitempty"`
@@ -141,6 +143,9 @@ func Build(r Raw, asked []string, place Placer) Answer {
 		if len(nodes) > 0 && len(nodes[0]) > 0 {
 			w, beat := winner(nodes[0])
 			out.Winner = show(w, "")
+			if out.Winner.Value == "" {
+				out.Winner.Value = out.Computed
+			}
 			shown = append(shown, shownAt{out.Winner, w.Decl})
 			for i, b := range beat {
 				if i == MaxBeat {

@@ -132,6 +132,26 @@ func TestInheritance(t *testing.T) {
 	}
 }
 
+// A button's font-size from the user agent's system font: declared there
+// with no value the browser tells, it wins over inheritance at the
+// computed value; beaten, it shows no value.
+func TestUserAgentSystemFont(t *testing.T) {
+	ua := Decl{Prop: "font-size", Origin: OriginUserAgent, Selector: "button"}
+	r := Raw{Element: "button", Ancestors: []string{"div.card"}, Computed: map[string]string{"font-size": "13.3333px"}, Decls: []Decl{
+		ua, {Node: 1, Prop: "font-size", Value: "18px", Selector: ".card"},
+	}}
+	p := Build(r, []string{"font-size"}, nil).Properties["font-size"]
+	if p.Winner == nil || p.Winner.Origin != OriginUserAgent || p.Winner.Value != "13.3333px" || p.Inherited != nil {
+		t.Errorf("the user agent's: %s", js(p))
+	}
+	r.Computed["font-size"] = "16px"
+	r.Decls = append(r.Decls, Decl{Prop: "font-size", Value: "16px", Selector: ".btn", Order: 1})
+	p = Build(r, []string{"font-size"}, nil).Properties["font-size"]
+	if p.Winner.Selector != ".btn" || len(p.Beat) != 1 || p.Beat[0].Origin != OriginUserAgent || js(p.Beat[0]) != `{"origin":"user-agent","selector":"button","specificity":[0,0,1],"why":"origin"}` {
+		t.Errorf("the author's over it: %s", js(p))
+	}
+}
+
 func TestDefaultProps(t *testing.T) {
 	r := Raw{Element: "b"}
 	for _, p := range []string{"z-index", "color", "top", "left", "right", "bottom", "width", "height", "margin", "padding", "border", "outline", "opacity", "cursor"} {
