@@ -66,7 +66,7 @@ func TestFirefoxQueries(t *testing.T) {
 		t.Errorf("invalid selector: %v %v", err, out)
 	}
 	info := analyze(t, r.ai, map[string]any{"target": "page_info"})
-	if info["url"] != url || info["links"] != float64(60) || info["interactiveElements"] != float64(63) {
+	if info["url"] != url || info["links"] != float64(60) || info["interactiveElements"] != float64(64) {
 		t.Errorf("page info: %v", info)
 	}
 
