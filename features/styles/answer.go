@@ -25,7 +25,8 @@ const (
 // Shown is a declaration as the AI reads it. Sheet indexes Answer.Sheets.
 type Shown struct {
 	// Value is absent for the user agent's longhand of a system font
-	// (Chromium's CDP leaves it unparsed): the computed value when it wins.
+	// (Chromium's CDP leaves it unparsed), but where it gives the element
+	// its value (applied).
 	Value       string `json:"value,omitempty"`
 	Important   bool   `json:"important,omitempty"`
 	Origin      string `json:"origin"`
@@ -142,10 +143,7 @@ func Build(r Raw, asked []string, place Placer) Answer {
 		nodes := byProp[p]
 		if len(nodes) > 0 && len(nodes[0]) > 0 {
 			w, beat := winner(nodes[0])
-			out.Winner = show(w, "")
-			if out.Winner.Value == "" {
-				out.Winner.Value = out.Computed
-			}
+			out.Winner = applied(show(w, ""), out.Computed)
 			shown = append(shown, shownAt{out.Winner, w.Decl})
 			for i, b := range beat {
 				if i == MaxBeat {
@@ -178,7 +176,7 @@ func Build(r Raw, asked []string, place Placer) Answer {
 					ancestors[n] = idx
 					a.Ancestors = append(a.Ancestors, clip(r.Ancestors[n-1]))
 				}
-				out.Inherited = &Inherited{From: idx, Shown: *show(w, "")}
+				out.Inherited = &Inherited{From: idx, Shown: *applied(show(w, ""), out.Computed)}
 				shown = append(shown, shownAt{&out.Inherited.Shown, w.Decl})
 				break
 			}
@@ -216,6 +214,16 @@ func Build(r Raw, asked []string, place Placer) Answer {
 		s.s.Sheet, s.s.Line = &idx, line
 	}
 	return a
+}
+
+// applied is the declaration that gives the element its value: one whose
+// value the browser did not tell (the user agent's system font) shows the
+// computed value, which it set (or, inherited, passed down unchanged).
+func applied(s *Shown, computed string) *Shown {
+	if s.Value == "" {
+		s.Value = computed
+	}
+	return s
 }
 
 // passesDown says whether the element's value for an inherited property

@@ -144,6 +144,13 @@ func TestUserAgentSystemFont(t *testing.T) {
 	if p.Winner == nil || p.Winner.Origin != OriginUserAgent || p.Winner.Value != "13.3333px" || p.Inherited != nil {
 		t.Errorf("the user agent's: %s", js(p))
 	}
+	// A span in the button inherits the button's value, which is its own computed one.
+	child := Raw{Element: "span", Ancestors: []string{"button", "div.card"}, Computed: map[string]string{"font-size": "13.3333px"}, Decls: []Decl{
+		{Node: 1, Prop: "font-size", Origin: OriginUserAgent, Selector: "button"}, {Node: 2, Prop: "font-size", Value: "18px", Selector: ".card"},
+	}}
+	if p := Build(child, []string{"font-size"}, nil).Properties["font-size"]; p.Inherited == nil || p.Inherited.Origin != OriginUserAgent || p.Inherited.Value != "13.3333px" {
+		t.Errorf("inherited from the button: %s", js(p))
+	}
 	r.Computed["font-size"] = "16px"
 	r.Decls = append(r.Decls, Decl{Prop: "font-size", Value: "16px", Selector: ".btn", Order: 1})
 	p = Build(r, []string{"font-size"}, nil).Properties["font-size"]
