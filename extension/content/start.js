@@ -180,13 +180,17 @@
     return { kind: 'action', data };
   }
 
+  // Element's own getAttribute: a form's named fields shadow the form's properties and methods.
+  const attr = (el, name) => Element.prototype.getAttribute.call(el, name);
+
   function pathOf(el) {
     const parts = [];
     for (let cur = el; cur && cur.nodeType === 1; cur = cur.parentElement) {
       const tag = cur.tagName.toLowerCase();
-      const id = cur.getAttribute('id'); // a form's field named "id" shadows form.id
+      const id = attr(cur, 'id');
       if (id) { parts.unshift(`#${CSS.escape(id)}`); break; }
-      if (cur === el && cur.getAttribute('name')) { parts.unshift(`${tag}[name="${CSS.escape(cur.getAttribute('name'))}"]`); break; }
+      const name = cur === el && attr(cur, 'name');
+      if (name) { parts.unshift(`${tag}[name="${CSS.escape(name)}"]`); break; }
       if (tag === 'body' || tag === 'html') { parts.unshift(tag); break; }
       const same = cur.parentElement ? Array.prototype.filter.call(cur.parentElement.children, (c) => c.tagName === cur.tagName) : [];
       parts.unshift(same.length > 1 ? `${tag}:nth-of-type(${same.indexOf(cur) + 1})` : tag);

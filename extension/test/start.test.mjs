@@ -26,6 +26,7 @@ function page() {
     JSON,
     Array,
     String,
+    Element: { prototype: ElementProto },
   };
   ctx.globalThis = ctx;
   vm.runInNewContext(source, ctx);
@@ -33,14 +34,17 @@ function page() {
   return { S: ctx.__gasolineStart, ctx, listeners, sent, fire, timers };
 }
 
+// Element.prototype's getAttribute, which start.js calls as its own.
+const ElementProto = { getAttribute(a) { return a in this.attrs ? this.attrs[a] : null; } };
+
 // An element: tag, attributes, a parent.
 function el(tag, attrs = {}, parent = null) {
-  const e = {
+  const e = Object.assign(Object.create(ElementProto), {
     nodeType: 1, tagName: tag.toUpperCase(), id: attrs.id || '', type: attrs.type, value: attrs.value,
-    parentElement: parent, children: [],
+    parentElement: parent, children: [], attrs,
     getAttribute: (a) => (a in attrs ? attrs[a] : null),
     closest: (sel) => { for (let c = e; c; c = c.parentElement) if (sel.split(',').includes(c.tagName.toLowerCase())) return c; return null; },
-  };
+  });
   if (parent) parent.children.push(e);
   return e;
 }
@@ -118,12 +122,13 @@ test('a page left before content.js came hands its actions to the worker, a fiel
   assert.ok(b1);
 });
 
-test('a held click\'s path reads ids as attributes: a form\'s field named "id" is not the form\'s id', () => {
+test('a held click\'s path reads ids with Element\'s own getAttribute: a form\'s fields named "id" or "getAttribute" do not count', () => {
   const { fire, listeners, sent } = page();
   const body = el('body');
   const form = el('form', {}, body);
   const field = el('input', { name: 'id', type: 'hidden' }, form);
   form.id = field; // as a browser's form.id is, with such a field
+  form.getAttribute = () => { throw new TypeError('form.getAttribute is not a function'); }; // a field named getAttribute
   const section = el('div', { id: 'panel' }, form);
   const button = el('button', {}, section);
   const other = el('button', {}, form);
