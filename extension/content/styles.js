@@ -71,14 +71,12 @@
     return out;
   }
 
-  // Element's own id accessor: a form's field named "id" is what form.id reads in Chromium's worlds.
-  /** @type {(() => string) | null} */
-  let idGetter = null;
-  const elementId = () => idGetter || (idGetter = /** @type {() => string} */ (/** @type {PropertyDescriptor} */ (Object.getOwnPropertyDescriptor(Element.prototype, 'id')).get));
-
+  // Read with Element's own methods (queries.js's natives): a form's field named "id" is what form.id
+  // reads in Chromium's worlds.
   function nameOf(el) {
-    let s = el.tagName.toLowerCase();
-    const id = elementId().call(el);
+    const N = natives();
+    let s = String(N.tagName.call(el)).toLowerCase();
+    const id = N.getAttr.call(el, 'id');
     if (id) s += `#${id}`;
     for (const c of Array.from(el.classList).slice(0, 3)) s += `.${c}`;
     return s.slice(0, NAME_MAX);
